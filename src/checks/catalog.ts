@@ -1,0 +1,58 @@
+// Every rule of spec section 5, with its default severity and one-line description. The envelope
+// rules carry their own check; the others are produced by the stage named beside them.
+import type { RuleId, RuleInfo } from '../types.js';
+import { codeCategoryMismatch } from './rules/code-category-mismatch.js';
+import { codeFormat } from './rules/code-format.js';
+import { inlineImage } from './rules/inline-image.js';
+import { missingResult } from './rules/missing-result.js';
+import { resultOnFailure } from './rules/result-on-failure.js';
+import type { EnvelopeRule } from './rules/rule.js';
+import { unknownCode } from './rules/unknown-code.js';
+import { unknownWarningCode } from './rules/unknown-warning-code.js';
+import { schemaRule } from './schema.js';
+
+/** Checked on every envelope, in this order. */
+export const envelopeRules: readonly EnvelopeRule[] = [
+  resultOnFailure,
+  missingResult,
+  unknownCode,
+  unknownWarningCode,
+  codeCategoryMismatch,
+  codeFormat,
+  inlineImage,
+];
+
+function info(rule: RuleInfo): RuleInfo {
+  return { id: rule.id, defaultSeverity: rule.defaultSeverity, description: rule.description };
+}
+
+export const ruleCatalog = {
+  // framing/
+  'parse-error': { id: 'parse-error', defaultSeverity: 'error', description: 'a record that is not valid JSON, not UTF-8, or over the line-size limit' },
+  // checks/schema.ts
+  schema: info(schemaRule),
+  'result-on-failure': info(resultOnFailure),
+  // unwrap/ (MCP)
+  'is-error-mismatch': { id: 'is-error-mismatch', defaultSeverity: 'error', description: 'the MCP isError flag does not equal !ok' },
+  'not-an-envelope': { id: 'not-an-envelope', defaultSeverity: 'error', description: 'a tool response whose content holds no JSON envelope' },
+  'unknown-code': info(unknownCode),
+  'unknown-warning-code': info(unknownWarningCode),
+  'code-category-mismatch': info(codeCategoryMismatch),
+  'code-format': info(codeFormat),
+  'missing-result': info(missingResult),
+  'inline-image': info(inlineImage),
+  // unwrap/ (transcripts)
+  'transcript-truncated': { id: 'transcript-truncated', defaultSeverity: 'warning', description: "the transcript ends with its size cap's truncation marker" },
+  'unpaired-response': { id: 'unpaired-response', defaultSeverity: 'warning', description: 'a transcript response with no request of the same id before it' },
+  'unanswered-request': { id: 'unanswered-request', defaultSeverity: 'warning', description: 'a transcript request that no response answers' },
+  'duplicate-response': { id: 'duplicate-response', defaultSeverity: 'error', description: 'a second response to the same JSON-RPC id in one transcript' },
+  'structured-content-mismatch': { id: 'structured-content-mismatch', defaultSeverity: 'error', description: "structuredContent and the text block's envelope differ" },
+  // run.ts
+  'empty-input': { id: 'empty-input', defaultSeverity: 'warning', description: 'an input that holds no record at all' },
+} as const satisfies Record<RuleId, RuleInfo>;
+
+export const ruleIds = Object.keys(ruleCatalog) as RuleId[];
+
+export function isRuleId(name: string): name is RuleId {
+  return Object.hasOwn(ruleCatalog, name);
+}

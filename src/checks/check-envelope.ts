@@ -1,0 +1,35 @@
+// One envelope in, its findings out: the schema first, then every contract rule that is not off.
+import type { CodeRegistry } from '../registry/registry.js';
+import type { RecordFinding, RuleId } from '../types.js';
+import { envelopeRules } from './catalog.js';
+import type { RuleReport } from './rules/rule.js';
+import { schemaFindings } from './schema.js';
+import type { EnvelopeSchema } from './schema-load.js';
+import type { Severities } from './severity.js';
+
+export interface CheckContext {
+  schema: EnvelopeSchema;
+  registry: CodeRegistry;
+  severities: Severities;
+}
+
+/** Builds a finding for `rule` at its configured severity, or nothing when the rule is off. */
+export function ruleFinding(context: CheckContext, rule: RuleId, report: RuleReport & Partial<RecordFinding>): RecordFinding | undefined {
+  const severity = context.severities[rule];
+  if (severity === 'off') return undefined;
+  return { rule, severity, ...report };
+}
+
+export function checkEnvelopeWith(context: CheckContext, envelope: unknown): RecordFinding[] {
+  const findings: RecordFinding[] = [];
+  const schemaSeverity = context.severities.schema;
+  if (schemaSeverity !== 'off') {
+    for (const finding of schemaFindings(context.schema, envelope)) findings.push({ rule: 'schema', severity: schemaSeverity, ...finding });
+  }
+  for (const rule of envelopeRules) {
+    const severity = context.severities[rule.id];
+    if (severity === 'off') continue;
+    rule.check(envelope, context, (report) => findings.push({ rule: rule.id, severity, ...report }));
+  }
+  return findings;
+}

@@ -1,0 +1,23 @@
+import { errorObject, stringMember } from '../envelope.js';
+import type { EnvelopeRule } from './rule.js';
+
+export const codeCategoryMismatch: EnvelopeRule = {
+  id: 'code-category-mismatch',
+  defaultSeverity: 'warning',
+  description: 'a known error code under a category the registry does not list it for',
+  check(envelope, { registry }, report) {
+    const error = errorObject(envelope);
+    if (!error) return;
+    const code = stringMember(error, 'code');
+    const category = stringMember(error, 'category');
+    if (code === undefined || category === undefined) return;
+    const listed = registry.errorCodeCategories(code);
+    if (!listed || listed.has(category)) return;
+    const names = [...listed].sort();
+    report({
+      message: `error code ${JSON.stringify(code)} belongs to ${names.join(' or ')}, not ${JSON.stringify(category)}`,
+      pointer: '/error/category',
+      ...(names.length === 1 && { suggestion: names[0] }),
+    });
+  },
+};

@@ -1,0 +1,18 @@
+import type { CodeRegistry } from '../../registry/registry.js';
+import type { RuleInfo } from '../../types.js';
+
+/** What a rule may report for one envelope; the runner adds the rule id and severity. */
+export interface RuleReport {
+  message: string;
+  pointer?: string;
+  suggestion?: string;
+}
+
+export interface RuleContext {
+  registry: CodeRegistry;
+}
+
+/** A contract rule the schema cannot express, checked on every envelope. */
+export interface EnvelopeRule extends RuleInfo {
+  check(envelope: unknown, context: RuleContext, report: (finding: RuleReport) => void): void;
+}

@@ -1,0 +1,17 @@
+import { errorObject, stringMember } from '../envelope.js';
+import type { EnvelopeRule } from './rule.js';
+
+// The code set is open (consumers must tolerate unknown codes), so this is a warning by default:
+// a typo in a producer is the commonest conformance bug, and the suggestion names the fix.
+export const unknownCode: EnvelopeRule = {
+  id: 'unknown-code',
+  defaultSeverity: 'warning',
+  description: 'error.code is not in the code registry (with the nearest known code when one is close)',
+  check(envelope, { registry }, report) {
+    const error = errorObject(envelope);
+    const code = error && stringMember(error, 'code');
+    if (code === undefined || registry.isKnownErrorCode(code)) return;
+    const suggestion = registry.nearestErrorCode(code);
+    report({ message: `unknown error code ${JSON.stringify(code)}`, pointer: '/error/code', ...(suggestion && { suggestion }) });
+  },
+};

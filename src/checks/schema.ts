@@ -1,0 +1,176 @@
+// ajv's raw errors -> findings a person understands (spec section 7, Schema findings): one finding per
+// (pointer, keyword); `if` errors dropped; an ok/error conditional reported as the invariant it
+// encodes ("ok is false, so error is required"), not as "must match then schema".
+import type { AnySchemaObject, ErrorObject } from 'ajv';
+import type { RuleInfo } from '../types.js';
+import { nearestName } from '../registry/nearest.js';
+import { childPointer, isObject } from './envelope.js';
+import type { EnvelopeSchema } from './schema-load.js';
+
+export const schemaRule: RuleInfo = {
+  id: 'schema',
+  defaultSeverity: 'error',
+  description: 'a violation of the envelope JSON Schema, ok/error conditionals included',
+};
+
+export interface SchemaFinding {
+  message: string;
+  pointer: string;
+  keyword: string;
+  schemaPath: string;
+  suggestion?: string;
+}
+
+/** `warnings[0].code` for `/warnings/0/code`; `the envelope` for the root. */
+export function pointerName(pointer: string): string {
+  if (pointer === '') return 'the envelope';
+  let name = '';
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (/^\d+$/.test(key)) name += `[${key}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(key)) name += name === '' ? key : `.${key}`;
+    else name += `[${JSON.stringify(key)}]`;
+  }
+  return name;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && Number.isInteger(value)) return 'integer';
+  return typeof value;
+}
+
+function quote(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function article(type: string): string {
+  return /^[aeio]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function listTypes(types: unknown): string {
+  const list = Array.isArray(types) ? types.map(String) : String(types).split(',');
+  return list.map(article).join(' or ');
+}
+
+/** Follows a `#/a/b` schema path inside the schema document, if it stays inside it. */
+function schemaAt(document: AnySchemaObject, schemaPath: string): unknown {
+  if (!schemaPath.startsWith('#')) return undefined;
+  let node: unknown = document;
+  for (const raw of schemaPath.slice(2).split('/')) {
+    if (raw === '') continue;
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** "ok is false" for `if: {properties: {ok: {const: false}}, required: [ok]}`. */
+function describeCondition(ifSchema: unknown, negated: boolean): string | undefined {
+  if (!isObject(ifSchema) || !isObject(ifSchema['properties'])) return undefined;
+  const parts: string[] = [];
+  for (const [name, sub] of Object.entries(ifSchema['properties'])) {
+    if (!isObject(sub) || !Object.hasOwn(sub, 'const')) return undefined;
+    parts.push(`${name} is ${negated ? 'not ' : ''}${JSON.stringify(sub['const'])}`);
+  }
+  return parts.length > 0 ? parts.join(' and ') : undefined;
+}
+
+/** The properties a `not` schema forbids: `required` of the schema or of each anyOf branch. */
+function forbiddenProperties(notSchema: unknown): string[] {
+  if (!isObject(notSchema)) return [];
+  const branches = Array.isArray(notSchema['anyOf']) ? (notSchema['anyOf'] as unknown[]) : [notSchema];
+  const names: string[] = [];
+  for (const branch of branches) {
+    if (isObject(branch) && Array.isArray(branch['required'])) names.push(...branch['required'].map(String));
+  }
+  return names;
+}
+
+interface Conditional {
+  condition: string;
+}
+
+/** When the error comes from a then/else branch whose `if` reads as a sentence, that sentence. */
+function conditionalOf(document: AnySchemaObject, schemaPath: string): Conditional | undefined {
+  const match = /^(.*)\/(then|else)\//.exec(schemaPath);
+  if (!match) return undefined;
+  const condition = describeCondition(schemaAt(document, `${match[1]}/if`), match[2] === 'else');
+  return condition === undefined ? undefined : { condition };
+}
+
+function describe(error: ErrorObject, schema: EnvelopeSchema): SchemaFinding | undefined {
+  const { keyword, instancePath, schemaPath, params, data } = error;
+  const base = { pointer: instancePath, keyword, schemaPath };
+  const name = pointerName(instancePath);
+  const conditional = conditionalOf(schema.document, schemaPath);
+  // `properties`/`required` in an `if` hold vacuously for a non-object, so the conditionals fire on
+  // `[1]` or `"x"`; the type error already says what is wrong there.
+  if (conditional && !isObject(data)) return undefined;
+  switch (keyword) {
+    case 'required': {
+      const missing = String(params['missingProperty']);
+      if (conditional) return { ...base, message: `${conditional.condition}, so ${pointerName(childPointer(instancePath, missing))} is required` };
+      return { ...base, message: `${name} is missing required property ${JSON.stringify(missing)}` };
+    }
+    case 'not': {
+      const forbidden = forbiddenProperties(error.schema);
+      if (conditional && forbidden.length > 0) {
+        const pointer = childPointer(instancePath, forbidden[0]!);
+        return { ...base, pointer, message: `${conditional.condition}, so ${forbidden.map((p) => pointerName(childPointer(instancePath, p))).join(' and ')} must be absent` };
+      }
+      return { ...base, message: `${conditional ? `${conditional.condition}, so ` : ''}${name} must not match the schema at ${schemaPath}` };
+    }
+    case 'additionalProperties': {
+      const property = String(params['additionalProperty']);
+      const allowed = isObject(error.parentSchema?.['properties']) ? Object.keys(error.parentSchema['properties']) : [];
+      const where = instancePath === '' ? 'the envelope' : name;
+      const hint = allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : '';
+      const suggestion = nearestName(property, allowed);
+      return {
+        ...base,
+        pointer: childPointer(instancePath, property),
+        message: `unexpected property ${JSON.stringify(property)} in ${where}${hint}`,
+        ...(suggestion && { suggestion }),
+      };
+    }
+    case 'type':
+      return { ...base, message: `${name} must be ${listTypes(params['type'])} (got ${typeOf(data)})` };
+    case 'enum': {
+      const allowed = Array.isArray(params['allowedValues']) ? (params['allowedValues'] as unknown[]) : [];
+      const suggestion = typeof data === 'string' ? nearestName(data, allowed.filter((v): v is string => typeof v === 'string')) : undefined;
+      return {
+        ...base,
+        message: `${name} must be one of: ${allowed.map((v) => (typeof v === 'string' ? v : quote(v))).join(', ')} (got ${quote(data)})`,
+        ...(suggestion && { suggestion }),
+      };
+    }
+    case 'const':
+      return { ...base, message: `${conditional ? `${conditional.condition}, so ` : ''}${name} must be ${quote(params['allowedValue'])} (got ${quote(data)})` };
+    case 'false schema':
+      return { ...base, message: `${name} is not allowed here` };
+    default:
+      return { ...base, message: `${conditional ? `${conditional.condition}, so ` : ''}${name} ${error.message ?? `fails ${keyword}`}` };
+  }
+}
+
+export function schemaFindings(schema: EnvelopeSchema, value: unknown): SchemaFinding[] {
+  if (schema.validate(value)) return [];
+  const byPlace = new Map<string, SchemaFinding>();
+  for (const error of schema.validate.errors ?? []) {
+    // `if` errors only say that a then/else failed; that failure is reported on its own.
+    if (error.keyword === 'if') continue;
+    const finding = describe(error, schema);
+    if (!finding) continue;
+    const key = `${finding.pointer}\0${finding.keyword}`;
+    const earlier = byPlace.get(key);
+    if (!earlier) byPlace.set(key, finding);
+    else if (finding.keyword === 'required' && !earlier.message.includes(finding.message)) {
+      byPlace.set(key, { ...earlier, message: `${earlier.message}; ${finding.message}` });
+    }
+  }
+  return [...byPlace.values()];
+}

@@ -1,0 +1,48 @@
+// Parsing of option values that commander leaves as strings. Each failure is a UsageError naming the
+// option and listing what is valid, so `--help` is rarely needed to fix it.
+import { isRuleId, ruleIds } from './checks/catalog.js';
+import { UsageError } from './errors.js';
+import { formatNames, isFormatName, type FormatName } from './formatters/index.js';
+import type { RuleId, RuleSetting } from './types.js';
+
+export interface FormatTarget {
+  format: FormatName;
+  /** Where this report goes; undefined for stdout (or --output). */
+  file?: string;
+}
+
+const settings: readonly RuleSetting[] = ['off', 'warning', 'error'];
+
+export function parseFormatTarget(value: string): FormatTarget {
+  const equals = value.indexOf('=');
+  const name = equals === -1 ? value : value.slice(0, equals);
+  const file = equals === -1 ? undefined : value.slice(equals + 1);
+  if (!isFormatName(name)) throw new UsageError(`--format: unknown format "${name}" (choose from ${formatNames.join(', ')})`);
+  if (file === '') throw new UsageError(`--format ${name}=: the file name is missing`);
+  return file === undefined ? { format: name } : { format: name, file };
+}
+
+export function parseRuleSetting(value: string): [RuleId, RuleSetting] {
+  const [id = '', setting = '', ...rest] = value.split('=');
+  if (!isRuleId(id)) throw new UsageError(`--rule: unknown rule "${id}" (rules: ${ruleIds.join(', ')})`);
+  if (rest.length > 0 || !settings.includes(setting as RuleSetting)) {
+    throw new UsageError(`--rule ${value}: expected ${id}=off, ${id}=warning or ${id}=error`);
+  }
+  return [id, setting as RuleSetting];
+}
+
+export function parseCount(option: string, value: string, { min = 0 } = {}): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`${option}: expected a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+/** NO_COLOR and FORCE_COLOR (https://no-color.org, https://force-color.org), then the terminal. */
+export function decideColor(flag: boolean | undefined, isTTY: boolean, env: NodeJS.ProcessEnv): boolean {
+  if (flag !== undefined) return flag;
+  if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  return isTTY;
+}

@@ -1,0 +1,134 @@
+// The command line: argv -> options -> run() -> formatted reports -> stdout / files, exit status.
+// Exit status (spec section 4): 0 no error finding; 1 error findings or too many warnings;
+// 2 usage errors, unreadable inputs, invalid schema or codes files.
+import { writeFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { ruleIds } from './checks/catalog.js';
+import { decideColor, parseCount, parseFormatTarget, parseRuleSetting, type FormatTarget } from './cli-options.js';
+import { UsageError, describeError } from './errors.js';
+import { formatNames, formatters } from './formatters/index.js';
+import { packageVersion } from './assets.js';
+import { check, type CheckOptions } from './run.js';
+import type { Report, RuleId, RuleSetting } from './types.js';
+import { unwrapModes } from './unwrap/index.js';
+
+interface CheckFlags {
+  format: FormatTarget[];
+  output?: string;
+  schema?: string;
+  codes: string[];
+  strictCodes?: boolean;
+  rule: [RuleId, RuleSetting][];
+  input: 'auto' | 'json' | 'ndjson';
+  stdinFilename?: string;
+  unwrap: 'auto' | 'none';
+  maxLineBytes?: number;
+  maxListed: number;
+  maxWarnings?: number;
+  quiet?: boolean;
+  exitZero?: boolean;
+  color?: boolean;
+}
+
+function collect<T>(parse: (value: string) => T) {
+  return (value: string, previous: T[] = []) => [...previous, parse(value)];
+}
+
+function exitStatus(report: Report, flags: CheckFlags): number {
+  if (report.inputFailures.length > 0) return 2;
+  if (flags.exitZero) return 0;
+  if (report.summary.errors > 0) return 1;
+  if (flags.maxWarnings !== undefined && report.summary.warnings > flags.maxWarnings) return 1;
+  return 0;
+}
+
+function writeReports(report: Report, flags: CheckFlags): void {
+  const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
+  const toStdout = flags.output === undefined;
+  const color = decideColor(flags.color, toStdout && process.stdout.isTTY === true, process.env);
+  const options = { maxListed: flags.maxListed, quiet: flags.quiet ?? false };
+  let main = '';
+  for (const target of targets) {
+    const file = target.file ?? flags.output;
+    const text = formatters[target.format](report, { ...options, color: file === undefined && color });
+    if (target.file !== undefined) writeFileSync(target.file, text);
+    else main += text;
+  }
+  if (main === '') return;
+  if (flags.output !== undefined) writeFileSync(flags.output, main);
+  else process.stdout.write(main);
+}
+
+async function runCheck(inputs: string[], flags: CheckFlags): Promise<number> {
+  if (inputs.length === 0) {
+    if (process.stdin.isTTY) throw new UsageError('no inputs: name files, folders or globs, or pipe records in (see mcec-result check --help)');
+    inputs = ['-'];
+  }
+  const options: CheckOptions = {
+    ...(flags.schema !== undefined && { schema: flags.schema }),
+    codes: flags.codes,
+    strictCodes: flags.strictCodes ?? false,
+    rules: Object.fromEntries(flags.rule),
+    input: flags.input,
+    unwrap: flags.unwrap,
+    ...(flags.stdinFilename !== undefined && { stdinFilename: flags.stdinFilename }),
+    ...(flags.maxLineBytes !== undefined && { maxLineBytes: flags.maxLineBytes }),
+  };
+  const report = await check(inputs, options);
+  writeReports(report, flags);
+  for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${failure.message}\n`);
+  return exitStatus(report, flags);
+}
+
+function program(setStatus: (status: number) => void): Command {
+  const root = new Command('mcec-result')
+    .description('Conformance checker for MCEC 3.0 agent tool result envelopes.')
+    .version(packageVersion)
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)');
+  const count = (option: string, min = 0) => (value: string) => parseCount(option, value, { min });
+  root
+    .command('check')
+    .description('check result envelopes in files, folders, globs or standard input (-)')
+    .argument('[inputs...]', 'files, folders (searched for .json/.jsonl/.ndjson/.log and .gz), globs, - for stdin')
+    .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file`, collect(parseFormatTarget), [])
+    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .option('--schema <file>', 'another envelope schema (default: the bundled MCEC schema)')
+    .option('--codes <file>', 'extra known codes, merged onto the bundled registry; repeatable', collect(String), [])
+    .option('--strict-codes', 'unknown error and warning codes are errors, not warnings')
+    .option('--rule <id=setting>', `set a rule to off, warning or error; repeatable (rules: ${ruleIds.join(', ')})`, collect(parseRuleSetting), [])
+    .addOption(new Option('--input <framing>', 'force the framing').choices(['auto', 'json', 'ndjson']).default('auto'))
+    .addOption(new Option('--unwrap <mode>', 'none checks every value as a bare envelope').choices(unwrapModes).default('auto'))
+    .option('--stdin-filename <name>', 'the name standard input gets in reports')
+    .option('--max-line-bytes <n>', 'longer lines are parse errors, never held whole (default 64 MiB)', count('--max-line-bytes', 1))
+    .option('--max-listed <n>', 'findings listed per input in human output; 0 lists all', count('--max-listed'), 100)
+    .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
+    .option('-q, --quiet', 'human output: errors and the summary only')
+    .option('--exit-zero', 'exit 0 even when findings are errors (usage and input failures still exit 2)')
+    .option('--color', 'force colour (FORCE_COLOR is honoured too)')
+    .option('--no-color', 'no colour (NO_COLOR is honoured too)')
+    .action(async (inputs: string[], flags: CheckFlags) => setStatus(await runCheck(inputs, flags)));
+  return root;
+}
+
+/** Runs the CLI and returns the exit status; never throws. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let status = 0;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    // `| head` closed the pipe: stop quietly, as Unix tools do.
+    if (error.code === 'EPIPE') process.exit(status);
+    throw error;
+  });
+  try {
+    await program((s) => (status = s)).parseAsync(argv);
+    return status;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end with exitCode 0; everything else commander rejects is a usage error.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    const text = error instanceof UsageError ? error.message : `unexpected failure: ${describeError(error)}`;
+    process.stderr.write(`mcec-result: ${text}\n`);
+    return 2;
+  }
+}

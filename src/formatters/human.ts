@@ -1,0 +1,105 @@
+// `--format human`: findings grouped by input as `path:line:col  severity  message  rule`, then a
+// summary a person takes in at a glance. A pure function of the report; colour is passed in.
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { Finding, Report } from '../types.js';
+import type { FormatOptions } from './options.js';
+
+const barWidth = 24;
+const topCodes = 5;
+
+function place(finding: Finding): string {
+  const { source, line, column } = finding.location;
+  return column === undefined ? `${source}:${line}` : `${source}:${line}:${column}`;
+}
+
+function message(finding: Finding): string {
+  return finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
+}
+
+function groupBySource(findings: readonly Finding[]): Finding[][] {
+  const groups: Finding[][] = [];
+  for (const finding of findings) {
+    const last = groups.at(-1);
+    if (last && last[0]!.location.source === finding.location.source) last.push(finding);
+    else groups.push([finding]);
+  }
+  return groups;
+}
+
+function findingLines(group: readonly Finding[], c: ChalkInstance, maxListed: number): string[] {
+  const listed = maxListed > 0 ? group.slice(0, maxListed) : group;
+  const placeWidth = Math.max(...listed.map((f) => place(f).length));
+  const lines = listed.map((f) => {
+    const severity = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
+    return `${c.dim(place(f).padEnd(placeWidth))}  ${severity}  ${message(f)}  ${c.dim(f.rule)}`;
+  });
+  const rest = group.length - listed.length;
+  if (rest > 0) lines.push(c.dim(`… and ${rest} more in ${group[0]!.location.source} (--max-listed 0 lists all)`));
+  return lines;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function headline(report: Report, c: ChalkInstance): string {
+  const { errors, warnings, inputs } = report.summary;
+  const problems = errors + warnings;
+  const where = `in ${plural(inputs, 'input')}`;
+  if (problems === 0) return c.green(`✔ no problems ${where}`);
+  const text = `✖ ${plural(problems, 'problem')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')}) ${where}`;
+  return errors > 0 ? c.red.bold(text) : c.yellow.bold(text);
+}
+
+function counts(report: Report, c: ChalkInstance): string[] {
+  const s = report.summary;
+  const pairs = (entries: [string, number][]) => entries.map(([k, v]) => `${c.bold(String(v))} ${k}`).join('  ');
+  return [
+    `records   ${pairs([['checked', s.records], ['valid', s.valid], ['invalid', s.invalid], ['unparseable', s.unparseable], ['skipped', s.skipped]])}`,
+    `outcomes  ${pairs([['ok', s.outcomes.ok], ['failed', s.outcomes.failed], ['unknown', s.outcomes.unknown]])}`,
+  ];
+}
+
+function categoryChart(report: Report, c: ChalkInstance): string[] {
+  const entries = Object.entries(report.summary.categories);
+  const invalid = Object.entries(report.summary.invalidCategories);
+  if (entries.length === 0 && invalid.length === 0) return [];
+  const max = Math.max(1, ...entries.map(([, n]) => n), ...invalid.map(([, n]) => n));
+  const width = Math.max(...[...entries, ...invalid].map(([name]) => name.length));
+  const bar = (n: number) => (n === 0 ? c.dim('·') : c.cyan('█'.repeat(Math.max(1, Math.round((n / max) * barWidth)))));
+  const lines = ['categories'];
+  for (const [name, n] of entries) lines.push(`  ${(n === 0 ? c.dim(name.padEnd(width)) : name.padEnd(width))}  ${bar(n)} ${n}`);
+  for (const [name, n] of invalid) lines.push(`  ${c.red(name.padEnd(width))}  ${bar(n)} ${n} ${c.red('(not a category of the schema)')}`);
+  return lines;
+}
+
+function codeList(title: string, codes: Record<string, number>, suggestions: Record<string, string>, c: ChalkInstance, limit?: number): string[] {
+  const entries = Object.entries(codes);
+  if (entries.length === 0) return [];
+  const shown = limit === undefined ? entries : entries.slice(0, limit);
+  const width = Math.max(...shown.map(([code]) => code.length));
+  const lines = [title];
+  for (const [code, n] of shown) {
+    const suggestion = suggestions[code];
+    lines.push(`  ${code.padEnd(width)}  ${String(n).padStart(4)}${suggestion === undefined ? '' : c.dim(`  did you mean "${suggestion}"?`)}`);
+  }
+  if (shown.length < entries.length) lines.push(c.dim(`  … and ${entries.length - shown.length} more`));
+  return lines;
+}
+
+export function formatHuman(report: Report, options: FormatOptions): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const shown = options.quiet ? report.findings.filter((f) => f.severity === 'error') : report.findings;
+  const blocks: string[][] = groupBySource(shown).map((group) => findingLines(group, c, options.maxListed));
+  const { summary, suggestions } = report;
+  blocks.push([headline(report, c), ...counts(report, c)]);
+  const chart = categoryChart(report, c);
+  if (chart.length > 0) blocks.push(chart);
+  const codes = [
+    ...codeList(`top codes`, summary.codes, {}, c, topCodes),
+    ...codeList('unknown error codes', summary.unknownCodes, suggestions.codes, c),
+    ...codeList('unknown warning codes', summary.unknownWarningCodes, suggestions.warningCodes, c),
+  ];
+  if (codes.length > 0) blocks.push(codes);
+  return `${blocks.map((lines) => lines.join('\n')).join('\n\n')}\n`;
+}

@@ -1,0 +1,10 @@
+export interface FormatOptions {
+  /** Decided once by the CLI (NO_COLOR, FORCE_COLOR, --color/--no-color, terminal or not). */
+  color: boolean;
+  /** Findings listed per input in human output; 0 lists all. */
+  maxListed: number;
+  /** Human output: error findings and the summary only. */
+  quiet: boolean;
+}
+
+export const defaultFormatOptions: FormatOptions = { color: false, maxListed: 100, quiet: false };

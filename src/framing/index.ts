@@ -1,0 +1,38 @@
+// Picks the framing for an input and runs it over its decoded chunks.
+import { InputDataError } from '../sources/decode.js';
+import type { Framed } from '../types.js';
+import { frameDocument } from './document.js';
+import { NdjsonFramer } from './ndjson.js';
+
+export type InputMode = 'auto' | 'json' | 'ndjson';
+export type Framing = 'json' | 'ndjson';
+
+export const maxDocumentBytes = 256 * 1024 * 1024;
+
+/** `.json` (also `.json.gz`) is one document; everything else, stdin included, is line-delimited. */
+export function framingFor(name: string | undefined, mode: InputMode): Framing {
+  if (mode !== 'auto') return mode;
+  return name !== undefined && /\.json(\.gz)?$/i.test(name) ? 'json' : 'ndjson';
+}
+
+export async function* frameInput(chunks: AsyncIterable<Buffer>, framing: Framing, maxLineBytes?: number): AsyncGenerator<Framed[]> {
+  if (framing === 'ndjson') {
+    const framer = new NdjsonFramer(maxLineBytes);
+    for await (const chunk of chunks) {
+      const batch = framer.push(chunk);
+      if (batch.length > 0) yield batch;
+    }
+    yield framer.end();
+    return;
+  }
+  const parts: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of chunks) {
+    length += chunk.length;
+    if (length > maxDocumentBytes) {
+      throw new InputDataError(`a .json document over ${maxDocumentBytes / 1024 / 1024} MiB is not read whole; write it as NDJSON (one envelope a line) and check that instead`);
+    }
+    parts.push(chunk);
+  }
+  yield frameDocument(Buffer.concat(parts, length));
+}

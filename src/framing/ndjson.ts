@@ -1,0 +1,115 @@
+// Line-delimited framing (spec section 3): one record a line, blank lines skipped but counted, CRLF
+// tolerated, a lone CR is not a break. Line numbers are born here. Chunks go in as they arrive and
+// framed entries come out in batches, so a file is never held whole and no async hop is paid per line.
+import type { Framed } from '../types.js';
+import { locateParseError } from './parse-error.js';
+import { firstInvalidUtf8, isUtf8 } from './utf8.js';
+
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+
+export const defaultMaxLineBytes = 64 * 1024 * 1024;
+
+const prettyHint = ' (a JSON value spread over several lines? check the file with --input json)';
+
+export class NdjsonFramer {
+  /** Number of line breaks seen so far: the next line is `lines + 1`. */
+  private lines = 0;
+  private carry: Buffer[] = [];
+  private carryBytes = 0;
+  /** The current line passed --max-line-bytes: its bytes are dropped until its end. */
+  private oversize = false;
+  private hinted = false;
+
+  constructor(private readonly maxLineBytes = defaultMaxLineBytes) {}
+
+  push(chunk: Buffer): Framed[] {
+    const out: Framed[] = [];
+    let start = 0;
+    let newline: number;
+    while ((newline = chunk.indexOf(LF, start)) !== -1) {
+      this.lines++;
+      if (this.carryBytes === 0 && !this.oversize) {
+        this.frameLine(chunk.subarray(start, newline), out);
+      } else {
+        this.hold(chunk.subarray(start, newline));
+        this.flushCarry(out);
+      }
+      start = newline + 1;
+    }
+    if (start < chunk.length) this.hold(chunk.subarray(start));
+    return out;
+  }
+
+  end(): Framed[] {
+    const out: Framed[] = [];
+    if (this.carryBytes > 0 || this.oversize) {
+      this.lines++;
+      this.flushCarry(out);
+    }
+    return out;
+  }
+
+  private hold(part: Buffer): void {
+    if (this.oversize) return;
+    if (this.carryBytes + part.length > this.maxLineBytes) {
+      this.oversize = true;
+      this.carry = [];
+      this.carryBytes = 0;
+      return;
+    }
+    this.carry.push(part);
+    this.carryBytes += part.length;
+  }
+
+  private flushCarry(out: Framed[]): void {
+    if (this.oversize) {
+      out.push({ kind: 'unparseable', line: this.lines, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
+    } else {
+      this.frameLine(this.carry.length === 1 ? this.carry[0]! : Buffer.concat(this.carry, this.carryBytes), out);
+    }
+    this.carry = [];
+    this.carryBytes = 0;
+    this.oversize = false;
+  }
+
+  private frameLine(bytes: Buffer, out: Framed[]): void {
+    const line = this.lines;
+    if (bytes.length > this.maxLineBytes) {
+      out.push({ kind: 'unparseable', line, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
+      return;
+    }
+    let end = bytes.length;
+    if (end > 0 && bytes[end - 1] === CR) end--;
+    if (isBlank(bytes, end)) return;
+    const content = end === bytes.length ? bytes : bytes.subarray(0, end);
+    if (!isUtf8(content)) {
+      const { index, column } = firstInvalidUtf8(content);
+      out.push({ kind: 'unparseable', line, column, message: `invalid UTF-8 (byte 0x${content[index]!.toString(16).padStart(2, '0')})` });
+      return;
+    }
+    const text = content.toString('utf8');
+    try {
+      out.push({ kind: 'value', line, value: JSON.parse(text) });
+    } catch (error) {
+      const failure = locateParseError(text, error);
+      let message = failure.message;
+      // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off one.
+      if (failure.atEnd && !this.hinted && /[{[,:]\s*$/.test(text)) {
+        this.hinted = true;
+        message += prettyHint;
+      }
+      out.push({ kind: 'unparseable', line, column: failure.offset + 1, message });
+    }
+  }
+}
+
+function isBlank(bytes: Buffer, end: number): boolean {
+  for (let i = 0; i < end; i++) {
+    const b = bytes[i];
+    if (b !== SPACE && b !== TAB && b !== CR) return false;
+  }
+  return true;
+}

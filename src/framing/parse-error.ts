@@ -1,0 +1,70 @@
+// Where and why a text is not JSON. JSON.parse is the fast path everywhere; only when it fails is the
+// text scanned again, by jsonc-parser's strict visitor, to name the first error and its offset in
+// words a person reads ("unterminated string") rather than V8's.
+import { printParseErrorCode, visit } from 'jsonc-parser';
+
+export interface ParseFailure {
+  /** Offset in UTF-16 code units from the start of the text. */
+  offset: number;
+  message: string;
+  /** True when the text ended before the value did (a value spread over several lines). */
+  atEnd: boolean;
+}
+
+const messages: Record<ReturnType<typeof printParseErrorCode>, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'invalid number',
+  PropertyNameExpected: 'property name expected',
+  ValueExpected: 'value expected',
+  ColonExpected: 'colon expected',
+  CommaExpected: 'comma expected',
+  CloseBraceExpected: 'closing brace expected',
+  CloseBracketExpected: 'closing bracket expected',
+  EndOfFileExpected: 'unexpected text after the JSON value',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'unterminated comment',
+  UnexpectedEndOfString: 'unterminated string',
+  UnexpectedEndOfNumber: 'unterminated number',
+  InvalidUnicode: 'invalid \\u escape',
+  InvalidEscapeCharacter: 'invalid escape sequence',
+  InvalidCharacter: 'control character in string',
+  '<unknown ParseErrorCode>': 'invalid JSON',
+};
+
+/** Describes why `text` (which JSON.parse rejected with `error`) is not JSON. */
+export function locateParseError(text: string, error: unknown): ParseFailure {
+  let found: { code: number; offset: number; length: number } | undefined;
+  visit(
+    text,
+    {
+      onError(code, offset, length) {
+        found ??= { code, offset, length };
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+  );
+  if (found) {
+    const base = messages[printParseErrorCode(found.code)];
+    const atEnd = found.offset >= trimmedLength(text);
+    const token = text.slice(found.offset, found.offset + Math.min(found.length, 20));
+    let message = base;
+    if (base.startsWith('unterminated')) message = base;
+    else if (atEnd) message = `unexpected end of input: ${base}`;
+    else if (token !== '') message = `${base}, found ${JSON.stringify(token)}`;
+    return { offset: found.offset, message, atEnd: atEnd || base.startsWith('unterminated') };
+  }
+  return fromV8(text, error);
+}
+
+function trimmedLength(text: string): number {
+  return text.trimEnd().length;
+}
+
+// jsonc-parser accepts a few texts JSON.parse rejects (e.g. lone surrogate quirks); V8's own message
+// and position are the fallback.
+function fromV8(text: string, error: unknown): ParseFailure {
+  const message = error instanceof Error ? error.message : String(error);
+  const position = /at position (\d+)/.exec(message);
+  const offset = position ? Number(position[1]) : 0;
+  return { offset, message: message.replace(/ in JSON at position \d+.*$/s, ''), atEnd: offset >= trimmedLength(text) };
+}

@@ -1,0 +1,34 @@
+import { isUtf8 } from 'node:buffer';
+
+export { isUtf8 };
+
+/**
+ * The first byte of `bytes` that is not part of a well-formed UTF-8 sequence, and the column
+ * (1-based, UTF-16 units) it would have. Only called on the error path, after isUtf8 said no.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): { index: number; column: number } {
+  let index = 0;
+  let column = 1;
+  while (index < bytes.length) {
+    const length = sequenceLength(bytes, index);
+    if (length === 0) return { index, column };
+    column += length === 4 ? 2 : 1;
+    index += length;
+  }
+  return { index, column };
+}
+
+// Returns the length of the well-formed sequence at `i`, or 0 (RFC 3629 table 3-7 ranges).
+function sequenceLength(b: Uint8Array, i: number): number {
+  const b0 = b[i]!;
+  if (b0 < 0x80) return 1;
+  const cont = (k: number, lo = 0x80, hi = 0xbf): boolean => i + k < b.length && b[i + k]! >= lo && b[i + k]! <= hi;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
+  if (b0 === 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
+  if ((b0 >= 0xe1 && b0 <= 0xec) || b0 === 0xee || b0 === 0xef) return cont(1) && cont(2) ? 3 : 0;
+  if (b0 === 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
+  if (b0 === 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (b0 >= 0xf1 && b0 <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (b0 === 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
+  return 0;
+}

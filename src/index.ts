@@ -1,0 +1,21 @@
+// The library: what `import … from 'mcec-result'` gives.
+import { checkEnvelopeWith, type CheckContext } from './checks/check-envelope.js';
+import { createCheckContext, type CheckOptions } from './run.js';
+import type { RecordFinding } from './types.js';
+
+export { check, createCheckContext, type CheckOptions } from './run.js';
+export { ruleCatalog, ruleIds } from './checks/catalog.js';
+export { formatters, formatNames, type FormatName, type Formatter, type FormatOptions } from './formatters/index.js';
+export { toJsonReport, type JsonReport, type JsonFinding } from './formatters/json.js';
+export type * from './types.js';
+
+let defaultContext: CheckContext | undefined;
+
+/**
+ * Checks one value as a bare envelope: the schema and every contract rule. With no options the
+ * bundled schema and registry are compiled once and reused across calls.
+ */
+export function checkEnvelope(value: unknown, options?: CheckOptions): RecordFinding[] {
+  const context = options === undefined ? (defaultContext ??= createCheckContext()) : createCheckContext(options);
+  return checkEnvelopeWith(context, value);
+}

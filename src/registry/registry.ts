@@ -1,0 +1,98 @@
+// The known error and warning codes (spec section 2) as data: the bundled data/codes.json merged
+// with any `--codes` files. Codes may contain `{n}` for a whole number (`selector-matched-{n}`).
+import { nearestName } from './nearest.js';
+
+export interface CodesFile {
+  errorCodes?: Record<string, string[]>;
+  warningCodes?: string[];
+}
+
+interface CodePattern {
+  template: string;
+  regex: RegExp;
+  categories: Set<string>;
+}
+
+const placeholder = '{n}';
+
+function isPattern(code: string): boolean {
+  return code.includes(placeholder);
+}
+
+function patternRegex(template: string): RegExp {
+  const parts = template.split(placeholder).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('\\d+')}$`);
+}
+
+/** A pattern's stand-in for suggestions: the number the unknown code carries, else 2. */
+function instantiate(template: string, near: string): string {
+  const number = /\d+/.exec(near)?.[0] ?? '2';
+  return template.replaceAll(placeholder, number);
+}
+
+class CodeSet {
+  private readonly exact = new Map<string, Set<string>>();
+  private readonly patterns: CodePattern[] = [];
+
+  add(code: string, category: string): void {
+    if (isPattern(code)) {
+      let pattern = this.patterns.find((p) => p.template === code);
+      if (!pattern) {
+        pattern = { template: code, regex: patternRegex(code), categories: new Set() };
+        this.patterns.push(pattern);
+      }
+      pattern.categories.add(category);
+      return;
+    }
+    let categories = this.exact.get(code);
+    if (!categories) this.exact.set(code, (categories = new Set()));
+    categories.add(category);
+  }
+
+  /** The categories a code is listed under, or undefined for an unknown code. */
+  categoriesOf(code: string): ReadonlySet<string> | undefined {
+    const exact = this.exact.get(code);
+    if (exact) return exact;
+    for (const pattern of this.patterns) if (pattern.regex.test(code)) return pattern.categories;
+    return undefined;
+  }
+
+  nearest(code: string): string | undefined {
+    const candidates = [...this.exact.keys(), ...this.patterns.map((p) => instantiate(p.template, code))];
+    return nearestName(code, candidates);
+  }
+}
+
+export class CodeRegistry {
+  private readonly errors = new CodeSet();
+  private readonly warnings = new CodeSet();
+
+  constructor(files: readonly CodesFile[]) {
+    for (const file of files) {
+      for (const [category, codes] of Object.entries(file.errorCodes ?? {})) {
+        for (const code of codes) this.errors.add(code, category);
+      }
+      for (const code of file.warningCodes ?? []) this.warnings.add(code, '');
+    }
+  }
+
+  isKnownErrorCode(code: string): boolean {
+    return this.errors.categoriesOf(code) !== undefined;
+  }
+
+  errorCodeCategories(code: string): ReadonlySet<string> | undefined {
+    return this.errors.categoriesOf(code);
+  }
+
+  isKnownWarningCode(code: string): boolean {
+    return this.warnings.categoriesOf(code) !== undefined;
+  }
+
+  nearestErrorCode(code: string): string | undefined {
+    return this.errors.nearest(code);
+  }
+
+  nearestWarningCode(code: string): string | undefined {
+    return this.warnings.nearest(code);
+  }
+}

@@ -1,0 +1,154 @@
+// The pipeline, end to end: sources -> framing -> unwrap -> checks -> tally -> Report.
+// Nothing here prints; the CLI decides what to do with the report.
+import { createReadStream } from 'node:fs';
+import { packageVersion } from './assets.js';
+import { checkEnvelopeWith, ruleFinding, type CheckContext } from './checks/check-envelope.js';
+import { loadEnvelopeSchema } from './checks/schema-load.js';
+import { resolveSeverities } from './checks/severity.js';
+import { describeError } from './errors.js';
+import { frameInput, framingFor, type InputMode } from './framing/index.js';
+import { loadRegistry } from './registry/load.js';
+import { InputDataError, decodeInput } from './sources/decode.js';
+import { expandInputs, type InputSource } from './sources/expand.js';
+import { Tally } from './tally.js';
+import type { Finding, Framed, InputFailure, RecordFinding, Report, RuleId, RuleSetting, Wrapping } from './types.js';
+import { unwrappers, type UnwrapMode } from './unwrap/index.js';
+
+export interface CheckOptions {
+  /** Path of another envelope schema (default: the bundled MCEC schema). */
+  schema?: string;
+  /** Extra codes files merged onto the bundled registry. */
+  codes?: readonly string[];
+  strictCodes?: boolean;
+  rules?: Partial<Record<RuleId, RuleSetting>>;
+  input?: InputMode;
+  unwrap?: UnwrapMode;
+  stdinFilename?: string;
+  maxLineBytes?: number;
+  /** What `-` reads (default: process.stdin). */
+  stdin?: AsyncIterable<Buffer>;
+}
+
+export function createCheckContext(options: CheckOptions = {}): CheckContext {
+  return {
+    schema: loadEnvelopeSchema(options.schema),
+    registry: loadRegistry(options.codes),
+    severities: resolveSeverities(options),
+  };
+}
+
+function byPlace(a: Finding, b: Finding): number {
+  return a.location.line - b.location.line || (a.location.column ?? 0) - (b.location.column ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
+}
+
+interface Place {
+  source: string;
+  line: number;
+  column?: number;
+  tool?: string;
+  wrapping?: Wrapping;
+}
+
+function locate(finding: RecordFinding, place: Place): Finding {
+  const { pointer, ...rest } = finding;
+  return {
+    ...rest,
+    location: {
+      source: place.source,
+      line: place.line,
+      ...(place.column !== undefined && { column: place.column }),
+      ...(pointer !== undefined && { pointer }),
+    },
+    ...(place.tool !== undefined && { tool: place.tool }),
+    ...(place.wrapping !== undefined && { wrapping: place.wrapping }),
+  };
+}
+
+class SourceChecker {
+  readonly findings: Finding[] = [];
+  entries = 0;
+  private readonly unwrapper;
+
+  constructor(
+    private readonly source: InputSource,
+    private readonly context: CheckContext,
+    private readonly tally: Tally,
+    unwrap: UnwrapMode,
+  ) {
+    this.unwrapper = unwrappers[unwrap]({ check: context });
+  }
+
+  private add(finding: RecordFinding | undefined, place: Omit<Place, 'source'>): void {
+    if (finding) this.findings.push(locate(finding, { source: this.source.name, ...place }));
+  }
+
+  frame(framed: Framed): void {
+    this.entries++;
+    if (framed.kind === 'unparseable') {
+      this.tally.addUnparseable();
+      this.add(ruleFinding(this.context, 'parse-error', { message: framed.message }), { line: framed.line, ...(framed.column !== undefined && { column: framed.column }) });
+      return;
+    }
+    const unwrapped = this.unwrapper.unwrap(framed.value, framed.line);
+    if (unwrapped.kind === 'skipped') {
+      this.tally.addSkipped(unwrapped);
+      for (const finding of unwrapped.findings) this.add(finding, { line: framed.line });
+      return;
+    }
+    const findings = [...unwrapped.findings, ...checkEnvelopeWith(this.context, unwrapped.envelope)];
+    const { tool, sessionId, wrapping } = unwrapped;
+    this.tally.addRecord(unwrapped.envelope, {
+      ...(tool !== undefined && { tool }),
+      ...(sessionId !== undefined && { sessionId }),
+      invalid: findings.some((f) => f.severity === 'error'),
+    });
+    for (const finding of findings) this.add(finding, { line: framed.line, wrapping, ...(tool !== undefined && { tool }) });
+  }
+
+  finish(readFailed: boolean): void {
+    for (const late of this.unwrapper.finish()) {
+      this.add(late.finding, { line: late.line, ...(late.tool !== undefined && { tool: late.tool }), ...(late.wrapping !== undefined && { wrapping: late.wrapping }) });
+    }
+    if (this.entries === 0 && !readFailed) this.add(ruleFinding(this.context, 'empty-input', { message: 'the input holds no record' }), { line: 1 });
+    this.findings.sort(byPlace);
+  }
+}
+
+async function checkSource(source: InputSource, context: CheckContext, tally: Tally, options: CheckOptions): Promise<{ findings: Finding[]; failure?: InputFailure }> {
+  const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto');
+  let failure: InputFailure | undefined;
+  try {
+    const raw = source.path === undefined ? (options.stdin ?? process.stdin) : createReadStream(source.path, { highWaterMark: 1 << 20 });
+    const chunks = await decodeInput(raw);
+    for await (const batch of frameInput(chunks, framingFor(source.path, options.input ?? 'auto'), options.maxLineBytes)) {
+      for (const framed of batch) checker.frame(framed);
+    }
+  } catch (error) {
+    const message = error instanceof InputDataError ? `${source.name}: ${error.message}` : `cannot read ${source.name}: ${describeError(error)}`;
+    failure = { source: source.name, message };
+  }
+  checker.finish(failure !== undefined);
+  return { findings: checker.findings, ...(failure && { failure }) };
+}
+
+/** Checks every input and returns the finished report (spec section 6). */
+export async function check(inputs: readonly string[], options: CheckOptions = {}, context = createCheckContext(options)): Promise<Report> {
+  const { sources, failures } = await expandInputs(inputs, options.stdinFilename ?? '-');
+  const tally = new Tally(context.schema.categories, context.registry);
+  const findings: Finding[] = [];
+  for (const source of sources) {
+    tally.inputs++;
+    const result = await checkSource(source, context, tally, options);
+    for (const finding of result.findings) findings.push(finding);
+    if (result.failure) failures.push(result.failure);
+  }
+  return {
+    reportVersion: 1,
+    tool: { name: 'mcec-result', version: packageVersion },
+    schema: { ...(context.schema.id !== undefined && { id: context.schema.id }), source: context.schema.source },
+    summary: tally.summary(findings),
+    findings,
+    suggestions: tally.suggestions(),
+    inputFailures: failures,
+  };
+}

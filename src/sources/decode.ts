@@ -1,0 +1,68 @@
+// Turns an input's raw bytes into UTF-8 bytes: gunzips when the gzip magic is there (whatever the
+// name says, so gzip on stdin works too), strips a UTF-8 BOM, and decodes UTF-16 (LE or BE, by its
+// BOM: what Windows PowerShell's `>` writes) to UTF-8. Everything stays a stream.
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+
+export class InputDataError extends Error {
+  override name = 'InputDataError';
+}
+
+async function* peeked(first: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  if (first.length > 0) yield first;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+}
+
+/** Reads until at least `n` bytes are there (or the input ends), keeping the rest of the stream. */
+async function peek(chunks: AsyncIterable<Buffer>, n: number): Promise<{ head: Buffer; stream: AsyncGenerator<Buffer> }> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const parts: Buffer[] = [];
+  let length = 0;
+  while (length < n) {
+    const next = await iterator.next();
+    if (next.done) break;
+    parts.push(next.value);
+    length += next.value.length;
+  }
+  const head = Buffer.concat(parts, length);
+  return { head, stream: peeked(head, iterator) };
+}
+
+async function* gunzip(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const inflater = Readable.from(chunks).pipe(createGunzip({ chunkSize: 1 << 20 }));
+  try {
+    for await (const chunk of inflater) yield chunk as Buffer;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputDataError(code === 'Z_BUF_ERROR' ? 'gzip data ends early' : `gzip data is corrupt (${(error as Error).message})`);
+  }
+}
+
+async function* utf16ToUtf8(chunks: AsyncIterable<Buffer>, encoding: 'utf-16le' | 'utf-16be'): AsyncGenerator<Buffer> {
+  const decoder = new TextDecoder(encoding);
+  for await (const chunk of chunks) yield Buffer.from(decoder.decode(chunk, { stream: true }), 'utf8');
+  const tail = decoder.decode();
+  if (tail) yield Buffer.from(tail, 'utf8');
+}
+
+async function* skip(chunks: AsyncIterable<Buffer>, bytes: number): AsyncGenerator<Buffer> {
+  let left = bytes;
+  for await (const chunk of chunks) {
+    if (left >= chunk.length) {
+      left -= chunk.length;
+      continue;
+    }
+    yield left > 0 ? chunk.subarray(left) : chunk;
+    left = 0;
+  }
+}
+
+export async function decodeInput(raw: AsyncIterable<Buffer>): Promise<AsyncIterable<Buffer>> {
+  let { head, stream } = await peek(raw, 2);
+  if (head[0] === 0x1f && head[1] === 0x8b) ({ head, stream } = await peek(gunzip(stream), 3));
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return skip(stream, 3);
+  // TextDecoder drops the UTF-16 BOM itself.
+  if (head[0] === 0xff && head[1] === 0xfe) return utf16ToUtf8(stream, 'utf-16le');
+  if (head[0] === 0xfe && head[1] === 0xff) return utf16ToUtf8(stream, 'utf-16be');
+  return stream;
+}

@@ -1,0 +1,141 @@
+// Counts and distributions of spec section 6, accumulated as records stream past (nothing per record
+// is kept) and sorted once when the summary is taken.
+import { errorObject, isObject, stringMember, warningObjects } from './checks/envelope.js';
+import type { CodeRegistry } from './registry/registry.js';
+import type { Finding, SessionCounts, Summary, ToolCounts } from './types.js';
+
+export interface RecordMeta {
+  tool?: string;
+  sessionId?: string;
+  invalid: boolean;
+}
+
+function bump(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+/** Most frequent first, ties by code point: the same order for any split of the work. */
+function sortedCounts(map: Map<string, number>): Record<string, number> {
+  const entries = [...map].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries);
+}
+
+function byKey<T>(map: Map<string, T>): Record<string, T> {
+  return Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+export class Tally {
+  inputs = 0;
+  private records = 0;
+  private invalid = 0;
+  private unparseable = 0;
+  private skipped = 0;
+  private protocolErrors = 0;
+  private truncated = 0;
+  private readonly outcomes = { ok: 0, failed: 0, unknown: 0 };
+  private readonly categories = new Map<string, number>();
+  private readonly invalidCategories = new Map<string, number>();
+  private readonly codes = new Map<string, number>();
+  private readonly warningCodes = new Map<string, number>();
+  private readonly tools = new Map<string, ToolCounts>();
+  private readonly sessions = new Map<string, SessionCounts>();
+  private readonly knownCategories: ReadonlySet<string>;
+
+  constructor(
+    private readonly categoryEnum: readonly string[],
+    private readonly registry: CodeRegistry,
+  ) {
+    this.knownCategories = new Set(categoryEnum);
+  }
+
+  addRecord(envelope: unknown, meta: RecordMeta): void {
+    this.records++;
+    if (meta.invalid) this.invalid++;
+    const ok = isObject(envelope) ? envelope['ok'] : undefined;
+    const outcome = ok === true ? 'ok' : ok === false ? 'failed' : 'unknown';
+    this.outcomes[outcome]++;
+
+    const error = errorObject(envelope);
+    if (error) {
+      const category = stringMember(error, 'category');
+      if (category !== undefined) bump(this.knownCategories.has(category) ? this.categories : this.invalidCategories, category);
+      const code = stringMember(error, 'code');
+      if (code !== undefined) bump(this.codes, code);
+    }
+    for (const [, warning] of warningObjects(envelope)) {
+      const code = stringMember(warning, 'code');
+      if (code !== undefined) bump(this.warningCodes, code);
+    }
+
+    if (meta.tool !== undefined) {
+      let counts = this.tools.get(meta.tool);
+      if (!counts) this.tools.set(meta.tool, (counts = { ok: 0, failed: 0 }));
+      if (outcome !== 'unknown') counts[outcome]++;
+    }
+    const envelopeSession = isObject(envelope) ? stringMember(envelope, 'sessionId') : undefined;
+    const sessionId = envelopeSession ?? meta.sessionId;
+    if (sessionId !== undefined) {
+      let counts = this.sessions.get(sessionId);
+      if (!counts) this.sessions.set(sessionId, (counts = { records: 0, ok: 0, failed: 0 }));
+      counts.records++;
+      if (outcome !== 'unknown') counts[outcome]++;
+    }
+  }
+
+  /** The nearest known code of every unknown code seen, where one is close. */
+  suggestions(): { codes: Record<string, string>; warningCodes: Record<string, string> } {
+    const suggest = (map: Map<string, number>, known: (c: string) => boolean, nearest: (c: string) => string | undefined) => {
+      const out: Record<string, string> = {};
+      for (const code of [...map.keys()].sort()) {
+        const suggestion = known(code) ? undefined : nearest(code);
+        if (suggestion !== undefined) out[code] = suggestion;
+      }
+      return out;
+    };
+    const r = this.registry;
+    return {
+      codes: suggest(this.codes, (c) => r.isKnownErrorCode(c), (c) => r.nearestErrorCode(c)),
+      warningCodes: suggest(this.warningCodes, (c) => r.isKnownWarningCode(c), (c) => r.nearestWarningCode(c)),
+    };
+  }
+
+  addUnparseable(): void {
+    this.unparseable++;
+  }
+
+  addSkipped(kind: { protocolError?: boolean; truncated?: boolean } = {}): void {
+    this.skipped++;
+    if (kind.protocolError) this.protocolErrors++;
+    if (kind.truncated) this.truncated++;
+  }
+
+  summary(findings: readonly Finding[]): Summary {
+    let errors = 0;
+    for (const finding of findings) if (finding.severity === 'error') errors++;
+    const categories: Record<string, number> = {};
+    for (const category of this.categoryEnum) categories[category] = this.categories.get(category) ?? 0;
+    const unknown = (map: Map<string, number>, known: (code: string) => boolean) =>
+      new Map([...map].filter(([code]) => !known(code)));
+    return {
+      inputs: this.inputs,
+      records: this.records,
+      valid: this.records - this.invalid,
+      invalid: this.invalid,
+      unparseable: this.unparseable,
+      skipped: this.skipped,
+      errors,
+      warnings: findings.length - errors,
+      protocolErrors: this.protocolErrors,
+      truncated: this.truncated,
+      outcomes: { ...this.outcomes },
+      categories,
+      invalidCategories: sortedCounts(this.invalidCategories),
+      codes: sortedCounts(this.codes),
+      unknownCodes: sortedCounts(unknown(this.codes, (c) => this.registry.isKnownErrorCode(c))),
+      warningCodes: sortedCounts(this.warningCodes),
+      unknownWarningCodes: sortedCounts(unknown(this.warningCodes, (c) => this.registry.isKnownWarningCode(c))),
+      ...(this.tools.size > 0 && { tools: byKey(this.tools) }),
+      ...(this.sessions.size > 0 && { sessions: byKey(this.sessions) }),
+    };
+  }
+}

@@ -1,0 +1,127 @@
+// The data that flows through the pipeline: sources -> framing -> unwrap -> checks -> tally -> formatters.
+// Nothing in here does work; every stage imports its vocabulary from this file.
+
+export type Severity = 'error' | 'warning';
+export type RuleSetting = Severity | 'off';
+
+/** Every rule id of spec section 5. Adding one here without describing it in checks/catalog.ts does not compile. */
+export type RuleId =
+  | 'parse-error'
+  | 'schema'
+  | 'result-on-failure'
+  | 'is-error-mismatch'
+  | 'not-an-envelope'
+  | 'unknown-code'
+  | 'unknown-warning-code'
+  | 'code-category-mismatch'
+  | 'code-format'
+  | 'missing-result'
+  | 'inline-image'
+  | 'transcript-truncated'
+  | 'unpaired-response'
+  | 'unanswered-request'
+  | 'duplicate-response'
+  | 'structured-content-mismatch'
+  | 'empty-input';
+
+export interface RuleInfo {
+  id: RuleId;
+  defaultSeverity: Severity;
+  /** One line, shown by `explain`, SARIF and the README. */
+  description: string;
+}
+
+/** How a record reached us (spec section 3). */
+export type Wrapping = 'bare' | 'mcp' | 'jsonrpc' | 'transcript' | 'log';
+
+export interface Location {
+  /** The input as named on the command line, or as found under a folder; `-` for stdin. */
+  source: string;
+  /** 1-based line on which the record starts; born in framing, never recomputed. */
+  line: number;
+  /** 1-based, in UTF-16 code units; mostly for parse errors. */
+  column?: number;
+  /** JSON Pointer inside the envelope, `""` for its root. */
+  pointer?: string;
+}
+
+export interface Finding {
+  rule: RuleId;
+  severity: Severity;
+  message: string;
+  location: Location;
+  keyword?: string;
+  schemaPath?: string;
+  suggestion?: string;
+  tool?: string;
+  wrapping?: Wrapping;
+}
+
+/** A finding as a check produces it, before the record's place in its input is known. */
+export interface RecordFinding {
+  rule: RuleId;
+  severity: Severity;
+  message: string;
+  pointer?: string;
+  keyword?: string;
+  schemaPath?: string;
+  suggestion?: string;
+}
+
+/** What framing yields for every non-blank line (or `.json` array element): a value or why there is none. */
+export type Framed =
+  | { kind: 'value'; line: number; value: unknown }
+  | { kind: 'unparseable'; line: number; column?: number; message: string };
+
+export interface ToolCounts {
+  ok: number;
+  failed: number;
+}
+
+export interface SessionCounts {
+  records: number;
+  ok: number;
+  failed: number;
+}
+
+/** `summary` of the JSON report, spec section 6. Key order here is the order in the report. */
+export interface Summary {
+  inputs: number;
+  records: number;
+  valid: number;
+  invalid: number;
+  unparseable: number;
+  skipped: number;
+  errors: number;
+  warnings: number;
+  protocolErrors: number;
+  truncated: number;
+  outcomes: { ok: number; failed: number; unknown: number };
+  categories: Record<string, number>;
+  invalidCategories: Record<string, number>;
+  codes: Record<string, number>;
+  unknownCodes: Record<string, number>;
+  warningCodes: Record<string, number>;
+  unknownWarningCodes: Record<string, number>;
+  tools?: Record<string, ToolCounts>;
+  sessions?: Record<string, SessionCounts>;
+}
+
+/** An input that could not be read (whole or to its end); the run goes on, then exits 2. */
+export interface InputFailure {
+  source: string;
+  message: string;
+}
+
+export interface Report {
+  reportVersion: 1;
+  tool: { name: string; version: string };
+  schema: { id?: string; source: string };
+  summary: Summary;
+  /** Sorted: by input in command-line order, then line, column (none = 0), rule id. */
+  findings: Finding[];
+  /** Nearest known code for each unknown code of the summary, where one is close (human output). */
+  suggestions: { codes: Record<string, string>; warningCodes: Record<string, string> };
+  /** Not part of the JSON report: the CLI turns these into stderr lines and exit 2. */
+  inputFailures: InputFailure[];
+}

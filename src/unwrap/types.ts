@@ -1,0 +1,29 @@
+import type { RecordFinding, Wrapping } from '../types.js';
+
+/** What one framed value turned out to be once its transport wrapping is taken off. */
+export type Unwrapped =
+  | {
+      kind: 'record';
+      envelope: unknown;
+      wrapping: Wrapping;
+      tool?: string;
+      /** The transcript line's sessionId, used when the envelope has none. */
+      sessionId?: string;
+      /** Findings only the wrapper can tell (isError, structuredContent, pairing). */
+      findings: RecordFinding[];
+    }
+  | { kind: 'skipped'; protocolError?: boolean; truncated?: boolean; findings: RecordFinding[] };
+
+/** A finding that concerns a line other than the one being unwrapped (e.g. an unanswered request). */
+export interface LateFinding {
+  line: number;
+  finding: RecordFinding;
+  tool?: string;
+  wrapping?: Wrapping;
+}
+
+/** One per input: wrappers that pair lines (transcripts) keep their state here. */
+export interface Unwrapper {
+  unwrap(value: unknown, line: number): Unwrapped;
+  finish(): LateFinding[];
+}
