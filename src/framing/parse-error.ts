@@ -49,6 +49,7 @@ export function locateParseError(text: string, error: unknown): ParseFailure {
     const token = text.slice(found.offset, found.offset + Math.min(found.length, 20));
     let message = base;
     if (base.startsWith('unterminated')) message = base;
+    else if (found.code === 1 && token !== '') message = `unexpected ${JSON.stringify(token)}`;
     else if (atEnd) message = `unexpected end of input: ${base}`;
     else if (token !== '') message = `${base}, found ${JSON.stringify(token)}`;
     return { offset: found.offset, message, atEnd: atEnd || base.startsWith('unterminated') };

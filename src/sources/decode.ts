@@ -58,7 +58,7 @@ async function* skip(chunks: AsyncIterable<Buffer>, bytes: number): AsyncGenerat
 }
 
 export async function decodeInput(raw: AsyncIterable<Buffer>): Promise<AsyncIterable<Buffer>> {
-  let { head, stream } = await peek(raw, 2);
+  let { head, stream } = await peek(raw, 3);
   if (head[0] === 0x1f && head[1] === 0x8b) ({ head, stream } = await peek(gunzip(stream), 3));
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return skip(stream, 3);
   // TextDecoder drops the UTF-16 BOM itself.

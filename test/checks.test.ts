@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
+import { pointerName } from '../src/checks/schema.js';
+import { createCheckContext } from '../src/run.js';
+import type { RecordFinding } from '../src/types.js';
+
+const context = createCheckContext();
+const check = (value: unknown, ctx = context) => checkEnvelopeWith(ctx, value);
+const brief = (findings: RecordFinding[]) => findings.map((f) => [f.rule, f.pointer ?? null, f.severity]);
+
+const failure = (error: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  ok: false,
+  error: { code: 'window-not-found', category: 'no-target', detail: 'No window matched processName=notepad', ...error },
+  sessionId: '5f19c9c01a3f',
+  ...extra,
+});
+
+describe('the schema, as findings people read', () => {
+  it('accepts valid successes and failures', () => {
+    expect(check({ ok: true, result: { width: 800 }, warnings: [{ code: 'minimized-window', detail: 'restored first' }] })).toEqual([]);
+    expect(check(failure({ lastObservation: { window: 'Untitled - Notepad' }, partialResult: null }, { result: null }))).toEqual([]);
+    expect(check({ ok: true, result: null, sessionId: null })).toEqual([]);
+  });
+
+  it('names the invariant when ok is false without error', () => {
+    expect(check({ ok: false, result: null })).toEqual([
+      { rule: 'schema', severity: 'error', message: 'ok is false, so error is required', pointer: '', keyword: 'required', schemaPath: '#/allOf/0/then/required' },
+    ]);
+  });
+
+  it('reports ok:true with an error object once, at /error, keyword not', () => {
+    const findings = check({ ok: true, result: {}, error: { code: 'x-y', category: 'timeout', detail: 'd' } }).filter((f) => f.rule === 'schema');
+    expect(findings).toEqual([
+      { rule: 'schema', severity: 'error', message: 'ok is true, so error must be absent', pointer: '/error', keyword: 'not', schemaPath: '#/allOf/1/then/not' },
+    ]);
+  });
+
+  it('rejects error:null on success and says the prose allows it', () => {
+    const [finding] = check({ ok: true, result: {}, error: null });
+    expect(finding).toMatchObject({ rule: 'schema', pointer: '/error', keyword: 'type' });
+    expect(finding!.message).toContain('error must be an object (got null)');
+  });
+
+  it('reports an enum violation once (not once per path into error) with the nearest category', () => {
+    const findings = check(failure({ category: 'no_target' }));
+    expect(findings).toEqual([
+      expect.objectContaining({ rule: 'schema', pointer: '/error/category', keyword: 'enum', schemaPath: '#/$defs/error/properties/category/enum', suggestion: 'no-target' }),
+    ]);
+    expect(findings[0]!.message).toMatch(/^error\.category must be one of: timeout, ambiguous-selector, .*internal \(got "no_target"\)$/);
+    expect(check(failure({ category: 'Timeout', code: 'wait-condition-timeout' }))[0]).toMatchObject({ suggestion: 'timeout' });
+    expect(check(failure({ category: 'not-a-category' }))[0]!.suggestion).toBeUndefined();
+  });
+
+  it('names each additional property at its own pointer', () => {
+    const findings = check({ ok: true, result: {}, extra: 1, __proto__x: 2 });
+    expect(brief(findings)).toEqual([
+      ['schema', '/extra', 'error'],
+      ['schema', '/__proto__x', 'error'],
+    ]);
+    expect(findings[0]!.message).toBe('unexpected property "extra" in the envelope (allowed: sessionId, ok, result, warnings, error)');
+    const proto = check(JSON.parse('{"ok":true,"result":{},"__proto__":{"x":1}}'));
+    expect(brief(proto)).toEqual([['schema', '/__proto__', 'error']]);
+  });
+
+  it('accepts __proto__ and constructor inside result', () => {
+    expect(check(JSON.parse('{"ok":true,"result":{"__proto__":{"a":1},"constructor":"x"}}'))).toEqual([]);
+  });
+
+  it('describes type errors with the value it got', () => {
+    expect(check({ ok: 'yes' }).map((f) => f.message)).toEqual(['ok must be a boolean (got string)']);
+    expect(check({ ok: true, result: [1] }).map((f) => f.message)).toEqual(['result must be an object or a null (got array)']);
+    expect(check([1]).map((f) => f.message)).toEqual(['the envelope must be an object (got array)']);
+    expect(check('ok').map((f) => f.message)).toEqual(['the envelope must be an object (got string)']);
+  });
+
+  it('merges several missing properties at one place and uses readable paths', () => {
+    const findings = check({ ok: true, result: {}, warnings: [{ code: 'tree-truncated', detail: 'x' }, {}] });
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ pointer: '/warnings/1', keyword: 'required' });
+    expect(findings[0]!.message).toBe('warnings[1] is missing required property "code"; warnings[1] is missing required property "detail"');
+  });
+
+  it('turns pointers into names', () => {
+    expect(pointerName('')).toBe('the envelope');
+    expect(pointerName('/error/lastObservation/a~1b')).toBe('error.lastObservation["a/b"]');
+    expect(pointerName('/warnings/0/code')).toBe('warnings[0].code');
+  });
+
+  it('reads the category set from the schema in use', () => {
+    const newer = createCheckContext({ schema: 'test/data/newer.schema.json' });
+    expect(newer.schema.categories).toContain('ocr-no-text');
+    expect(check(failure({ category: 'ocr-no-text', code: 'ocr-no-text' }), newer)).toEqual([]);
+    expect(brief(check(failure({ category: 'ocr-no-text', code: 'ocr-no-text' })))).toEqual([['schema', '/error/category', 'error']]);
+  });
+});
+
+describe('contract rules', () => {
+  it('result-on-failure: a failure with a non-null result', () => {
+    expect(brief(check(failure({}, { result: { partial: true } })))).toEqual([['result-on-failure', '/result', 'error']]);
+    expect(check(failure({}, { result: null }))).toEqual([]);
+  });
+
+  it('missing-result: a success without result', () => {
+    expect(brief(check({ ok: true }))).toEqual([['missing-result', '', 'warning']]);
+    expect(check({ ok: true, result: null })).toEqual([]);
+  });
+
+  it('unknown-code: with the nearest known code', () => {
+    expect(check(failure({ code: 'window-not-fonud' }))).toEqual([
+      { rule: 'unknown-code', severity: 'warning', message: 'unknown error code "window-not-fonud"', pointer: '/error/code', suggestion: 'window-not-found' },
+    ]);
+    expect(check(failure({ code: 'selector-matched-7', category: 'ambiguous-selector' }))).toEqual([]);
+  });
+
+  it('unknown-warning-code: each unknown warning code at its pointer', () => {
+    const findings = check({ ok: true, result: {}, warnings: [{ code: 'region-clamped', detail: 'x' }, { code: 'tree-trunkated', detail: 'y' }] });
+    expect(findings).toEqual([
+      { rule: 'unknown-warning-code', severity: 'warning', message: 'unknown warning code "tree-trunkated"', pointer: '/warnings/1/code', suggestion: 'tree-truncated' },
+    ]);
+  });
+
+  it('code-category-mismatch: a known code under another category', () => {
+    expect(check(failure({ category: 'timeout' }))).toEqual([
+      expect.objectContaining({ rule: 'code-category-mismatch', pointer: '/error/category', suggestion: 'no-target' }),
+    ]);
+    // frame-all-black is listed under capture-blank (and ocr-blank in newer releases).
+    expect(check(failure({ code: 'frame-all-black', category: 'capture-blank' }))).toEqual([]);
+  });
+
+  it('code-format: codes that are not kebab-case', () => {
+    const findings = check(failure({ code: 'WindowNotFound' }, { warnings: [{ code: 'tree_truncated', detail: 'x' }] }));
+    expect(brief(findings.filter((f) => f.rule === 'code-format'))).toEqual([
+      ['code-format', '/error/code', 'warning'],
+      ['code-format', '/warnings/0/code', 'warning'],
+    ]);
+  });
+
+  it('inline-image: base64 members, data: URLs and long base64 strings in lastObservation only', () => {
+    const png = 'iVBORw0KGgo'.padEnd(240, 'A');
+    const findings = check(
+      failure({
+        lastObservation: { window: 'Notepad', screenshot: { base64: '<redacted base64>' }, thumbs: ['data:image/png;base64,iVBO', png], path: 'C:/evidence/1.png' },
+        partialResult: { png },
+      }),
+    );
+    expect(brief(findings)).toEqual([
+      ['inline-image', '/error/lastObservation/screenshot/base64', 'warning'],
+      ['inline-image', '/error/lastObservation/thumbs/0', 'warning'],
+      ['inline-image', '/error/lastObservation/thumbs/1', 'warning'],
+    ]);
+    expect(check(failure({ lastObservation: { text: 'short', artifact: 'shots/0001.png' } }))).toEqual([]);
+  });
+
+  it('inline-image walks deep observations without recursion', () => {
+    let deep: unknown = { base64: 'x' };
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const findings = check(failure({ lastObservation: { deep } }));
+    expect(findings.map((f) => f.rule)).toEqual(['inline-image']);
+  });
+});
+
+describe('severities', () => {
+  it('--strict-codes makes unknown codes errors; --rule wins over it', () => {
+    const strict = createCheckContext({ strictCodes: true });
+    expect(check(failure({ code: 'nope-nope' }), strict)[0]!.severity).toBe('error');
+    const relaxed = createCheckContext({ strictCodes: true, rules: { 'unknown-code': 'warning' } });
+    expect(check(failure({ code: 'nope-nope' }), relaxed)[0]!.severity).toBe('warning');
+  });
+
+  it('a rule set to off produces nothing', () => {
+    const quiet = createCheckContext({ rules: { schema: 'off', 'missing-result': 'off' } });
+    expect(check({ ok: true, extra: 1 }, quiet)).toEqual([]);
+  });
+
+  it('--codes adds codes, patterns included', () => {
+    const extended = createCheckContext({ codes: ['test/data/extra-codes.json'] });
+    expect(check(failure({ code: 'window-minimized-{n}'.replace('{n}', '3'), category: 'no-target' }), extended)).toEqual([]);
+    expect(check(failure({ code: 'dialog-blocked', category: 'foreground' }), extended)).toEqual([]);
+    expect(check({ ok: true, result: {}, warnings: [{ code: 'dpi-scaled', detail: '150%' }] }, extended)).toEqual([]);
+  });
+});

@@ -1,0 +1,324 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { spawnSync } from 'node:child_process';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
+
+const ok = { ok: true, result: { window: 'Untitled - Notepad' }, sessionId: '5f19c9c01a3f' };
+const failed = { ok: false, error: { code: 'window-not-found', category: 'no-target', detail: 'no window matched' }, sessionId: '5f19c9c01a3f' };
+const noError = { ok: false, sessionId: '5f19c9c01a3f' };
+const typo = { ok: false, error: { code: 'window-not-fonud', category: 'not-a-category', detail: '…' }, sessionId: '5f19c9c01a3f' };
+
+describe('mcec-result check: exit status and streams', () => {
+  it('exits 0 on valid input, with the report on stdout and nothing on stderr', () => {
+    const dir = tempFiles({ 'run.jsonl': lines(ok, failed) });
+    const result = runCli(['check', join(dir, 'run.jsonl')]);
+    expect(result).toMatchObject({ status: 0, stderr: '' });
+    expect(result.stdout).toContain('✔ no problems in 1 input');
+    expect(result.stdout).toMatch(/records\s+2 checked\s+2 valid\s+0 invalid/);
+  });
+
+  it('exits 1 on an error finding and lists it as path:line  severity  message  rule', () => {
+    const dir = tempFiles({ 'run.jsonl': lines(ok, noError) });
+    const result = runCli(['check', join(dir, 'run.jsonl')]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(new RegExp(`${join(dir, 'run.jsonl')}:2\\s+error\\s+ok is false, so error is required\\s+schema`));
+  });
+
+  it('exits 0 with warnings only, and 1 when they exceed --max-warnings', () => {
+    const dir = tempFiles({ 'w.jsonl': lines({ ok: true }, { ok: true }) });
+    expect(runCli(['check', join(dir, 'w.jsonl')]).status).toBe(0);
+    expect(runCli(['check', '--max-warnings', '2', join(dir, 'w.jsonl')]).status).toBe(0);
+    expect(runCli(['check', '--max-warnings', '1', join(dir, 'w.jsonl')]).status).toBe(1);
+  });
+
+  it('--exit-zero reports errors but exits 0', () => {
+    const dir = tempFiles({ 'e.jsonl': lines(noError) });
+    const result = runCli(['check', '--exit-zero', join(dir, 'e.jsonl')]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('ok is false, so error is required');
+  });
+
+  it('reads piped stdin when no input is named, and names it - or --stdin-filename', () => {
+    const piped = runJson([], { input: lines(ok, noError) });
+    expect(piped.status).toBe(1);
+    expect(piped.report.findings[0]).toMatchObject({ source: '-', line: 2 });
+    const named = runJson(['--stdin-filename', 'logs/agent.log', '-'], { input: lines(noError) });
+    expect(named.report.findings[0].source).toBe('logs/agent.log');
+  });
+
+  it('reads pretty-printed JSON on stdin with --input json', () => {
+    const pretty = JSON.stringify([ok, noError], null, 2);
+    const framed = runJson(['--input', 'json'], { input: pretty });
+    expect(framed.report.summary).toMatchObject({ records: 2, invalid: 1, unparseable: 0 });
+    expect(framed.report.findings[0].line).toBe(9);
+    const asLines = runJson([], { input: pretty });
+    expect(asLines.report.summary.records).toBe(0);
+    expect(asLines.report.summary.unparseable).toBe(pretty.split('\n').length);
+    expect(asLines.report.findings[0].message).toContain('--input json');
+  });
+});
+
+describe('mcec-result check: inputs', () => {
+  it('searches folders recursively for the known extensions, sorted by path, gzip included', () => {
+    const dir = tempFiles({
+      'b.jsonl': lines(noError),
+      'a/z.ndjson': lines(noError),
+      'a/y.log': lines(noError),
+      'c.json': JSON.stringify(noError),
+      'd.jsonl.gz': gzipSync(lines(noError)),
+      'notes.txt': 'not an input',
+    });
+    const { report } = runJson([dir]);
+    expect(report.findings.map((f: { source: string }) => f.source.slice(dir.length + 1))).toEqual(['a/y.log', 'a/z.ndjson', 'b.jsonl', 'c.json', 'd.jsonl.gz']);
+    expect(report.summary.inputs).toBe(5);
+  });
+
+  it('expands globs and accepts backslashes in arguments', () => {
+    const dir = tempFiles({ 'x/one.jsonl': lines(ok), 'x/two.jsonl': lines(noError), 'x/skip.json': '{}' });
+    const { report } = runJson(['x/*.jsonl'], { cwd: dir });
+    expect(report.summary.inputs).toBe(2);
+    expect(report.findings.map((f: { source: string }) => f.source)).toEqual(['x/two.jsonl']);
+    const backslash = runJson(['x\\two.jsonl'], { cwd: dir });
+    expect(backslash.report.findings[0].source).toBe('x/two.jsonl');
+  });
+
+  it('a missing file: exit 2 and one line on stderr; the other inputs are still reported', () => {
+    const dir = tempFiles({ 'run.jsonl': lines(noError) });
+    const result = runJson(['missing.jsonl', 'run.jsonl'], { cwd: dir });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('mcec-result: cannot read missing.jsonl: no such file or directory\n');
+    expect(result.report.summary.invalid).toBe(1);
+  });
+
+  it('a folder or glob with no input files: exit 2', () => {
+    const dir = tempFiles({ 'empty/readme.txt': 'x' });
+    expect(runCli(['check', 'empty'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: no input files in empty\n' });
+    expect(runCli(['check', 'nothing/*.jsonl'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: no input files in nothing/*.jsonl\n' });
+  });
+
+  it('an empty file: exit 0, 0 records and an empty-input warning', () => {
+    const dir = tempFiles({ 'empty.jsonl': '' });
+    const { status, report } = runJson(['empty.jsonl'], { cwd: dir });
+    expect(status).toBe(0);
+    expect(report.summary.records).toBe(0);
+    expect(report.findings).toEqual([{ rule: 'empty-input', severity: 'warning', message: 'the input holds no record', source: 'empty.jsonl', line: 1 }]);
+  });
+
+  it('a truncated gzip file: exit 2, and the records before the cut are reported', () => {
+    const body = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ ok: i % 2 === 0, result: null, n: (i * 7919) % 104729 })).join('\n');
+    const whole = gzipSync(body);
+    const dir = tempFiles({ 'cut.jsonl.gz': whole.subarray(0, whole.length >> 1) });
+    const result = runJson(['cut.jsonl.gz'], { cwd: dir });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('mcec-result: cut.jsonl.gz: gzip data ends early\n');
+    expect(result.report.summary.records + result.report.summary.unparseable).toBeGreaterThan(0);
+  });
+
+  it('UTF-16 from PowerShell and a UTF-8 BOM with CRLF are read as text', () => {
+    const text = lines(ok, noError).replaceAll('\n', '\r\n');
+    const dir = tempFiles({
+      'ps.jsonl': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+      'bom.jsonl': `\uFEFF${text}`,
+    });
+    const { report } = runJson(['ps.jsonl', 'bom.jsonl'], { cwd: dir });
+    expect(report.summary).toMatchObject({ records: 4, invalid: 2, unparseable: 0 });
+    expect(report.findings.map((f: { source: string; line: number }) => `${f.source}:${f.line}`)).toEqual(['ps.jsonl:2', 'bom.jsonl:2']);
+  });
+});
+
+describe('mcec-result check: usage errors exit 2 with one clear line', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['unknown option', ['check', '--frobnicate'], /unknown option '--frobnicate'/],
+    ['unknown format', ['check', '-f', 'xml', 'x'], /unknown format "xml" \(choose from human, json\)/],
+    ['unknown rule', ['check', '--rule', 'nope=off', 'x'], /unknown rule "nope" \(rules: parse-error, schema, /],
+    ['bad rule setting', ['check', '--rule', 'schema=loud', 'x'], /expected schema=off, schema=warning or schema=error/],
+    ['bad number', ['check', '--max-listed', 'many', 'x'], /--max-listed: expected a whole number, got "many"/],
+    ['bad --input', ['check', '--input', 'xml', 'x'], /argument 'xml' is invalid/],
+    ['unknown command', ['lint'], /unknown command 'lint'/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(name, () => {
+      const result = runCli(args);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+
+  it('--help and --version exit 0', () => {
+    expect(runCli(['--version'])).toMatchObject({ status: 0, stdout: '0.1.0\n' });
+    const help = runCli(['check', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--strict-codes');
+  });
+});
+
+describe('mcec-result check: schema and codes files', () => {
+  const dir = tempFiles({
+    'run.jsonl': lines(failed, { ...failed, error: { ...failed.error, category: 'ocr-no-text', code: 'ocr-no-text' } }),
+    'broken.schema.json': '{\n  "type": "object",\n  "properties": {\n}',
+    'invalid.schema.json': JSON.stringify({ type: 'objekt' }),
+    'remote.schema.json': JSON.stringify({ $ref: 'https://example.com/envelope.schema.json' }),
+    'array.schema.json': '[]',
+    'codes.json': JSON.stringify({ errorCodes: { timeout: ['late'] } }),
+    'bad-codes.json': JSON.stringify({ errorCodes: { timeout: 'late' } }),
+  });
+
+  it('--schema with a newer category set', () => {
+    const newer = join(repoRoot, 'test/data/newer.schema.json');
+    const bundled = runJson(['run.jsonl'], { cwd: dir });
+    expect(bundled.report.summary.invalid).toBe(1);
+    const withNewer = runJson(['--schema', newer, 'run.jsonl'], { cwd: dir });
+    expect(withNewer.status).toBe(0);
+    expect(withNewer.report.schema).toEqual({ id: 'https://example.test/mcec-3.1/agent-tool-result.schema.json', source: newer });
+    expect(Object.keys(withNewer.report.summary.categories)).toContain('ocr-no-text');
+    expect(withNewer.report.summary.categories['ocr-no-text']).toBe(1);
+  });
+
+  const bad: [string, string, RegExp][] = [
+    ['a schema that is not JSON', 'broken.schema.json', /^mcec-result: schema broken\.schema\.json:4:2: unexpected end of input: closing brace expected\n$/],
+    ['a schema that is not a valid JSON Schema', 'invalid.schema.json', /^mcec-result: schema invalid\.schema\.json is not a valid JSON Schema: .*type/],
+    ['a schema with a remote $ref', 'remote.schema.json', /^mcec-result: schema remote\.schema\.json: remote \$ref not fetched: https:\/\/example\.com\/envelope\.schema\.json\n$/],
+    ['a schema that is an array', 'array.schema.json', /a JSON Schema must be an object/],
+    ['a missing schema', 'none.json', /^mcec-result: cannot read schema none\.json: no such file or directory\n$/],
+  ];
+  for (const [name, file, message] of bad) {
+    it(name, () => {
+      const result = runCli(['check', '--schema', file, 'run.jsonl'], { cwd: dir });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stdout).toBe('');
+    });
+  }
+
+  it('--codes merges codes; a bad codes file names the file and the place', () => {
+    const withCodes = runJson(['--codes', 'codes.json', '-'], { cwd: dir, input: lines({ ok: false, error: { code: 'late', category: 'timeout', detail: 'd' } }) });
+    expect(withCodes.report.findings).toEqual([]);
+    const result = runCli(['check', '--codes', 'bad-codes.json', 'run.jsonl'], { cwd: dir });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^mcec-result: codes file bad-codes\.json at \/errorCodes\/timeout: must be array/);
+  });
+});
+
+describe('mcec-result check: output', () => {
+  const dir = tempFiles({ 'run.jsonl': lines(ok, noError, typo, { ok: true }, '{"ok":tru') });
+
+  it('-f json=FILE writes that report while human goes to stdout', () => {
+    const out = tempFiles({});
+    const result = runCli(['check', '-f', 'human', '-f', `json=${join(out, 'r.json')}`, 'run.jsonl'], { cwd: dir });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('problems');
+    expect(JSON.parse(readFileSync(join(out, 'r.json'), 'utf8')).summary.records).toBe(4);
+  });
+
+  it('-o writes the report to a file instead of stdout', () => {
+    const out = tempFiles({});
+    const result = runCli(['check', '-o', join(out, 'report.txt'), 'run.jsonl'], { cwd: dir, env: { FORCE_COLOR: '1' } });
+    expect(result.stdout).toBe('');
+    const text = readFileSync(join(out, 'report.txt'), 'utf8');
+    expect(text).toContain('run.jsonl:2');
+    expect(text).not.toContain('\u001b[');
+  });
+
+  it('colour: off with NO_COLOR or --no-color, on with FORCE_COLOR or --color', () => {
+    expect(runCli(['check', 'run.jsonl'], { cwd: dir }).stdout).not.toContain('\u001b[');
+    expect(runCli(['check', 'run.jsonl'], { cwd: dir, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } }).stdout).toContain('\u001b[31m');
+    expect(runCli(['check', '--color', 'run.jsonl'], { cwd: dir }).stdout).toContain('\u001b[');
+    expect(runCli(['check', '--no-color', 'run.jsonl'], { cwd: dir, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } }).stdout).not.toContain('\u001b[');
+  });
+
+  it('the human summary shows counts, the category chart, top and unknown codes with suggestions', () => {
+    const { stdout } = runCli(['check', 'run.jsonl'], { cwd: dir });
+    expect(stdout).toContain('✖ 5 problems (3 errors, 2 warnings) in 1 input');
+    expect(stdout).toMatch(/records\s+4 checked\s+2 valid\s+2 invalid\s+1 unparseable\s+0 skipped/);
+    expect(stdout).toMatch(/outcomes\s+2 ok\s+2 failed\s+0 unknown/);
+    expect(stdout).toMatch(/not-a-category\s+█+ 1 \(not a category of the schema\)/);
+    expect(stdout).toMatch(/unknown error codes\n\s+window-not-fonud\s+1\s+did you mean "window-not-found"\?/);
+    expect(stdout).toMatch(/run\.jsonl:5:7\s+error\s+unexpected "tru"\s+parse-error/);
+  });
+
+  it('--max-listed caps the listing per input but counts everything; --quiet lists errors only', () => {
+    const many = tempFiles({ 'many.jsonl': lines(...Array.from({ length: 7 }, () => noError)) });
+    const capped = runCli(['check', '--max-listed', '3', 'many.jsonl'], { cwd: many });
+    expect(capped.stdout.match(/ok is false, so error is required/g)).toHaveLength(3);
+    expect(capped.stdout).toContain('… and 4 more in many.jsonl');
+    expect(capped.stdout).toContain('7 problems');
+    expect(runCli(['check', '--max-listed', '0', 'many.jsonl'], { cwd: many }).stdout.match(/so error is required/g)).toHaveLength(7);
+    const quiet = runCli(['check', '--quiet', 'run.jsonl'], { cwd: dir }).stdout;
+    expect(quiet).not.toContain('missing-result');
+    expect(quiet).toContain('ok is false, so error is required');
+  });
+
+  it('stops quietly when stdout is closed early', () => {
+    const big = tempFiles({ 'big.jsonl': lines(...Array.from({ length: 20000 }, () => noError)) });
+    const result = spawnSync('sh', ['-c', `"${process.execPath}" "${binary}" check --max-listed 0 big.jsonl | head -n 1`], { cwd: big, encoding: 'utf8' });
+    expect(result.stdout.split('\n')).toHaveLength(2);
+    expect(result.stderr).toBe('');
+  });
+});
+
+describe('the JSON report (spec section 6)', () => {
+  const dir = tempFiles({ 'mixed.jsonl': lines(ok, noError, '', typo, { ok: true }, '  ', '{"ok":true,"result":{"a":"cut', failed) });
+  const { status, report } = runJson(['mixed.jsonl'], { cwd: dir });
+
+  it('validates against the report schema the package ships', () => {
+    const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas/report-v1.schema.json'), 'utf8'));
+    const validate = new Ajv2020({ allErrors: true }).compile(schema);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('has every field of spec section 6, counted as the spec counts', () => {
+    expect(status).toBe(1);
+    expect(report.reportVersion).toBe(1);
+    expect(report.tool).toEqual({ name: 'mcec-result', version: '0.1.0' });
+    expect(report.schema).toEqual({ id: 'https://github.com/tig/mcec/blob/develop/docs/design/agent-tool-result.schema.json', source: 'bundled' });
+    expect(report.summary).toEqual({
+      inputs: 1,
+      records: 5,
+      valid: 3,
+      invalid: 2,
+      unparseable: 1,
+      skipped: 0,
+      errors: 3,
+      warnings: 2,
+      protocolErrors: 0,
+      truncated: 0,
+      outcomes: { ok: 2, failed: 3, unknown: 0 },
+      categories: { timeout: 0, 'ambiguous-selector': 0, 'stale-element': 0, 'no-target': 1, 'invalid-argument': 0, 'capture-blank': 0, focus: 0, elevation: 0, foreground: 0, internal: 0 },
+      invalidCategories: { 'not-a-category': 1 },
+      codes: { 'window-not-fonud': 1, 'window-not-found': 1 },
+      unknownCodes: { 'window-not-fonud': 1 },
+      warningCodes: {},
+      unknownWarningCodes: {},
+      sessions: { '5f19c9c01a3f': { records: 4, ok: 1, failed: 3 } },
+    });
+  });
+
+  it('accounts for every non-blank line', () => {
+    const { records, unparseable, skipped } = report.summary;
+    expect(records + unparseable + skipped).toBe(6);
+  });
+
+  it('lists findings flat, sorted by line, column and rule, omitting fields that do not apply', () => {
+    expect(report.findings).toEqual([
+      { rule: 'schema', severity: 'error', message: 'ok is false, so error is required', source: 'mixed.jsonl', line: 2, pointer: '', keyword: 'required', schemaPath: '#/allOf/0/then/required', wrapping: 'bare' },
+      {
+        rule: 'schema',
+        severity: 'error',
+        message: expect.stringMatching(/^error\.category must be one of: timeout, .* \(got "not-a-category"\)$/),
+        source: 'mixed.jsonl',
+        line: 4,
+        pointer: '/error/category',
+        keyword: 'enum',
+        schemaPath: '#/$defs/error/properties/category/enum',
+        wrapping: 'bare',
+      },
+      { rule: 'unknown-code', severity: 'warning', message: 'unknown error code "window-not-fonud"', source: 'mixed.jsonl', line: 4, pointer: '/error/code', suggestion: 'window-not-found', wrapping: 'bare' },
+      { rule: 'missing-result', severity: 'warning', message: expect.stringContaining('ok is true but result is missing'), source: 'mixed.jsonl', line: 5, pointer: '', wrapping: 'bare' },
+      { rule: 'parse-error', severity: 'error', message: 'unterminated string', source: 'mixed.jsonl', line: 7, column: 26 },
+    ]);
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { formatHuman } from '../src/formatters/human.js';
+import { formatJson } from '../src/formatters/json.js';
+import type { Report } from '../src/types.js';
+
+const categories = { timeout: 3, 'no-target': 6, focus: 0 };
+
+function report(overrides: Partial<Report> = {}): Report {
+  return {
+    reportVersion: 1,
+    tool: { name: 'mcec-result', version: '0.1.0' },
+    schema: { id: 'urn:test', source: 'bundled' },
+    summary: {
+      inputs: 2,
+      records: 12,
+      valid: 10,
+      invalid: 2,
+      unparseable: 1,
+      skipped: 0,
+      errors: 2,
+      warnings: 1,
+      protocolErrors: 0,
+      truncated: 0,
+      outcomes: { ok: 3, failed: 9, unknown: 0 },
+      categories,
+      invalidCategories: { no_target: 1 },
+      codes: { 'window-not-found': 6, 'wait-condition-timeout': 3, 'window-not-fonud': 1 },
+      unknownCodes: { 'window-not-fonud': 1 },
+      warningCodes: {},
+      unknownWarningCodes: {},
+    },
+    findings: [
+      { rule: 'schema', severity: 'error', message: 'ok is false, so error is required', location: { source: 'a.jsonl', line: 4, pointer: '' }, keyword: 'required', schemaPath: '#/allOf/0/then/required', wrapping: 'bare' },
+      { rule: 'unknown-code', severity: 'warning', message: 'unknown error code "window-not-fonud"', location: { source: 'a.jsonl', line: 12, pointer: '/error/code' }, suggestion: 'window-not-found', wrapping: 'bare' },
+      { rule: 'parse-error', severity: 'error', message: 'unterminated string', location: { source: 'b.jsonl', line: 7, column: 58 } },
+    ],
+    suggestions: { codes: { 'window-not-fonud': 'window-not-found' }, warningCodes: {} },
+    inputFailures: [],
+    ...overrides,
+  };
+}
+
+const plain = { color: false, maxListed: 100, quiet: false };
+
+describe('formatHuman', () => {
+  it('lists findings per input, aligned, then the summary (no colour)', () => {
+    expect(formatHuman(report(), plain)).toBe(
+      [
+        'a.jsonl:4   error    ok is false, so error is required  schema',
+        'a.jsonl:12  warning  unknown error code "window-not-fonud" (did you mean "window-not-found"?)  unknown-code',
+        '',
+        'b.jsonl:7:58  error    unterminated string  parse-error',
+        '',
+        '✖ 3 problems (2 errors, 1 warning) in 2 inputs',
+        'records   12 checked  10 valid  2 invalid  1 unparseable  0 skipped',
+        'outcomes  3 ok  9 failed  0 unknown',
+        '',
+        'categories',
+        '  timeout    ████████████ 3',
+        '  no-target  ████████████████████████ 6',
+        '  focus      · 0',
+        '  no_target  ████ 1 (not a category of the schema)',
+        '',
+        'top codes',
+        '  window-not-found           6',
+        '  wait-condition-timeout     3',
+        '  window-not-fonud           1',
+        'unknown error codes',
+        '  window-not-fonud     1  did you mean "window-not-found"?',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('colours severities when asked, and only then', () => {
+    const coloured = formatHuman(report(), { ...plain, color: true });
+    expect(coloured).toContain('\u001b[31merror  \u001b[39m');
+    expect(coloured).toContain('\u001b[33mwarning\u001b[39m');
+    expect(formatHuman(report(), plain)).not.toContain('\u001b[');
+  });
+
+  it('caps the listing per input and says how many more there are', () => {
+    const text = formatHuman(report(), { ...plain, maxListed: 1 });
+    expect(text).toContain('… and 1 more in a.jsonl (--max-listed 0 lists all)');
+    expect(text).not.toContain('a.jsonl:12');
+  });
+
+  it('--quiet keeps errors and the summary', () => {
+    const text = formatHuman(report(), { ...plain, quiet: true });
+    expect(text).not.toContain('a.jsonl:12');
+    expect(text).toContain('a.jsonl:4');
+    expect(text).toContain('✖ 3 problems');
+  });
+
+  it('says so when there is nothing to report', () => {
+    const clean = report({ findings: [] });
+    clean.summary = { ...clean.summary, errors: 0, warnings: 0, invalid: 0, unparseable: 0, codes: {}, unknownCodes: {}, invalidCategories: {} };
+    expect(formatHuman(clean, plain)).toMatch(/^✔ no problems in 2 inputs\n/);
+  });
+});
+
+describe('formatJson', () => {
+  it('flattens locations and omits what does not apply', () => {
+    const json = JSON.parse(formatJson(report()));
+    expect(Object.keys(json)).toEqual(['reportVersion', 'tool', 'schema', 'summary', 'findings']);
+    expect(json.findings[2]).toEqual({ rule: 'parse-error', severity: 'error', message: 'unterminated string', source: 'b.jsonl', line: 7, column: 58 });
+    expect(json.findings[1]).toEqual({
+      rule: 'unknown-code',
+      severity: 'warning',
+      message: 'unknown error code "window-not-fonud"',
+      source: 'a.jsonl',
+      line: 12,
+      pointer: '/error/code',
+      suggestion: 'window-not-found',
+      wrapping: 'bare',
+    });
+  });
+});

@@ -1,0 +1,162 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { frameDocument } from '../src/framing/document.js';
+import { frameInput } from '../src/framing/index.js';
+import { NdjsonFramer } from '../src/framing/ndjson.js';
+import { decodeInput } from '../src/sources/decode.js';
+import type { Framed } from '../src/types.js';
+
+function frameAll(text: string | Buffer, chunkSize = Infinity, maxLineBytes?: number): Framed[] {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+  const framer = new NdjsonFramer(maxLineBytes);
+  const out: Framed[] = [];
+  for (let i = 0; i < bytes.length; i += Math.min(chunkSize, bytes.length)) out.push(...framer.push(bytes.subarray(i, i + chunkSize)));
+  out.push(...framer.end());
+  return out;
+}
+
+async function* chunksOf(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+async function collect(chunks: AsyncIterable<Buffer>): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+describe('NdjsonFramer', () => {
+  it('yields one value per non-blank line, numbering every line', () => {
+    const framed = frameAll('{"ok":true}\n\n   \t\n{"ok":false}\n');
+    expect(framed).toEqual([
+      { kind: 'value', line: 1, value: { ok: true } },
+      { kind: 'value', line: 4, value: { ok: false } },
+    ]);
+  });
+
+  it('reads CRLF as LF and a lone CR as part of the line', () => {
+    expect(frameAll('{"a":1}\r\n{"b":2}\r\n').map((f) => f.line)).toEqual([1, 2]);
+    const loneCr = frameAll('{"a":1}\r{"b":2}\n');
+    expect(loneCr).toHaveLength(1);
+    expect(loneCr[0]).toMatchObject({ kind: 'unparseable', line: 1 });
+  });
+
+  it('frames a last line without a newline', () => {
+    expect(frameAll('{"a":1}\n{"b":2}')).toEqual([
+      { kind: 'value', line: 1, value: { a: 1 } },
+      { kind: 'value', line: 2, value: { b: 2 } },
+    ]);
+  });
+
+  it('gives the same entries whatever the chunk size', () => {
+    const text = '{"ok":true,"result":{"t":"é漢字😀"}}\n\n{"ok":\n{"x":1}\r\n  \n[1,2]';
+    const whole = frameAll(text);
+    for (const size of [1, 2, 3, 7, 64]) expect(frameAll(text, size)).toEqual(whole);
+  });
+
+  it('reports parse errors with line and 1-based column and goes on', () => {
+    const framed = frameAll('{"ok":true}\n{"ok":true,"detail":"cut off\n{"ok":false}\n');
+    expect(framed[1]).toEqual({ kind: 'unparseable', line: 2, column: 21, message: 'unterminated string' });
+    expect(framed[2]).toMatchObject({ kind: 'value', line: 3 });
+  });
+
+  it('counts columns in UTF-16 units', () => {
+    // 😀 is two UTF-16 units: the stray x is at column 13.
+    expect(frameAll('{"a":"😀😀"}x\n')[0]).toMatchObject({ kind: 'unparseable', column: 13, message: 'unexpected "x"' });
+  });
+
+  it('suggests --input json once, on the first line that looks pretty-printed', () => {
+    const framed = frameAll('{\n  "ok": true,\n  "result": {}\n}\n');
+    expect(framed).toHaveLength(4);
+    expect(framed.every((f) => f.kind === 'unparseable')).toBe(true);
+    const messages = framed.map((f) => (f.kind === 'unparseable' ? f.message : ''));
+    expect(messages[0]).toContain('--input json');
+    expect(messages.slice(1).some((m) => m.includes('--input json'))).toBe(false);
+  });
+
+  it('reports invalid UTF-8 at the column of the first bad byte', () => {
+    const bytes = Buffer.concat([Buffer.from('{"a":"é'), Buffer.from([0xff]), Buffer.from('"}\n{"ok":true}\n')]);
+    const framed = frameAll(bytes);
+    expect(framed[0]).toEqual({ kind: 'unparseable', line: 1, column: 8, message: 'invalid UTF-8 (byte 0xff)' });
+    expect(framed[1]).toMatchObject({ kind: 'value', line: 2 });
+  });
+
+  it('reports an over-long line without holding it, and keeps counting lines', () => {
+    const long = `{"ok":true,"result":{"x":"${'a'.repeat(300)}"}}`;
+    for (const size of [16, 1000]) {
+      const framed = frameAll(`{"ok":true}\n${long}\n{"ok":false}\n`, size, 100);
+      expect(framed.map((f) => [f.kind, f.line])).toEqual([
+        ['value', 1],
+        ['unparseable', 2],
+        ['value', 3],
+      ]);
+      expect(framed[1]).toMatchObject({ column: 1, message: expect.stringContaining('--max-line-bytes') });
+    }
+  });
+});
+
+describe('frameDocument', () => {
+  it('gives each element of a pretty-printed array the line where it starts', () => {
+    const text = '[\n  {"ok": true,\n   "result": {}},\n\n  {\n    "ok": false\n  },\n  [1], 7, "s"\n]\n';
+    const framed = frameDocument(Buffer.from(text));
+    expect(framed.map((f) => f.line)).toEqual([2, 5, 8, 8, 8]);
+    expect(framed[1]).toEqual({ kind: 'value', line: 5, value: { ok: false } });
+  });
+
+  it('reads a single object as one record at its first line', () => {
+    expect(frameDocument(Buffer.from('\n\n  {"ok":true}\n'))).toEqual([{ kind: 'value', line: 3, value: { ok: true } }]);
+  });
+
+  it('keeps __proto__ as an ordinary member', () => {
+    const [framed] = frameDocument(Buffer.from('{"__proto__": {"polluted": true}}'));
+    expect(framed!.kind === 'value' && Object.keys(framed.value as object)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('reports a broken document once, at the line and column of the error', () => {
+    expect(frameDocument(Buffer.from('[\n  {"ok": true},\n  {"ok": tru}\n]'))).toEqual([
+      { kind: 'unparseable', line: 3, column: 10, message: 'unexpected "tru"' },
+    ]);
+  });
+
+  it('yields nothing for a blank document', () => {
+    expect(frameDocument(Buffer.from('  \n\t\n'))).toEqual([]);
+  });
+});
+
+describe('decodeInput', () => {
+  const text = '{"ok":true}\n{"ok":false}\n';
+
+  it('passes UTF-8 through and strips its BOM', async () => {
+    expect(await collect(await decodeInput(chunksOf(Buffer.from(text), 5)))).toBe(text);
+    expect(await collect(await decodeInput(chunksOf(Buffer.from(`\uFEFF${text}`), 1)))).toBe(text);
+  });
+
+  it('decodes UTF-16 LE and BE by their BOM', async () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    expect(await collect(await decodeInput(chunksOf(le, 3)))).toBe(text);
+    const be = Buffer.from(le);
+    be.swap16();
+    expect(await collect(await decodeInput(chunksOf(be, 3)))).toBe(text);
+  });
+
+  it('gunzips by magic bytes, whatever the name', async () => {
+    expect(await collect(await decodeInput(chunksOf(gzipSync(`\uFEFF${text}`), 4)))).toBe(text);
+  });
+
+  it('says so when gzip data ends early', async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `{"ok":true,"result":{"n":${(i * 7919) % 104729}}}\n`).join('');
+    const whole = gzipSync(lines);
+    const cut = whole.subarray(0, whole.length >> 1);
+    await expect(collect(await decodeInput(chunksOf(cut, 50)))).rejects.toThrow('gzip data ends early');
+  });
+});
+
+describe('frameInput', () => {
+  it('refuses nothing small and frames a .json document in one batch', async () => {
+    const batches: Framed[][] = [];
+    for await (const batch of frameInput(chunksOf(Buffer.from('[{"ok":true},{"ok":false}]'), 4), 'json')) batches.push(batch);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toHaveLength(2);
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { loadRegistry } from '../src/registry/load.js';
+import { Tally } from '../src/tally.js';
+import type { Finding } from '../src/types.js';
+
+const categories = ['timeout', 'no-target', 'internal'];
+
+describe('Tally', () => {
+  it('counts outcomes, categories (every enum member), codes, tools and sessions as spec section 6 does', () => {
+    const tally = new Tally(categories, loadRegistry());
+    tally.inputs = 1;
+    tally.addRecord({ ok: true, result: {}, warnings: [{ code: 'tree-truncated' }, { code: 'tree-trunk' }, 'junk'], sessionId: 's1' }, { tool: 'query', invalid: false });
+    tally.addRecord({ ok: false, error: { code: 'window-not-found', category: 'no-target' }, sessionId: 's1' }, { tool: 'find', invalid: false });
+    // Counted whatever ok and validity say.
+    tally.addRecord({ ok: true, error: { code: 'window-not-found', category: 'no_target' } }, { tool: 'find', sessionId: 'from-transcript', invalid: true });
+    tally.addRecord({ ok: 'maybe', error: { code: 7, category: ['timeout'] } }, { invalid: true });
+    tally.addRecord([1, 2], { invalid: true });
+    tally.addUnparseable();
+    tally.addSkipped({ protocolError: true });
+    tally.addSkipped({ truncated: true });
+    tally.addSkipped();
+    const findings = [{ severity: 'error' }, { severity: 'error' }, { severity: 'warning' }] as Finding[];
+    expect(tally.summary(findings)).toEqual({
+      inputs: 1,
+      records: 5,
+      valid: 2,
+      invalid: 3,
+      unparseable: 1,
+      skipped: 3,
+      errors: 2,
+      warnings: 1,
+      protocolErrors: 1,
+      truncated: 1,
+      outcomes: { ok: 2, failed: 1, unknown: 2 },
+      categories: { timeout: 0, 'no-target': 1, internal: 0 },
+      invalidCategories: { no_target: 1 },
+      codes: { 'window-not-found': 2 },
+      unknownCodes: {},
+      warningCodes: { 'tree-trunk': 1, 'tree-truncated': 1 },
+      unknownWarningCodes: { 'tree-trunk': 1 },
+      tools: { find: { ok: 1, failed: 1 }, query: { ok: 1, failed: 0 } },
+      sessions: { 'from-transcript': { records: 1, ok: 1, failed: 0 }, s1: { records: 2, ok: 1, failed: 1 } },
+    });
+    expect(tally.suggestions()).toEqual({ codes: {}, warningCodes: {} });
+  });
+
+  it('sorts distributions by count, then by code point, and omits tools and sessions when none are known', () => {
+    const tally = new Tally(categories, loadRegistry());
+    for (const code of ['b-code', 'a-code', 'b-code', 'window-not-fonud']) {
+      tally.addRecord({ ok: false, error: { code, category: 'internal' } }, { invalid: false });
+    }
+    const summary = tally.summary([]);
+    expect(Object.entries(summary.codes)).toEqual([
+      ['b-code', 2],
+      ['a-code', 1],
+      ['window-not-fonud', 1],
+    ]);
+    expect(summary.tools).toBeUndefined();
+    expect(summary.sessions).toBeUndefined();
+    expect(tally.suggestions().codes).toEqual({ 'window-not-fonud': 'window-not-found' });
+  });
+});
