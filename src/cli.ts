@@ -23,6 +23,7 @@ interface CheckFlags {
   stdinFilename?: string;
   unwrap: 'auto' | 'none';
   maxLineBytes?: number;
+  extract?: boolean;
   maxListed: number;
   maxWarnings?: number;
   quiet?: boolean;
@@ -73,6 +74,7 @@ async function runCheck(inputs: string[], flags: CheckFlags): Promise<number> {
     unwrap: flags.unwrap,
     ...(flags.stdinFilename !== undefined && { stdinFilename: flags.stdinFilename }),
     ...(flags.maxLineBytes !== undefined && { maxLineBytes: flags.maxLineBytes }),
+    extract: flags.extract ?? false,
   };
   const report = await check(inputs, options);
   writeReports(report, flags);
@@ -99,6 +101,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--rule <id=setting>', `set a rule to off, warning or error; repeatable (rules: ${ruleIds.join(', ')})`, collect(parseRuleSetting), [])
     .addOption(new Option('--input <framing>', 'force the framing').choices(['auto', 'json', 'ndjson']).default('auto'))
     .addOption(new Option('--unwrap <mode>', 'none checks every value as a bare envelope').choices(unwrapModes).default('auto'))
+    .option('--extract', 'find the JSON object inside prefixed log lines; lines without one are skipped')
     .option('--stdin-filename <name>', 'the name standard input gets in reports')
     .option('--max-line-bytes <n>', 'longer lines are parse errors, never held whole (default 64 MiB)', count('--max-line-bytes', 1))
     .option('--max-listed <n>', 'findings listed per input in human output; 0 lists all', count('--max-listed'), 100)

@@ -25,6 +25,8 @@ export interface CheckOptions {
   unwrap?: UnwrapMode;
   stdinFilename?: string;
   maxLineBytes?: number;
+  /** Find the JSON object inside prefixed log lines; lines without one are skipped. */
+  extract?: boolean;
   /** What `-` reads (default: process.stdin). */
   stdin?: AsyncIterable<Buffer>;
 }
@@ -89,13 +91,17 @@ class SourceChecker {
       this.add(ruleFinding(this.context, 'parse-error', { message: framed.message }), { line: framed.line, ...(framed.column !== undefined && { column: framed.column }) });
       return;
     }
-    const unwrapped = this.unwrapper.unwrap(framed.value, framed.line);
+    if (framed.kind === 'noise') {
+      this.tally.addSkipped();
+      return;
+    }
+    const unwrapped = this.unwrapper.unwrap(framed);
     if (unwrapped.kind === 'skipped') {
       this.tally.addSkipped(unwrapped);
       for (const finding of unwrapped.findings) this.add(finding, { line: framed.line });
       return;
     }
-    const findings = [...unwrapped.findings, ...checkEnvelopeWith(this.context, unwrapped.envelope)];
+    const findings = unwrapped.hasEnvelope ? [...unwrapped.findings, ...checkEnvelopeWith(this.context, unwrapped.envelope)] : unwrapped.findings;
     const { tool, sessionId, wrapping } = unwrapped;
     this.tally.addRecord(unwrapped.envelope, {
       ...(tool !== undefined && { tool }),
@@ -120,7 +126,7 @@ async function checkSource(source: InputSource, context: CheckContext, tally: Ta
   try {
     const raw = source.path === undefined ? (options.stdin ?? process.stdin) : createReadStream(source.path, { highWaterMark: 1 << 20 });
     const chunks = await decodeInput(raw);
-    for await (const batch of frameInput(chunks, framingFor(source.path, options.input ?? 'auto'), options.maxLineBytes)) {
+    for await (const batch of frameInput(chunks, framingFor(source.path, options.input ?? 'auto'), options)) {
       for (const framed of batch) checker.frame(framed);
     }
   } catch (error) {

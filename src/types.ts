@@ -70,8 +70,10 @@ export interface RecordFinding {
 
 /** What framing yields for every non-blank line (or `.json` array element): a value or why there is none. */
 export type Framed =
-  | { kind: 'value'; line: number; value: unknown }
-  | { kind: 'unparseable'; line: number; column?: number; message: string };
+  | { kind: 'value'; line: number; value: unknown; extracted?: boolean }
+  | { kind: 'unparseable'; line: number; column?: number; message: string }
+  /** A line with no JSON object under --extract: counted as skipped. */
+  | { kind: 'noise'; line: number };
 
 export interface ToolCounts {
   ok: number;

@@ -318,7 +318,7 @@ describe('the JSON report (spec section 6)', () => {
       },
       { rule: 'unknown-code', severity: 'warning', message: 'unknown error code "window-not-fonud"', source: 'mixed.jsonl', line: 4, pointer: '/error/code', suggestion: 'window-not-found', wrapping: 'bare' },
       { rule: 'missing-result', severity: 'warning', message: expect.stringContaining('ok is true but result is missing'), source: 'mixed.jsonl', line: 5, pointer: '', wrapping: 'bare' },
-      { rule: 'parse-error', severity: 'error', message: 'unterminated string', source: 'mixed.jsonl', line: 7, column: 26 },
+      { rule: 'parse-error', severity: 'error', message: 'unterminated string', source: 'mixed.jsonl', line: 7, column: 30 },
     ]);
   });
 });

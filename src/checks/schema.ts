@@ -102,6 +102,19 @@ function conditionalOf(document: AnySchemaObject, schemaPath: string): Condition
   return condition === undefined ? undefined : { condition };
 }
 
+/**
+ * The MCEC schema's prose says `error` is "omitted or null on success" while its type forbids null
+ * (spec section 1, note). When a member's own description allows null that its type does not,
+ * the message says so, so that nobody "fixes" the producer the wrong way.
+ */
+function proseAllowsNull(document: AnySchemaObject, instancePath: string): string {
+  const match = /^\/([^/]+)$/.exec(instancePath);
+  const property = match ? schemaAt(document, `#/properties/${match[1]}`) : undefined;
+  const description = isObject(property) ? property['description'] : undefined;
+  if (typeof description !== 'string' || !/\bnull\b/i.test(description)) return '';
+  return `; the schema's description allows null ("${description}") but its type does not: omit the member instead`;
+}
+
 function describe(error: ErrorObject, schema: EnvelopeSchema): SchemaFinding | undefined {
   const { keyword, instancePath, schemaPath, params, data } = error;
   const base = { pointer: instancePath, keyword, schemaPath };
@@ -137,8 +150,10 @@ function describe(error: ErrorObject, schema: EnvelopeSchema): SchemaFinding | u
         ...(suggestion && { suggestion }),
       };
     }
-    case 'type':
-      return { ...base, message: `${name} must be ${listTypes(params['type'])} (got ${typeOf(data)})` };
+    case 'type': {
+      const message = `${name} must be ${listTypes(params['type'])} (got ${typeOf(data)})`;
+      return { ...base, message: data === null ? message + proseAllowsNull(schema.document, instancePath) : message };
+    }
     case 'enum': {
       const allowed = Array.isArray(params['allowedValues']) ? (params['allowedValues'] as unknown[]) : [];
       const suggestion = typeof data === 'string' ? nearestName(data, allowed.filter((v): v is string => typeof v === 'string')) : undefined;

@@ -31,7 +31,8 @@ function findingLines(group: readonly Finding[], c: ChalkInstance, maxListed: nu
   const placeWidth = Math.max(...listed.map((f) => place(f).length));
   const lines = listed.map((f) => {
     const severity = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
-    return `${c.dim(place(f).padEnd(placeWidth))}  ${severity}  ${message(f)}  ${c.dim(f.rule)}`;
+    const tool = f.tool === undefined ? '' : `${c.cyan(f.tool)}: `;
+    return `${c.dim(place(f).padEnd(placeWidth))}  ${severity}  ${tool}${message(f)}  ${c.dim(f.rule)}`;
   });
   const rest = group.length - listed.length;
   if (rest > 0) lines.push(c.dim(`… and ${rest} more in ${group[0]!.location.source} (--max-listed 0 lists all)`));
@@ -87,6 +88,33 @@ function codeList(title: string, codes: Record<string, number>, suggestions: Rec
   return lines;
 }
 
+const maxSessions = 10;
+
+/** A small aligned table: a title, a header row, then rows of a name and numbers. */
+function table(title: string, header: string[], rows: [string, number[]][], c: ChalkInstance): string[] {
+  const nameWidth = Math.max(...rows.map(([name]) => name.length), 4);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map(([, values]) => String(values[i]).length)));
+  const line = (name: string, cells: string[]) => `  ${name.padEnd(nameWidth)}  ${cells.map((cell, i) => cell.padStart(widths[i]!)).join('  ')}`;
+  return [title, c.dim(line('', header)), ...rows.map(([name, values]) => line(name, values.map(String)))];
+}
+
+function toolTable(report: Report, c: ChalkInstance): string[] {
+  const tools = report.summary.tools;
+  if (!tools) return [];
+  const rows = Object.entries(tools).map(([name, t]): [string, number[]] => [name, [t.ok, t.failed]]);
+  return table('tools', ['ok', 'failed'], rows, c);
+}
+
+function sessionTable(report: Report, c: ChalkInstance): string[] {
+  const sessions = report.summary.sessions;
+  if (!sessions) return [];
+  const entries = Object.entries(sessions).sort(([a, x], [b, y]) => y.records - x.records || (a < b ? -1 : a > b ? 1 : 0));
+  const rows = entries.slice(0, maxSessions).map(([id, s]): [string, number[]] => [id, [s.records, s.ok, s.failed]]);
+  const lines = table('sessions', ['records', 'ok', 'failed'], rows, c);
+  if (entries.length > maxSessions) lines.push(c.dim(`  … and ${entries.length - maxSessions} more`));
+  return lines;
+}
+
 export function formatHuman(report: Report, options: FormatOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const shown = options.quiet ? report.findings.filter((f) => f.severity === 'error') : report.findings;
@@ -95,6 +123,7 @@ export function formatHuman(report: Report, options: FormatOptions): string {
   blocks.push([headline(report, c), ...counts(report, c)]);
   const chart = categoryChart(report, c);
   if (chart.length > 0) blocks.push(chart);
+  for (const section of [toolTable(report, c), sessionTable(report, c)]) if (section.length > 0) blocks.push(section);
   const codes = [
     ...codeList(`top codes`, summary.codes, {}, c, topCodes),
     ...codeList('unknown error codes', summary.unknownCodes, suggestions.codes, c),

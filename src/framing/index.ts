@@ -15,9 +15,15 @@ export function framingFor(name: string | undefined, mode: InputMode): Framing {
   return name !== undefined && /\.json(\.gz)?$/i.test(name) ? 'json' : 'ndjson';
 }
 
-export async function* frameInput(chunks: AsyncIterable<Buffer>, framing: Framing, maxLineBytes?: number): AsyncGenerator<Framed[]> {
+export interface FramingOptions {
+  maxLineBytes?: number;
+  /** Find the JSON object inside prefixed log lines (line-delimited inputs only). */
+  extract?: boolean;
+}
+
+export async function* frameInput(chunks: AsyncIterable<Buffer>, framing: Framing, options: FramingOptions = {}): AsyncGenerator<Framed[]> {
   if (framing === 'ndjson') {
-    const framer = new NdjsonFramer(maxLineBytes);
+    const framer = new NdjsonFramer(options);
     for await (const chunk of chunks) {
       const batch = framer.push(chunk);
       if (batch.length > 0) yield batch;

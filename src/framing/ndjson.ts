@@ -2,6 +2,7 @@
 // tolerated, a lone CR is not a break. Line numbers are born here. Chunks go in as they arrive and
 // framed entries come out in batches, so a file is never held whole and no async hop is paid per line.
 import type { Framed } from '../types.js';
+import { extractObject } from './extract.js';
 import { locateParseError } from './parse-error.js';
 import { firstInvalidUtf8, isUtf8 } from './utf8.js';
 
@@ -23,7 +24,13 @@ export class NdjsonFramer {
   private oversize = false;
   private hinted = false;
 
-  constructor(private readonly maxLineBytes = defaultMaxLineBytes) {}
+  private readonly maxLineBytes: number;
+  private readonly extract: boolean;
+
+  constructor(options: { maxLineBytes?: number; extract?: boolean } = {}) {
+    this.maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
+    this.extract = options.extract ?? false;
+  }
 
   push(chunk: Buffer): Framed[] {
     const out: Framed[] = [];
@@ -91,6 +98,13 @@ export class NdjsonFramer {
       return;
     }
     const text = content.toString('utf8');
+    if (this.extract) {
+      const extracted = extractObject(text);
+      if (extracted.kind === 'value') out.push({ kind: 'value', line, value: extracted.value, extracted: true });
+      else if (extracted.kind === 'noise') out.push({ kind: 'noise', line });
+      else out.push({ kind: 'unparseable', line, column: extracted.failure.offset + 1, message: extracted.failure.message });
+      return;
+    }
     try {
       out.push({ kind: 'value', line, value: JSON.parse(text) });
     } catch (error) {

@@ -52,7 +52,9 @@ export function locateParseError(text: string, error: unknown): ParseFailure {
     else if (found.code === 1 && token !== '') message = `unexpected ${JSON.stringify(token)}`;
     else if (atEnd) message = `unexpected end of input: ${base}`;
     else if (token !== '') message = `${base}, found ${JSON.stringify(token)}`;
-    return { offset: found.offset, message, atEnd: atEnd || base.startsWith('unterminated') };
+    // An unterminated string or comment is found where the input runs out, as V8 reports it.
+    const offset = base.startsWith('unterminated') ? found.offset + found.length : found.offset;
+    return { offset, message, atEnd: atEnd || base.startsWith('unterminated') };
   }
   return fromV8(text, error);
 }

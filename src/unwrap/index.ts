@@ -1,5 +1,6 @@
 // The unwrapping stage: a registry of unwrappers keyed by the --unwrap mode.
 import type { CheckContext } from '../checks/check-envelope.js';
+import { autoUnwrapper } from './auto.js';
 import { bareUnwrapper } from './bare.js';
 import type { Unwrapper } from './types.js';
 
@@ -9,12 +10,12 @@ export interface UnwrapContext {
   check: CheckContext;
 }
 
-// `auto` will recognise MCP results, JSON-RPC responses and transcript lines (spec section 3,
-// wrappings 2-4); until those land, every value is read as a bare envelope in both modes.
+// `auto` recognises MCP results, JSON-RPC messages and transcript lines (spec section 3, wrappings
+// 2-4); `none` reads every value as a bare envelope, for the raw schema verdict.
 export const unwrappers = {
-  auto: (_context: UnwrapContext) => bareUnwrapper(),
+  auto: (context: UnwrapContext) => autoUnwrapper(context.check),
   none: (_context: UnwrapContext) => bareUnwrapper(),
 } satisfies Record<UnwrapMode, (context: UnwrapContext) => Unwrapper>;
 
 export const unwrapModes = Object.keys(unwrappers) as UnwrapMode[];
-export type { Unwrapped, Unwrapper, LateFinding } from './types.js';
+export type { FramedValue, Unwrapped, Unwrapper, LateFinding } from './types.js';

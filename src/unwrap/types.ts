@@ -4,7 +4,9 @@ import type { RecordFinding, Wrapping } from '../types.js';
 export type Unwrapped =
   | {
       kind: 'record';
-      envelope: unknown;
+      /** The envelope; absent when a tool response held none (then `findings` says why). */
+      envelope?: unknown;
+      hasEnvelope: boolean;
       wrapping: Wrapping;
       tool?: string;
       /** The transcript line's sessionId, used when the envelope has none. */
@@ -22,8 +24,15 @@ export interface LateFinding {
   wrapping?: Wrapping;
 }
 
+export interface FramedValue {
+  value: unknown;
+  line: number;
+  /** Found inside a prefixed log line by --extract. */
+  extracted?: boolean;
+}
+
 /** One per input: wrappers that pair lines (transcripts) keep their state here. */
 export interface Unwrapper {
-  unwrap(value: unknown, line: number): Unwrapped;
+  unwrap(framed: FramedValue): Unwrapped;
   finish(): LateFinding[];
 }

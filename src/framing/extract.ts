@@ -1,0 +1,45 @@
+// --extract (spec section 7): the JSON object of a prefixed log line starts at the first `{"` from
+// which the rest of the line is exactly one JSON object (trailing blanks allowed), so a prefix such
+// as `ctx={"req":7}` does not hide it. A line without `{"` is noise; one with `{"` but no such object
+// is a parse error.
+import { isObject } from '../checks/envelope.js';
+import { locateParseError, type ParseFailure } from './parse-error.js';
+
+// Each attempt parses the rest of the line; a pathological line full of `{"` must not cost
+// quadratic time, so after this many failed starts the line is reported as a parse error.
+const maxAttempts = 64;
+
+export type Extracted = { kind: 'value'; value: unknown } | { kind: 'noise' } | { kind: 'unparseable'; failure: ParseFailure };
+
+function parseObject(text: string): { value: unknown } | { error: unknown } {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? { value } : { error: new SyntaxError('not an object') };
+  } catch (error) {
+    return { error };
+  }
+}
+
+export function extractObject(text: string): Extracted {
+  // A line that is JSON as it stands needs no search (and may have a space after its brace).
+  if (text.trimStart().startsWith('{')) {
+    const whole = parseObject(text);
+    if ('value' in whole) return { kind: 'value', value: whole.value };
+  }
+  const first = text.indexOf('{"');
+  if (first === -1) return { kind: 'noise' };
+  let attempts = 0;
+  for (let at = first; at !== -1 && attempts < maxAttempts; at = text.indexOf('{"', at + 1), attempts++) {
+    const found = parseObject(text.slice(at));
+    if ('value' in found) return { kind: 'value', value: found.value };
+  }
+  const rest = text.slice(first);
+  let failure: ParseFailure;
+  try {
+    JSON.parse(rest);
+    failure = { offset: 0, message: 'the JSON value after the prefix is not an object', atEnd: false };
+  } catch (error) {
+    failure = locateParseError(rest, error);
+  }
+  return { kind: 'unparseable', failure: { ...failure, offset: failure.offset + first } };
+}

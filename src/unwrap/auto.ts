@@ -1,0 +1,154 @@
+// Recognition of wrappings 1-4 of spec section 3, in the order spec section 7 fixes: the truncation
+// marker, a transcript line (its payload recognised in turn), a JSON-RPC message, an MCP
+// CallToolResult, else a bare envelope. JSON-RPC requests are remembered per input by (transcript
+// sessionId, id) so that each response is attributed to its tool and pairing faults are found.
+import { ruleFinding, type CheckContext } from '../checks/check-envelope.js';
+import { has, isObject, stringMember, type JsonObject } from '../checks/envelope.js';
+import type { RecordFinding, RuleId, Wrapping } from '../types.js';
+import { isCallToolResult, unwrapCallToolResult } from './mcp.js';
+import type { FramedValue, LateFinding, Unwrapped, Unwrapper } from './types.js';
+
+interface Request {
+  method: string;
+  tool?: string;
+  line: number;
+  transcript: boolean;
+  answered: boolean;
+}
+
+interface Where {
+  line: number;
+  extracted: boolean;
+  /** Set when the value is a transcript line's payload. */
+  transcript?: { sessionId?: string };
+}
+
+const truncationKey = 'truncated';
+
+function isTruncationMarker(value: JsonObject): boolean {
+  let count = 0;
+  for (const key in value) if (Object.hasOwn(value, key) && ++count > 1) return false;
+  return count === 1 && has(value, truncationKey);
+}
+
+function describeId(id: unknown): string {
+  return JSON.stringify(id) ?? String(id);
+}
+
+export function autoUnwrapper(context: CheckContext): Unwrapper {
+  const requests = new Map<string, Request>();
+  const responded = new Set<string>();
+  let truncatedAt: number | undefined;
+
+  const finding = (rule: RuleId, message: string, pointer?: string): RecordFinding[] => {
+    const made = ruleFinding(context, rule, { message, ...(pointer !== undefined && { pointer }) });
+    return made ? [made] : [];
+  };
+
+  const wrappingOf = (where: Where, inner: Wrapping): Wrapping => (where.transcript ? 'transcript' : inner);
+
+  function noEnvelope(where: Where, wrapping: Wrapping, tool: string | undefined, findings: RecordFinding[]): Unwrapped {
+    const sessionId = where.transcript?.sessionId;
+    return { kind: 'record', hasEnvelope: false, wrapping, ...(tool !== undefined && { tool }), ...(sessionId !== undefined && { sessionId }), findings };
+  }
+
+  function mcpRecord(result: unknown, where: Where, wrapping: Wrapping, extra: { tool?: string; findings?: RecordFinding[] } = {}): Unwrapped {
+    const unwrapped = unwrapCallToolResult(result);
+    const findings = [...(extra.findings ?? [])];
+    for (const { rule, ...report } of unwrapped.findings) {
+      const made = ruleFinding(context, rule, report);
+      if (made) findings.push(made);
+    }
+    const sessionId = where.transcript?.sessionId;
+    return {
+      kind: 'record',
+      ...(unwrapped.found && { envelope: unwrapped.envelope }),
+      hasEnvelope: unwrapped.found,
+      wrapping,
+      ...(extra.tool !== undefined && { tool: extra.tool }),
+      ...(sessionId !== undefined && { sessionId }),
+      findings,
+    };
+  }
+
+  function jsonRpc(message: JsonObject, where: Where): Unwrapped {
+    const id = message['id'];
+    const hasId = typeof id === 'string' || typeof id === 'number';
+    const key = hasId ? `${where.transcript?.sessionId ?? ''}\0${typeof id}:${id}` : undefined;
+    const wrapping = wrappingOf(where, 'jsonrpc');
+
+    if (has(message, 'method')) {
+      const method = String(message['method']);
+      if (key !== undefined) {
+        const params = message['params'];
+        const tool = method === 'tools/call' && isObject(params) ? stringMember(params, 'name') : undefined;
+        requests.set(key, { method, ...(tool !== undefined && { tool }), line: where.line, transcript: where.transcript !== undefined, answered: false });
+      }
+      return { kind: 'skipped', findings: [] };
+    }
+
+    const request = key === undefined ? undefined : requests.get(key);
+    const findings: RecordFinding[] = [];
+    const duplicate = key !== undefined && responded.has(key);
+    if (key !== undefined) responded.add(key);
+    if (request) request.answered = true;
+    else if (where.transcript && key !== undefined && !duplicate) {
+      findings.push(...finding('unpaired-response', `response to id ${describeId(id)} has no request of that id before it in this transcript`));
+    }
+
+    if (has(message, 'error')) {
+      // A transport fault, not a tool outcome (spec section 3, wrapping 3).
+      return { kind: 'skipped', protocolError: true, findings };
+    }
+    if (!has(message, 'result')) {
+      findings.push(...finding('not-an-envelope', 'a JSON-RPC message with neither method, result nor error holds no envelope'));
+      return noEnvelope(where, wrapping, request?.tool, findings);
+    }
+    const result = message['result'];
+    const isToolOutcome = request ? request.method === 'tools/call' : isObject(result) && (Array.isArray(result['content']) || has(result, 'structuredContent'));
+    if (duplicate) {
+      findings.push(...finding('duplicate-response', `a second response to id ${describeId(id)}${request ? ` (${request.tool ?? request.method}, requested on line ${request.line})` : ''}`));
+    } else if (!isToolOutcome) {
+      return { kind: 'skipped', findings };
+    }
+    return mcpRecord(result, where, wrapping, { ...(request?.tool !== undefined && { tool: request.tool }), findings });
+  }
+
+  function recognise(value: unknown, where: Where): Unwrapped {
+    if (isObject(value)) {
+      if (where.transcript === undefined && isTruncationMarker(value)) {
+        truncatedAt = where.line;
+        return { kind: 'skipped', truncated: true, findings: finding('transcript-truncated', `the transcript was cut off here: ${JSON.stringify(value[truncationKey])}; later tool calls are missing`) };
+      }
+      if (where.transcript === undefined && has(value, 'direction') && has(value, 'payload')) {
+        const sessionId = stringMember(value, 'sessionId');
+        return recognise(value['payload'], { ...where, transcript: sessionId === undefined ? {} : { sessionId } });
+      }
+      if (has(value, 'jsonrpc')) return jsonRpc(value, where);
+      if (isCallToolResult(value)) return mcpRecord(value, where, wrappingOf(where, 'mcp'));
+    }
+    const sessionId = where.transcript?.sessionId;
+    return {
+      kind: 'record',
+      envelope: value,
+      hasEnvelope: true,
+      wrapping: where.transcript ? 'transcript' : where.extracted ? 'log' : 'bare',
+      ...(sessionId !== undefined && { sessionId }),
+      findings: [],
+    };
+  }
+
+  return {
+    unwrap: ({ value, line, extracted }: FramedValue) => recognise(value, { line, extracted: extracted === true }),
+    finish() {
+      const late: LateFinding[] = [];
+      for (const request of requests.values()) {
+        if (request.answered || !request.transcript) continue;
+        if (truncatedAt !== undefined && request.line < truncatedAt) continue;
+        const [made] = finding('unanswered-request', `${request.tool ?? request.method} request is never answered in this transcript`);
+        if (made) late.push({ line: request.line, finding: made, ...(request.tool !== undefined && { tool: request.tool }), wrapping: 'transcript' });
+      }
+      return late;
+    },
+  };
+}

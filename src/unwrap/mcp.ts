@@ -1,0 +1,101 @@
+// Wrapping 2 of spec section 3: an MCP CallToolResult. The envelope is the last `text` content block
+// that parses as an object with `ok`; failing that, `structuredContent` when it has `ok`. When both
+// exist they must be equal (member order ignored), and `isError` (missing = false) must equal !ok.
+import { childPointer, has, isObject, type JsonObject } from '../checks/envelope.js';
+import type { RuleReport } from '../checks/rules/rule.js';
+import type { RuleId } from '../types.js';
+
+export interface McpFinding extends RuleReport {
+  rule: RuleId;
+}
+
+export type McpUnwrapped = { found: true; envelope: JsonObject; findings: McpFinding[] } | { found: false; findings: McpFinding[] };
+
+export function isCallToolResult(value: unknown): value is JsonObject {
+  return isObject(value) && !has(value, 'ok') && (Array.isArray(value['content']) || has(value, 'structuredContent'));
+}
+
+interface TextSearch {
+  envelope?: JsonObject;
+  /** What the content held instead, for not-an-envelope's message. */
+  instead: string;
+}
+
+function envelopeFromText(content: unknown): TextSearch {
+  if (!Array.isArray(content)) return { instead: 'it has no content array' };
+  const texts = content.filter((block): block is JsonObject => isObject(block) && block['type'] === 'text');
+  if (texts.length === 0) return { instead: `its content has no text block (${content.length} block${content.length === 1 ? '' : 's'}: ${describeBlocks(content)})` };
+  let instead = 'its text block is not JSON';
+  for (let i = texts.length - 1; i >= 0; i--) {
+    const text = texts[i]!['text'];
+    if (typeof text !== 'string') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (isObject(parsed) && has(parsed, 'ok')) return { envelope: parsed, instead: '' };
+    instead = isObject(parsed) ? 'its text block is JSON without ok' : `its text block is JSON but not an object (${Array.isArray(parsed) ? 'array' : typeof parsed})`;
+  }
+  return { instead };
+}
+
+function describeBlocks(content: unknown[]): string {
+  const types = content.map((block) => (isObject(block) && typeof block['type'] === 'string' ? block['type'] : typeof block));
+  return [...new Set(types)].join(', ');
+}
+
+/** The pointer of the first place where `a` and `b` differ, or undefined when they are equal. */
+export function firstDifference(a: unknown, b: unknown): string | undefined {
+  // An explicit stack: envelopes come from untrusted producers and may nest deeply.
+  const stack: [unknown, unknown, string][] = [[a, b, '']];
+  while (stack.length > 0) {
+    const [x, y, pointer] = stack.pop()!;
+    if (x === y) continue;
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.length !== y.length) return pointer;
+      for (let i = x.length - 1; i >= 0; i--) stack.push([x[i], y[i], childPointer(pointer, i)]);
+      continue;
+    }
+    if (isObject(x) && isObject(y)) {
+      const keys = Object.keys(x);
+      if (keys.length !== Object.keys(y).length) return pointer;
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        if (!has(y, key)) return childPointer(pointer, key);
+        stack.push([x[key], y[key], childPointer(pointer, key)]);
+      }
+      continue;
+    }
+    return pointer;
+  }
+  return undefined;
+}
+
+export function unwrapCallToolResult(result: unknown): McpUnwrapped {
+  if (!isObject(result)) {
+    return { found: false, findings: [{ rule: 'not-an-envelope', message: `the tool response holds no envelope: its result is ${Array.isArray(result) ? 'an array' : result === null ? 'null' : `a ${typeof result}`}, not a CallToolResult` }] };
+  }
+  const fromText = envelopeFromText(result['content']);
+  const structured = has(result, 'structuredContent') ? result['structuredContent'] : undefined;
+  const structuredEnvelope = isObject(structured) && has(structured, 'ok') ? structured : undefined;
+  const envelope = fromText.envelope ?? structuredEnvelope;
+  if (!envelope) {
+    const instead = structured !== undefined ? `${fromText.instead}, and its structuredContent has no ok` : fromText.instead;
+    return { found: false, findings: [{ rule: 'not-an-envelope', message: `the tool response holds no JSON envelope: ${instead}` }] };
+  }
+  const findings: McpFinding[] = [];
+  if (fromText.envelope && structuredEnvelope) {
+    const where = firstDifference(fromText.envelope, structuredEnvelope);
+    if (where !== undefined) {
+      findings.push({ rule: 'structured-content-mismatch', message: `structuredContent differs from the text block's envelope at ${where === '' ? 'its root' : where}`, pointer: where });
+    }
+  }
+  const isError = has(result, 'isError') ? result['isError'] : false;
+  const ok = envelope['ok'];
+  if (typeof ok === 'boolean' && typeof isError === 'boolean' && isError !== !ok) {
+    findings.push({ rule: 'is-error-mismatch', message: `isError is ${isError}${has(result, 'isError') ? '' : ' (missing)'} but ok is ${ok}: the transport flag must mirror the envelope (isError == !ok)`, pointer: '/ok' });
+  }
+  return { found: true, envelope, findings };
+}

@@ -1,0 +1,183 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { binary, repoRoot, runCli, runJson } from './helpers/cli.js';
+
+interface JsonFinding {
+  rule: string;
+  line: number;
+  column?: number;
+  pointer?: string;
+  tool?: string;
+  wrapping?: string;
+  source: string;
+}
+
+function nonBlankLines(path: string): number {
+  return readFileSync(`${repoRoot}/${path}`, 'utf8').split('\n').filter((l) => l.replace(/[ \t\r]/g, '') !== '').length;
+}
+
+const brief = (findings: JsonFinding[]) => findings.map((f) => [f.rule, f.line, f.tool ?? null, f.wrapping ?? null]);
+
+describe('the example of spec section 6', () => {
+  const { status, report } = runJson(['fixtures/transcripts/run-1/tool-calls.jsonl']);
+
+  it('gives the summary of the spec, number for number', () => {
+    expect(status).toBe(1);
+    expect(report.summary).toEqual({
+      inputs: 1,
+      records: 3,
+      valid: 1,
+      invalid: 2,
+      unparseable: 1,
+      skipped: 3,
+      errors: 3,
+      warnings: 1,
+      protocolErrors: 0,
+      truncated: 0,
+      outcomes: { ok: 1, failed: 2, unknown: 0 },
+      categories: { timeout: 0, 'ambiguous-selector': 0, 'stale-element': 0, 'no-target': 0, 'invalid-argument': 0, 'capture-blank': 0, focus: 0, elevation: 0, foreground: 0, internal: 0 },
+      invalidCategories: { 'not-a-category': 1 },
+      codes: { 'window-not-fonud': 1 },
+      unknownCodes: { 'window-not-fonud': 1 },
+      warningCodes: {},
+      unknownWarningCodes: {},
+      tools: { capture: { ok: 1, failed: 0 }, find: { ok: 0, failed: 1 }, invoke: { ok: 0, failed: 1 } },
+      sessions: { '5f19c9c01a3f': { records: 3, ok: 1, failed: 2 } },
+    });
+  });
+
+  it('gives the findings of the spec, field for field', () => {
+    const source = 'fixtures/transcripts/run-1/tool-calls.jsonl';
+    expect(report.findings).toEqual([
+      { rule: 'schema', severity: 'error', message: 'ok is false, so error is required', source, line: 4, pointer: '', keyword: 'required', schemaPath: '#/allOf/0/then/required', tool: 'find', wrapping: 'transcript' },
+      {
+        rule: 'schema',
+        severity: 'error',
+        message: expect.stringMatching(/^error\.category must be one of: timeout, ambiguous-selector, .* \(got "not-a-category"\)$/),
+        source,
+        line: 6,
+        pointer: '/error/category',
+        keyword: 'enum',
+        schemaPath: '#/$defs/error/properties/category/enum',
+        tool: 'invoke',
+        wrapping: 'transcript',
+      },
+      { rule: 'unknown-code', severity: 'warning', message: 'unknown error code "window-not-fonud"', source, line: 6, pointer: '/error/code', suggestion: 'window-not-found', tool: 'invoke', wrapping: 'transcript' },
+      { rule: 'parse-error', severity: 'error', message: 'unterminated string', source, line: 7, column: 58 },
+    ]);
+  });
+});
+
+describe('a folder of evidence bundles', () => {
+  const { report } = runJson(['fixtures/transcripts']);
+
+  it('finds every pairing fault with its tool and transcript line', () => {
+    const run2 = report.findings.filter((f: JsonFinding) => f.source.includes('run-2'));
+    expect(brief(run2)).toEqual([
+      ['is-error-mismatch', 10, 'find', 'transcript'],
+      ['structured-content-mismatch', 12, 'capture', 'transcript'],
+      ['not-an-envelope', 14, 'invoke', 'transcript'],
+      ['duplicate-response', 15, 'invoke', 'transcript'],
+      ['unpaired-response', 16, null, 'transcript'],
+      ['unpaired-response', 17, null, null],
+      ['transcript-truncated', 20, null, null],
+    ]);
+    expect(run2[1].pointer).toBe('/result/artifact');
+  });
+
+  it('adds up: records + unparseable + skipped = non-blank lines', () => {
+    const lines = nonBlankLines('fixtures/transcripts/run-1/tool-calls.jsonl') + nonBlankLines('fixtures/transcripts/run-2/tool-calls.jsonl');
+    const { records, unparseable, skipped, valid, invalid } = report.summary;
+    expect(records + unparseable + skipped).toBe(lines);
+    expect(valid + invalid).toBe(records);
+    expect(report.summary).toMatchObject({ inputs: 2, records: 10, protocolErrors: 1, truncated: 1, outcomes: { ok: 5, failed: 4, unknown: 1 } });
+    expect(report.summary.tools).toEqual({
+      capture: { ok: 2, failed: 0 },
+      find: { ok: 0, failed: 2 },
+      invoke: { ok: 1, failed: 1 },
+      'session-start': { ok: 1, failed: 0 },
+      'wait-for': { ok: 0, failed: 1 },
+    });
+    expect(report.summary.categories).toMatchObject({ timeout: 1, 'ambiguous-selector': 1 });
+  });
+
+  it('human output has the per-tool and per-session tables', () => {
+    const { stdout } = runCli(['check', 'fixtures/transcripts']);
+    expect(stdout).toMatch(/tools\n\s+ok\s+failed\n\s+capture\s+2\s+0\n\s+find\s+0\s+2\n\s+invoke\s+1\s+1\n\s+session-start\s+1\s+0\n\s+wait-for\s+0\s+1\n/);
+    expect(stdout).toMatch(/sessions\n\s+records\s+ok\s+failed\n\s+a41c07e2d9b8\s+7\s+4\s+2\n\s+5f19c9c01a3f\s+3\s+1\s+2\n/);
+    expect(stdout).toContain('find: ok is false, so error is required');
+  });
+
+  it('--unwrap none checks each line as a bare envelope', () => {
+    const raw = runJson(['--unwrap', 'none', 'fixtures/transcripts/run-1/tool-calls.jsonl']).report;
+    expect(raw.summary).toMatchObject({ records: 6, skipped: 0, unparseable: 1 });
+    expect(raw.findings.filter((f: JsonFinding) => f.rule === 'schema').length).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('JSON-RPC captures', () => {
+  it('checks tools/call responses and bare CallToolResults, skips the rest', () => {
+    const { report } = runJson(['fixtures/jsonrpc/capture.jsonl']);
+    expect(brief(report.findings)).toEqual([['is-error-mismatch', 9, null, 'mcp']]);
+    expect(report.summary).toMatchObject({ records: 5, skipped: 5, protocolErrors: 1, outcomes: { ok: 3, failed: 2, unknown: 0 } });
+    expect(report.summary.tools).toEqual({ query: { ok: 1, failed: 0 }, send_command: { ok: 0, failed: 1 } });
+    expect(report.summary.warningCodes).toEqual({ 'tree-truncated': 1 });
+  });
+});
+
+describe('server logs with --extract', () => {
+  const expected = [
+    ['unknown-warning-code', 8, null, 'log'],
+    ['parse-error', 9, null, null],
+    ['schema', 10, null, 'log'],
+  ];
+
+  it('finds the object after any prefix; noise lines are skipped and counted', () => {
+    const { report } = runJson(['--extract', 'fixtures/logs/server.log']);
+    expect(brief(report.findings)).toEqual(expected);
+    expect(report.findings[1].column).toBe(108);
+    const { records, unparseable, skipped } = report.summary;
+    expect([records, unparseable, skipped]).toEqual([5, 1, 4]);
+    expect(records + unparseable + skipped).toBe(nonBlankLines('fixtures/logs/server.log'));
+    expect(report.summary.categories).toMatchObject({ 'no-target': 1, foreground: 1 });
+  });
+
+  it('without --extract every prefixed line is a parse error', () => {
+    const { report } = runJson(['fixtures/logs/server.log']);
+    expect(report.summary.unparseable).toBe(nonBlankLines('fixtures/logs/server.log'));
+  });
+
+  it('works at the end of a pipe, as the README shows', () => {
+    const result = spawnSync('sh', ['-c', `grep 'agent result' fixtures/logs/server.log | "${process.execPath}" "${binary}" check --extract --format json -`], { cwd: repoRoot, encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.summary).toMatchObject({ records: 5, unparseable: 1, skipped: 0 });
+    expect(report.findings.map((f: JsonFinding) => [f.rule, f.source, f.line])).toEqual([
+      ['unknown-warning-code', '-', 4],
+      ['parse-error', '-', 5],
+      ['schema', '-', 6],
+    ]);
+  });
+});
+
+describe('gzip', () => {
+  it('a .gz copy gives the same findings as the original, for every framing', () => {
+    const strip = (findings: JsonFinding[]) => findings.map(({ source: _source, ...rest }) => rest);
+    const pairs: [string, string, string[]][] = [
+      ['fixtures/transcripts/run-2/tool-calls.jsonl', 'fixtures/gzip/tool-calls.jsonl.gz', []],
+      ['fixtures/logs/server.log', 'fixtures/gzip/server.log.gz', ['--extract']],
+    ];
+    for (const [plain, gz, flags] of pairs) {
+      const a = runJson([...flags, plain]).report;
+      const b = runJson([...flags, gz]).report;
+      expect(strip(b.findings)).toEqual(strip(a.findings));
+      expect(b.summary).toEqual(a.summary);
+    }
+  });
+
+  it('gzip on stdin is detected by its magic bytes', () => {
+    const result = runJson(['-'], { input: readFileSync(`${repoRoot}/fixtures/gzip/tool-calls.jsonl.gz`) });
+    expect(result.report.summary.records).toBe(7);
+  });
+});

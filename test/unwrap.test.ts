@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { createCheckContext } from '../src/run.js';
+import { autoUnwrapper } from '../src/unwrap/auto.js';
+import { firstDifference, unwrapCallToolResult } from '../src/unwrap/mcp.js';
+import type { Unwrapped } from '../src/unwrap/types.js';
+
+const context = createCheckContext();
+const S = '5f19c9c01a3f';
+const ok = { ok: true, result: { artifact: 'shots/0001.png' }, sessionId: S };
+const failed = { ok: false, error: { code: 'element-not-found', category: 'no-target', detail: 'no Save button' }, sessionId: S };
+const text = (envelope: unknown) => ({ type: 'text', text: JSON.stringify(envelope) });
+const callResult = (envelope: unknown, isError?: boolean) => ({ content: [{ type: 'image', data: '<redacted base64>', mimeType: 'image/png' }, text(envelope)], ...(isError !== undefined && { isError }) });
+const request = (id: number | string, name: string, method = 'tools/call') => ({ jsonrpc: '2.0', id, method, params: method === 'tools/call' ? { name, arguments: {} } : {} });
+const response = (id: number | string, result: unknown) => ({ jsonrpc: '2.0', id, result });
+const line = (direction: 'request' | 'response', payload: unknown, sessionId = S) => ({ ts: '2026-07-01T10:15:02.123Z', sessionId, direction, method: 'tools/call', payload });
+
+function run(values: unknown[]) {
+  const unwrapper = autoUnwrapper(context);
+  const results = values.map((value, i) => unwrapper.unwrap({ value, line: i + 1 }));
+  return { results, late: unwrapper.finish() };
+}
+const rules = (u: Unwrapped) => u.findings.map((f) => f.rule);
+
+describe('recognition (spec section 7 order)', () => {
+  it('a bare envelope is itself', () => {
+    expect(run([ok]).results[0]).toEqual({ kind: 'record', envelope: ok, hasEnvelope: true, wrapping: 'bare', findings: [] });
+  });
+
+  it('an MCP CallToolResult: the last text block that is an object with ok', () => {
+    const value = { content: [text({ ok: false }), text(ok), { type: 'text', text: 'done' }], isError: false };
+    expect(run([value]).results[0]).toMatchObject({ kind: 'record', envelope: ok, wrapping: 'mcp', findings: [] });
+  });
+
+  it('structuredContent alone is the envelope; with a text envelope both must agree', () => {
+    expect(run([{ content: [], structuredContent: ok }]).results[0]).toMatchObject({ envelope: ok, findings: [] });
+    const reordered = { sessionId: S, result: { artifact: 'shots/0001.png' }, ok: true };
+    expect(run([{ ...callResult(ok), structuredContent: reordered }]).results[0]!.findings).toEqual([]);
+    const differs = run([{ ...callResult(ok), structuredContent: { ...ok, result: { artifact: 'shots/0002.png' } } }]).results[0]!;
+    expect(differs.findings).toEqual([expect.objectContaining({ rule: 'structured-content-mismatch', severity: 'error', pointer: '/result/artifact' })]);
+  });
+
+  it('is-error-mismatch when isError is not !ok (missing isError means false)', () => {
+    expect(rules(run([callResult(ok, false)]).results[0]!)).toEqual([]);
+    expect(rules(run([callResult(failed, true)]).results[0]!)).toEqual([]);
+    expect(rules(run([callResult(ok, true)]).results[0]!)).toEqual(['is-error-mismatch']);
+    expect(run([callResult(failed)]).results[0]!.findings[0]!.message).toBe('isError is false (missing) but ok is false: the transport flag must mirror the envelope (isError == !ok)');
+  });
+
+  it('not-an-envelope says what was there instead', () => {
+    const cases: [unknown, string][] = [
+      [{ structuredContent: { data: 1 } }, 'it has no content array, and its structuredContent has no ok'],
+      [{ content: [{ type: 'image', data: 'x' }] }, 'its content has no text block (1 block: image)'],
+      [{ content: [{ type: 'text', text: 'Clicked.' }] }, 'its text block is not JSON'],
+      [{ content: [{ type: 'text', text: '{"status":"done"}' }] }, 'its text block is JSON without ok'],
+    ];
+    for (const [value, instead] of cases) {
+      const [result] = run([value]).results;
+      expect(result).toMatchObject({ kind: 'record', hasEnvelope: false, wrapping: 'mcp' });
+      expect(result!.findings).toEqual([{ rule: 'not-an-envelope', severity: 'error', message: `the tool response holds no JSON envelope: ${instead}` }]);
+    }
+  });
+
+  it('the truncation marker is skipped and reported', () => {
+    const [marker] = run([{ truncated: 'tool-call log size cap reached' }]).results;
+    expect(marker).toMatchObject({ kind: 'skipped', truncated: true });
+    expect(rules(marker!)).toEqual(['transcript-truncated']);
+    // Another member makes it an ordinary (invalid) envelope.
+    expect(run([{ truncated: 'x', ok: true }]).results[0]!.kind).toBe('record');
+  });
+});
+
+describe('JSON-RPC and transcripts', () => {
+  it('attributes each response to the tool of its request, by session and id', () => {
+    const { results, late } = run([
+      line('request', request(1, 'capture')),
+      line('request', request(1, 'find'), 'other-session'),
+      line('response', response(1, callResult(ok, false))),
+      line('response', response(1, callResult(failed, true)), 'other-session'),
+    ]);
+    expect(results.map((r) => r.kind)).toEqual(['skipped', 'skipped', 'record', 'record']);
+    expect(results[2]).toMatchObject({ tool: 'capture', wrapping: 'transcript', sessionId: S, findings: [] });
+    expect(results[3]).toMatchObject({ tool: 'find', sessionId: 'other-session', findings: [] });
+    expect(late).toEqual([]);
+  });
+
+  it('skips responses to other methods and counts JSON-RPC errors as protocol errors', () => {
+    const { results, late } = run([
+      line('request', request(0, '', 'initialize')),
+      line('response', response(0, { protocolVersion: '2025-06-18' })),
+      line('request', request(2, 'invoke')),
+      line('response', { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'boom' } }),
+    ]);
+    expect(results.map((r) => r.kind)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
+    expect(results[3]).toMatchObject({ protocolError: true, findings: [] });
+    expect(late).toEqual([]);
+  });
+
+  it('unpaired-response: a transcript response with no request before it', () => {
+    const { results } = run([line('response', response(9, callResult(ok, false))), line('request', request(9, 'capture'))]);
+    expect(results[0]).toMatchObject({ kind: 'record', findings: [expect.objectContaining({ rule: 'unpaired-response', severity: 'warning' })] });
+    // Outside a transcript an unknown id is not a finding: a capture may start mid-stream.
+    expect(rules(run([response(9, callResult(ok, false))]).results[0]!)).toEqual([]);
+    expect(run([response(9, callResult(ok, false))]).results[0]!.wrapping).toBe('jsonrpc');
+  });
+
+  it('duplicate-response: a second response to one id is a record and an error', () => {
+    const { results } = run([line('request', request(3, 'invoke')), line('response', response(3, callResult(ok))), line('response', response(3, callResult(ok)))]);
+    expect(rules(results[1]!)).toEqual([]);
+    expect(results[2]).toMatchObject({ kind: 'record', tool: 'invoke', findings: [expect.objectContaining({ rule: 'duplicate-response', severity: 'error' })] });
+  });
+
+  it('unanswered-request: at the request line, unless the transcript was truncated after it', () => {
+    const unanswered = run([line('request', request(4, 'wait-for')), line('request', request(5, 'capture')), line('response', response(5, callResult(ok)))]);
+    expect(unanswered.late).toEqual([{ line: 1, tool: 'wait-for', wrapping: 'transcript', finding: expect.objectContaining({ rule: 'unanswered-request', severity: 'warning' }) }]);
+    const truncated = run([line('request', request(4, 'wait-for')), { truncated: 'tool-call log size cap reached' }]);
+    expect(truncated.late).toEqual([]);
+    // Raw JSON-RPC captures are not transcripts.
+    expect(run([request(4, 'wait-for')]).late).toEqual([]);
+  });
+
+  it('a rule set to off is not reported', () => {
+    const quiet = autoUnwrapper(createCheckContext({ rules: { 'unanswered-request': 'off', 'unpaired-response': 'off' } }));
+    expect(quiet.unwrap({ value: line('response', response(1, callResult(ok))), line: 1 }).findings).toEqual([]);
+    quiet.unwrap({ value: line('request', request(2, 'find')), line: 2 });
+    expect(quiet.finish()).toEqual([]);
+  });
+});
+
+describe('firstDifference', () => {
+  it('ignores member order and finds the first differing pointer', () => {
+    expect(firstDifference({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toBeUndefined();
+    expect(firstDifference({ a: 1, b: [1, { c: 2 }] }, { a: 1, b: [1, { c: 3 }] })).toBe('/b/1/c');
+    expect(firstDifference({ a: 1 }, { a: 1, b: 2 })).toBe('');
+    expect(firstDifference([1], 'x')).toBe('');
+  });
+
+  it('handles deep nesting without recursion', () => {
+    let a: unknown = 1;
+    let b: unknown = 2;
+    for (let i = 0; i < 100_000; i++) {
+      a = [a];
+      b = [b];
+    }
+    expect(firstDifference(a, b)?.length).toBe(200_000);
+  });
+});
+
+describe('unwrapCallToolResult', () => {
+  it('a non-object result holds no envelope', () => {
+    expect(unwrapCallToolResult('text')).toMatchObject({ found: false, findings: [{ rule: 'not-an-envelope' }] });
+  });
+});
