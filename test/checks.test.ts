@@ -45,6 +45,8 @@ describe('the schema, as findings people read', () => {
     const findings = check(failure({ category: 'no_target' }));
     expect(findings).toEqual([
       expect.objectContaining({ rule: 'schema', pointer: '/error/category', keyword: 'enum', schemaPath: '#/$defs/error/properties/category/enum', suggestion: 'no-target' }),
+      // The code is known, under no-target (spec section 5 makes no exception for invalid categories).
+      expect.objectContaining({ rule: 'code-category-mismatch', pointer: '/error/category', suggestion: 'no-target' }),
     ]);
     expect(findings[0]!.message).toMatch(/^error\.category must be one of: timeout, ambiguous-selector, .*internal \(got "no_target"\)$/);
     expect(check(failure({ category: 'Timeout', code: 'wait-condition-timeout' }))[0]).toMatchObject({ suggestion: 'timeout' });

@@ -57,7 +57,7 @@ describe('NdjsonFramer', () => {
   it('reports parse errors with line and 1-based column and goes on', () => {
     const framed = frameAll('{"ok":true}\n{"ok":true,"detail":"cut off\n{"ok":false}\n');
     // V8 and the spec place an unterminated string where the line runs out.
-    expect(framed[1]).toEqual({ kind: 'unparseable', line: 2, column: 30, message: 'unterminated string' });
+    expect(framed[1]).toEqual({ kind: 'unparseable', line: 2, column: 29, message: 'unterminated string' });
     expect(framed[2]).toMatchObject({ kind: 'value', line: 3 });
   });
 

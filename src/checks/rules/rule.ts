@@ -10,8 +10,6 @@ export interface RuleReport {
 
 export interface RuleContext {
   registry: CodeRegistry;
-  /** The closed category set of the schema in use. */
-  schema: { categories: readonly string[] };
 }
 
 /** A contract rule the schema cannot express, checked on every envelope. */
