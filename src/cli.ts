@@ -47,7 +47,7 @@ function writeReports(report: Report, flags: CheckFlags): void {
   const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
   const toStdout = flags.output === undefined;
   const color = decideColor(flags.color, toStdout && process.stdout.isTTY === true, process.env);
-  const options = { maxListed: flags.maxListed, quiet: flags.quiet ?? false };
+  const options = { maxListed: flags.maxListed, quiet: flags.quiet ?? false, cwd: process.cwd() };
   let main = '';
   for (const target of targets) {
     const file = target.file ?? flags.output;

@@ -40,7 +40,7 @@ function report(overrides: Partial<Report> = {}): Report {
   };
 }
 
-const plain = { color: false, maxListed: 100, quiet: false };
+const plain = { color: false, maxListed: 100, quiet: false, cwd: '/work' };
 
 describe('formatHuman', () => {
   it('lists findings per input, aligned, then the summary (no colour)', () => {

@@ -5,6 +5,8 @@ export interface FormatOptions {
   maxListed: number;
   /** Human output: error findings and the summary only. */
   quiet: boolean;
+  /** SARIF and GitHub output give paths relative to this folder, with forward slashes. */
+  cwd: string;
 }
 
-export const defaultFormatOptions: FormatOptions = { color: false, maxListed: 100, quiet: false };
+export const defaultFormatOptions: FormatOptions = { color: false, maxListed: 100, quiet: false, cwd: '.' };
