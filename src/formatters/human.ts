@@ -58,6 +58,7 @@ function counts(report: Report, c: ChalkInstance): string[] {
   return [
     `records   ${pairs([['checked', s.records], ['valid', s.valid], ['invalid', s.invalid], ['unparseable', s.unparseable], ['skipped', s.skipped]])}`,
     `outcomes  ${pairs([['ok', s.outcomes.ok], ['failed', s.outcomes.failed], ['unknown', s.outcomes.unknown]])}`,
+    ...(s.baseline ? [`baseline  ${pairs([['known findings suppressed', s.baseline.suppressed], ['entries no longer found', s.baseline.stale]])}`] : []),
   ];
 }
 

@@ -1,14 +1,24 @@
 // The output formats, by name. The CLI derives --format's choices and help from this map.
 import type { Report } from '../types.js';
+import { formatGithub } from './github.js';
 import { formatHuman } from './human.js';
 import { formatJson } from './json.js';
+import { formatJunit } from './junit.js';
+import { formatMarkdown } from './markdown.js';
+import { formatNdjson } from './ndjson.js';
 import type { FormatOptions } from './options.js';
+import { formatSarif } from './sarif.js';
 
 export type Formatter = (report: Report, options: FormatOptions) => string;
 
 export const formatters = {
   human: formatHuman,
   json: formatJson,
+  ndjson: formatNdjson,
+  sarif: formatSarif,
+  junit: formatJunit,
+  github: formatGithub,
+  markdown: formatMarkdown,
 } satisfies Record<string, Formatter>;
 
 export type FormatName = keyof typeof formatters;

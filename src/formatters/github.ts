@@ -1,0 +1,77 @@
+// `--format github`: GitHub Actions workflow commands, which the runner turns into annotations on
+// the files of a pull request. One command per finding, at most --max-listed per input.
+// Commands: https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions
+// Escaping follows the toolkit's escapeData and escapeProperty:
+// https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts
+import type { Finding, Report } from '../types.js';
+import type { FormatOptions } from './options.js';
+import { relativeSourcePath } from './paths.js';
+
+type CommandName = 'error' | 'warning' | 'notice';
+
+/** `%` first, so that the escapes added next are not escaped again. */
+function escapeData(text: string): string {
+  return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+}
+
+/** Properties also end at `,` (the next property) and `:` (the `::` before the message). */
+function escapeProperty(text: string): string {
+  return escapeData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
+}
+
+function command(name: CommandName, properties: Record<string, string | number>, message: string): string {
+  const list = Object.entries(properties)
+    .map(([key, value]) => `${key}=${escapeProperty(String(value))}`)
+    .join(',');
+  return `::${name}${list === '' ? '' : ` ${list}`}::${escapeData(message)}`;
+}
+
+function messageText(finding: Finding): string {
+  return finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
+}
+
+function annotation(finding: Finding, cwd: string): string {
+  const { source, line, column } = finding.location;
+  const properties = {
+    file: relativeSourcePath(source, cwd),
+    line,
+    ...(column !== undefined && { col: column }),
+    title: finding.rule,
+  };
+  return command(finding.severity, properties, messageText(finding));
+}
+
+function groupBySource(findings: readonly Finding[]): Finding[][] {
+  const groups = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    const source = finding.location.source;
+    (groups.get(source) ?? groups.set(source, []).get(source)!).push(finding);
+  }
+  return [...groups.values()];
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function sourceCommands(group: readonly Finding[], options: FormatOptions): string[] {
+  const listed = options.maxListed > 0 ? group.slice(0, options.maxListed) : group;
+  const lines = listed.map((finding) => annotation(finding, options.cwd));
+  const rest = group.length - listed.length;
+  if (rest > 0) {
+    const file = relativeSourcePath(group[0]!.location.source, options.cwd);
+    lines.push(command('notice', {}, `${plural(rest, 'more finding')} in ${file} not annotated (--max-listed 0 lists all)`));
+  }
+  return lines;
+}
+
+function summaryLine(report: Report): string {
+  const s = report.summary;
+  const text = `${plural(s.records, 'record')} in ${plural(s.inputs, 'input')}: ${s.invalid} invalid, ${s.unparseable} unparseable, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
+  return command('notice', { title: report.tool.name }, text);
+}
+
+export function formatGithub(report: Report, options: FormatOptions): string {
+  const lines = [...groupBySource(report.findings).flatMap((group) => sourceCommands(group, options)), summaryLine(report)];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,119 @@
+// `--format junit`: JUnit XML for CI test reporters (GitLab, Jenkins, Azure DevOps, test-report
+// actions). One suite per input with findings, one test case per line that has findings: it fails
+// when the line has an error finding (an invalid record or an unparseable entry), and its warnings
+// go to <system-out>. A last suite holds one passing case for the valid records, so that the
+// totals read as "N tests, M failures". Nothing else in the report maps onto tests.
+// Schema: https://github.com/windyroad/JUnit-Schema/blob/master/JUnit.xsd
+// (as the reporters read it: https://github.com/testmoapp/junitxml)
+import type { Finding, Report } from '../types.js';
+
+interface LineCase {
+  line: number;
+  findings: Finding[];
+}
+
+interface SourceSuite {
+  source: string;
+  cases: LineCase[];
+}
+
+// XML 1.0 section 2.2, production [2] Char: https://www.w3.org/TR/xml/#charsets. A character
+// outside it makes the whole document unreadable, even as a character reference, so it is
+// dropped. In unicode mode a lone surrogate is a code point of its own and falls outside too.
+const notXmlChar = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+function escapeText(text: string): string {
+  // A raw CR would be read back as LF (XML 1.0 section 2.11, end-of-line handling).
+  return text.replace(notXmlChar, '').replace(/[&<>"']/g, (c) => entities[c]!).replaceAll('\r', '&#13;');
+}
+
+function escapeAttribute(text: string): string {
+  // Raw tabs and line breaks in attributes are read back as spaces (section 3.3.3, normalization).
+  return escapeText(text).replace(/[\t\n]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function attributes(pairs: Record<string, string | number>): string {
+  return Object.entries(pairs)
+    .map(([name, value]) => ` ${name}="${escapeAttribute(String(value))}"`)
+    .join('');
+}
+
+function findingText(finding: Finding): string {
+  const text = finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
+  const { line, column, pointer } = finding.location;
+  const place = column === undefined ? `line ${line}` : `line ${line}, column ${column}`;
+  const at = pointer === undefined ? '' : pointer === '' ? ' at the envelope' : ` at ${pointer}`;
+  return `${finding.severity} ${finding.rule} (${place}${at}): ${text}`;
+}
+
+function groupBySourceAndLine(findings: readonly Finding[]): SourceSuite[] {
+  const suites = new Map<string, Map<number, Finding[]>>();
+  for (const finding of findings) {
+    const { source, line } = finding.location;
+    const lines = suites.get(source) ?? suites.set(source, new Map()).get(source)!;
+    (lines.get(line) ?? lines.set(line, []).get(line)!).push(finding);
+  }
+  return [...suites].map(([source, lines]) => ({ source, cases: [...lines].map(([line, found]) => ({ line, findings: found })) }));
+}
+
+function caseName(lineCase: LineCase): string {
+  const tool = lineCase.findings.find((f) => f.tool !== undefined)?.tool;
+  return tool === undefined ? `line ${lineCase.line}` : `line ${lineCase.line} (${tool})`;
+}
+
+function isFailure(lineCase: LineCase): boolean {
+  return lineCase.findings.some((f) => f.severity === 'error');
+}
+
+function testCase(lineCase: LineCase, source: string): string[] {
+  const errors = lineCase.findings.filter((f) => f.severity === 'error');
+  const warnings = lineCase.findings.filter((f) => f.severity === 'warning');
+  const lines = [`    <testcase${attributes({ name: caseName(lineCase), classname: source, time: 0 })}>`];
+  if (errors.length > 0) {
+    const failure = attributes({ message: errors.map((f) => f.message).join('; '), type: errors[0]!.rule });
+    lines.push(`      <failure${failure}>${escapeText(errors.map(findingText).join('\n'))}</failure>`);
+  }
+  if (warnings.length > 0) lines.push(`      <system-out>${escapeText(warnings.map(findingText).join('\n'))}</system-out>`);
+  lines.push('    </testcase>');
+  return lines;
+}
+
+function sourceSuite(suite: SourceSuite): string[] {
+  const failures = suite.cases.filter(isFailure).length;
+  return [
+    `  <testsuite${attributes({ name: suite.source, tests: suite.cases.length, failures, errors: 0, skipped: 0, time: 0 })}>`,
+    ...suite.cases.flatMap((lineCase) => testCase(lineCase, suite.source)),
+    '  </testsuite>',
+  ];
+}
+
+function validRecordsSuite(report: Report): string[] {
+  const { records, valid, invalid, unparseable, skipped, errors, warnings } = report.summary;
+  const properties = { records, valid, invalid, unparseable, skipped, errors, warnings };
+  return [
+    `  <testsuite${attributes({ name: 'summary', tests: 1, failures: 0, errors: 0, skipped: 0, time: 0 })}>`,
+    '    <properties>',
+    ...Object.entries(properties).map(([name, value]) => `      <property${attributes({ name, value })}/>`),
+    '    </properties>',
+    `    <testcase${attributes({ name: 'valid records', classname: report.tool.name, time: 0 })}>`,
+    `      <system-out>${escapeText(`${valid} of ${records} records are valid`)}</system-out>`,
+    '    </testcase>',
+    '  </testsuite>',
+  ];
+}
+
+export function formatJunit(report: Report): string {
+  const suites = groupBySourceAndLine(report.findings);
+  const cases = suites.flatMap((suite) => suite.cases);
+  const totals = { name: report.tool.name, tests: cases.length + 1, failures: cases.filter(isFailure).length, errors: 0 };
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attributes(totals)}>`,
+    ...suites.flatMap(sourceSuite),
+    ...validRecordsSuite(report),
+    '</testsuites>',
+  ];
+  return `${lines.join('\n')}\n`;
+}

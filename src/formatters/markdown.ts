@@ -1,0 +1,120 @@
+// `--format markdown`: a job summary for $GITHUB_STEP_SUMMARY (GitHub Flavored Markdown, with a
+// Mermaid chart, which GitHub renders in summaries). Totals, distributions, unknown codes, then the
+// first findings of each input, at most --max-listed.
+// Tables: https://github.github.com/gfm/#tables-extension-
+// Mermaid pie: https://mermaid.js.org/syntax/pie.html
+import type { Finding, Report } from '../types.js';
+import type { FormatOptions } from './options.js';
+
+/**
+ * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
+ * markup are backslash-escaped (GFM 2.4); `|` must be, or it ends the cell (GFM 4.10); `&`, `<`
+ * and `>` become entities so that no value renders as HTML or as a character reference; a line
+ * break would end the row, so it becomes <br>.
+ */
+function escapeCell(text: string): string {
+  return text
+    .replace(/[\\`*_[\]|~]/g, (c) => `\\${c}`)
+    .replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'))
+    .replace(/\r\n|\r|\n/g, '<br>');
+}
+
+/** A pie label is a double-quoted string on one line; Mermaid reads `#quot;` as a quote. */
+function escapePieLabel(text: string): string {
+  return text.replaceAll('"', '#quot;').replace(/[\r\n]+/g, ' ');
+}
+
+function table(header: string[], rows: (string | number)[][], numeric: boolean[]): string[] {
+  const row = (cells: (string | number)[]) => `| ${cells.map((cell) => escapeCell(String(cell))).join(' | ')} |`;
+  const rule = `|${numeric.map((right) => (right ? ' ---: ' : ' --- ')).join('|')}|`;
+  return [row(header), rule, ...rows.map(row)];
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function heading(report: Report): string {
+  const { errors, warnings, inputs } = report.summary;
+  const where = `in ${plural(inputs, 'input')}`;
+  if (errors + warnings === 0) return `## ✅ ${report.tool.name}: no problems ${where}`;
+  const mark = errors > 0 ? '❌' : '✅';
+  return `## ${mark} ${report.tool.name}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} ${where}`;
+}
+
+function totals(report: Report): string[] {
+  const s = report.summary;
+  const names = ['inputs', 'records', 'valid', 'invalid', 'unparseable', 'skipped', 'errors', 'warnings'] as const;
+  return table([...names], [names.map((name) => s[name])], names.map(() => true));
+}
+
+function categories(report: Report): string[] {
+  const known = Object.entries(report.summary.categories);
+  const invalid = Object.entries(report.summary.invalidCategories);
+  if (known.length + invalid.length === 0) return [];
+  const rows = [...known.map(([name, n]) => [name, n]), ...invalid.map(([name, n]) => [`${name} (not a category of the schema)`, n])];
+  return ['### Error categories', '', ...table(['category', 'records'], rows, [false, true])];
+}
+
+function categoryPie(report: Report): string[] {
+  const seen = Object.entries(report.summary.categories).filter(([, n]) => n > 0);
+  if (seen.length === 0) return [];
+  return ['```mermaid', 'pie title Error categories', ...seen.map(([name, n]) => `  "${escapePieLabel(name)}" : ${n}`), '```'];
+}
+
+function tools(report: Report): string[] {
+  const counts = report.summary.tools;
+  if (!counts) return [];
+  const rows = Object.entries(counts).map(([name, t]) => [name, t.ok, t.failed]);
+  return ['### Tools', '', ...table(['tool', 'ok', 'failed'], rows, [false, true, true])];
+}
+
+function unknownCodes(report: Report): string[] {
+  const { summary, suggestions } = report;
+  const rows = [
+    ...Object.entries(summary.unknownCodes).map(([code, n]) => [code, 'error', n, suggestions.codes[code] ?? '']),
+    ...Object.entries(summary.unknownWarningCodes).map(([code, n]) => [code, 'warning', n, suggestions.warningCodes[code] ?? '']),
+  ];
+  if (rows.length === 0) return [];
+  return ['### Unknown codes', '', ...table(['code', 'kind', 'records', 'did you mean'], rows, [false, false, true, false])];
+}
+
+function place(finding: Finding): string {
+  const { source, line, column } = finding.location;
+  return column === undefined ? `${source}:${line}` : `${source}:${line}:${column}`;
+}
+
+function messageText(finding: Finding): string {
+  return finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
+}
+
+function groupBySource(findings: readonly Finding[]): Finding[][] {
+  const groups = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    const source = finding.location.source;
+    (groups.get(source) ?? groups.set(source, []).get(source)!).push(finding);
+  }
+  return [...groups.values()];
+}
+
+function findingRows(group: readonly Finding[], maxListed: number): string[][] {
+  const listed = maxListed > 0 ? group.slice(0, maxListed) : group;
+  const rows = listed.map((f) => [place(f), f.severity, f.rule, messageText(f)]);
+  const rest = group.length - listed.length;
+  if (rest > 0) rows.push([group[0]!.location.source, '', '', `… and ${rest} more (--max-listed 0 lists all)`]);
+  return rows;
+}
+
+function findings(report: Report, options: FormatOptions): string[] {
+  if (report.findings.length === 0) return [];
+  const rows = groupBySource(report.findings).flatMap((group) => findingRows(group, options.maxListed));
+  return ['### Findings', '', ...table(['location', 'severity', 'rule', 'message'], rows, [false, false, false, false])];
+}
+
+export function formatMarkdown(report: Report, options: FormatOptions): string {
+  const blocks = [[heading(report)], totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report), findings(report, options)];
+  return `${blocks
+    .filter((lines) => lines.length > 0)
+    .map((lines) => lines.join('\n'))
+    .join('\n\n')}\n`;
+}

@@ -1,0 +1,11 @@
+// `--format ndjson`: the JSON report as a stream, one compact JSON value per line, for tools that
+// read line by line (jq -c, log shippers). Every finding in the flat shape of the JSON report
+// (spec section 6) tagged "finding", then the summary tagged "summary". Lists all findings.
+import type { Report } from '../types.js';
+import { toJsonFinding } from './json.js';
+
+export function formatNdjson(report: Report): string {
+  const findings = report.findings.map((finding) => JSON.stringify({ type: 'finding', ...toJsonFinding(finding) }));
+  const summary = JSON.stringify({ type: 'summary', ...report.summary });
+  return `${[...findings, summary].join('\n')}\n`;
+}

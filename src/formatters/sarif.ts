@@ -1,0 +1,125 @@
+// `--format sarif`: a SARIF 2.1.0 log for code-scanning uploads (GitHub, Azure DevOps, IDE viewers).
+// Spec: https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html
+// Every rule of the catalog is declared, not only those that fired, so that viewers can show the
+// full rule set and `ruleIndex` stays stable between runs. Lists all findings (spec section 7).
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ruleCatalog, ruleIds } from '../checks/catalog.js';
+import type { Finding, Report, RuleId, Severity, Wrapping } from '../types.js';
+import type { FormatOptions } from './options.js';
+import { relativeSourcePath } from './paths.js';
+
+const sarifSchema = 'https://json.schemastore.org/sarif-2.1.0.json';
+const informationUri = 'https://github.com/tig/mcec';
+
+interface SarifRule {
+  id: RuleId;
+  shortDescription: { text: string };
+  defaultConfiguration: { level: Severity };
+}
+
+interface SarifResultProperties {
+  pointer?: string;
+  tool?: string;
+  wrapping?: Wrapping;
+}
+
+interface SarifResult {
+  ruleId: RuleId;
+  ruleIndex: number;
+  level: Severity;
+  message: { text: string };
+  locations: {
+    physicalLocation: {
+      artifactLocation: { uri: string };
+      region: { startLine: number; startColumn?: number };
+    };
+  }[];
+  properties?: SarifResultProperties;
+}
+
+export interface SarifLog {
+  $schema: string;
+  version: '2.1.0';
+  runs: [
+    {
+      tool: { driver: { name: string; version: string; informationUri: string; rules: SarifRule[] } };
+      /** Our columns count UTF-16 code units (spec section 6), which is also SARIF's default. */
+      columnKind: 'utf16CodeUnits';
+      results: SarifResult[];
+    },
+  ];
+}
+
+function sarifRules(): SarifRule[] {
+  return ruleIds.map((id) => ({
+    id,
+    shortDescription: { text: ruleCatalog[id].description },
+    defaultConfiguration: { level: ruleCatalog[id].defaultSeverity },
+  }));
+}
+
+const ruleIndex = new Map<RuleId, number>(ruleIds.map((id, index) => [id, index]));
+
+/**
+ * `artifactLocation.uri` is a URI reference (SARIF 3.4.3), not a path: each segment is
+ * percent-encoded so that `#`, `%`, `?`, spaces or a `:` in a first segment keep their meaning as
+ * file-name characters. A path that stays absolute (another Windows drive) becomes a file: URL.
+ */
+function artifactUri(source: string, cwd: string): string {
+  const path = relativeSourcePath(source, cwd);
+  if (isAbsolute(path)) return pathToFileURL(path).href;
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+function messageText(finding: Finding): string {
+  return finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
+}
+
+function resultProperties(finding: Finding): SarifResultProperties | undefined {
+  const { location, tool, wrapping } = finding;
+  const properties: SarifResultProperties = {
+    ...(location.pointer !== undefined && { pointer: location.pointer }),
+    ...(tool !== undefined && { tool }),
+    ...(wrapping !== undefined && { wrapping }),
+  };
+  return Object.keys(properties).length > 0 ? properties : undefined;
+}
+
+function toSarifResult(finding: Finding, cwd: string): SarifResult {
+  const { source, line, column } = finding.location;
+  const properties = resultProperties(finding);
+  return {
+    ruleId: finding.rule,
+    ruleIndex: ruleIndex.get(finding.rule)!,
+    level: finding.severity,
+    message: { text: messageText(finding) },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: artifactUri(source, cwd) },
+          region: { startLine: line, ...(column !== undefined && { startColumn: column }) },
+        },
+      },
+    ],
+    ...(properties !== undefined && { properties }),
+  };
+}
+
+export function toSarifLog(report: Report, options: FormatOptions): SarifLog {
+  return {
+    $schema: sarifSchema,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: report.tool.name, version: report.tool.version, informationUri, rules: sarifRules() } },
+        columnKind: 'utf16CodeUnits',
+        results: report.findings.map((finding) => toSarifResult(finding, options.cwd)),
+      },
+    ],
+  };
+}
+
+export function formatSarif(report: Report, options: FormatOptions): string {
+  return `${JSON.stringify(toSarifLog(report, options), null, 2)}\n`;
+}

@@ -1,0 +1,375 @@
+// The CI formats (SARIF, JUnit, GitHub, Markdown, ndjson): hand-built reports for the details,
+// and the report of real fixtures, run through the built CLI, parsed back by each format's readers.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { ruleCatalog, ruleIds } from '../src/checks/catalog.js';
+import { formatGithub } from '../src/formatters/github.js';
+import { formatJunit } from '../src/formatters/junit.js';
+import { formatMarkdown } from '../src/formatters/markdown.js';
+import { formatNdjson } from '../src/formatters/ndjson.js';
+import { relativeSourcePath } from '../src/formatters/paths.js';
+import { formatSarif, type SarifLog } from '../src/formatters/sarif.js';
+import type { Finding, Report, Summary } from '../src/types.js';
+import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
+
+function summary(overrides: Partial<Summary> = {}): Summary {
+  return {
+    inputs: 2,
+    records: 12,
+    valid: 10,
+    invalid: 2,
+    unparseable: 1,
+    skipped: 0,
+    errors: 3,
+    warnings: 1,
+    protocolErrors: 0,
+    truncated: 0,
+    outcomes: { ok: 3, failed: 9, unknown: 0 },
+    categories: { timeout: 3, 'no-target': 6, focus: 0 },
+    invalidCategories: { no_target: 1 },
+    codes: { 'window-not-found': 6, 'wait-condition-timeout': 3, 'window-not-fonud': 1 },
+    unknownCodes: { 'window-not-fonud': 1 },
+    warningCodes: {},
+    unknownWarningCodes: {},
+    ...overrides,
+  };
+}
+
+const findings: Finding[] = [
+  { rule: 'schema', severity: 'error', message: 'ok is false, so error is required', location: { source: 'a.jsonl', line: 4, pointer: '' }, keyword: 'required', schemaPath: '#/allOf/0/then/required', tool: 'find', wrapping: 'transcript' },
+  { rule: 'schema', severity: 'error', message: 'error.category must be one of: timeout, focus (got "no_target")', location: { source: 'a.jsonl', line: 12, pointer: '/error/category' }, suggestion: 'no-target', tool: 'invoke', wrapping: 'transcript' },
+  { rule: 'unknown-code', severity: 'warning', message: 'unknown error code "window-not-fonud"', location: { source: 'a.jsonl', line: 12, pointer: '/error/code' }, suggestion: 'window-not-found', tool: 'invoke', wrapping: 'transcript' },
+  { rule: 'parse-error', severity: 'error', message: 'unterminated string', location: { source: 'b.jsonl', line: 7, column: 58 } },
+];
+
+function report(overrides: Partial<Report> = {}): Report {
+  return {
+    reportVersion: 1,
+    tool: { name: 'mcec-result', version: '0.1.0' },
+    schema: { id: 'urn:test', source: 'bundled' },
+    summary: summary(),
+    findings,
+    suggestions: { codes: { 'window-not-fonud': 'window-not-found' }, warningCodes: {} },
+    inputFailures: [],
+    ...overrides,
+  };
+}
+
+const plain = { color: false, maxListed: 100, quiet: false, cwd: '/work' };
+
+/** `count` warnings on lines 1..count of `source`. */
+function manyFindings(source: string, count: number): Finding[] {
+  return Array.from({ length: count }, (_, i): Finding => ({ rule: 'missing-result', severity: 'warning', message: 'ok is true without result', location: { source, line: i + 1, pointer: '' } }));
+}
+
+// The report of real inputs, formatted by the built CLI: exit 1, since the samples hold errors.
+const realInputs = ['fixtures/transcripts', 'fixtures/samples'];
+
+function runFormat(format: string): string {
+  const result = runCli(['check', ...realInputs, '--format', format]);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(1);
+  return result.stdout;
+}
+
+const realJson = (() => {
+  const result = runCli(['check', ...realInputs, '--format', 'json']);
+  return JSON.parse(result.stdout) as { summary: Summary; findings: { rule: string; source: string; line: number; column?: number }[] };
+})();
+
+const sarifSchema = JSON.parse(readFileSync(join(repoRoot, 'test/data/sarif-2.1.0-rtm.5.json'), 'utf8')) as Schema;
+
+function expectValidSarif(log: unknown): void {
+  const result = new Validator(sarifSchema, '4', false).validate(log);
+  const errors = result.errors.map((e: OutputUnit) => `${e.instanceLocation} ${e.keyword}: ${e.error}`);
+  expect(errors, errors.join('\n')).toEqual([]);
+  expect(result.valid).toBe(true);
+}
+
+const xmlParser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', htmlEntities: true, isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) });
+
+interface JunitCase {
+  name: string;
+  classname: string;
+  failure?: { '#text'?: string; message: string; type: string };
+  'system-out'?: string;
+}
+interface JunitSuite {
+  name: string;
+  tests: string;
+  failures: string;
+  testcase: JunitCase[];
+  properties?: { property: { name: string; value: string }[] };
+}
+interface JunitDocument {
+  testsuites: { name: string; tests: string; failures: string; testsuite: JunitSuite[] };
+}
+
+function parseJunit(xml: string): JunitDocument {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  return xmlParser.parse(xml) as JunitDocument;
+}
+
+describe('relativeSourcePath', () => {
+  it('makes absolute paths relative to the working directory, with forward slashes', () => {
+    expect(relativeSourcePath('/work/runs/a.jsonl', '/work')).toBe('runs/a.jsonl');
+    expect(relativeSourcePath('/elsewhere/a.jsonl', '/work')).toBe('../elsewhere/a.jsonl');
+  });
+
+  it('keeps relative paths and stdin as given, backslashes turned into slashes', () => {
+    expect(relativeSourcePath('runs\\run-1\\a.jsonl', '/work')).toBe('runs/run-1/a.jsonl');
+    expect(relativeSourcePath('runs/a.jsonl', '/work')).toBe('runs/a.jsonl');
+    expect(relativeSourcePath('-', '/work')).toBe('-');
+  });
+});
+
+describe('formatSarif', () => {
+  const log = JSON.parse(formatSarif(report({ findings: [...findings, { ...findings[0]!, location: { source: '/work/logs/my run#1.jsonl', line: 2 } }] }), plain)) as SarifLog;
+  const run = log.runs[0];
+
+  it('is valid SARIF 2.1.0 with one run', () => {
+    expectValidSarif(log);
+    expect(log).toMatchObject({ $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0' });
+    expect(log.runs).toHaveLength(1);
+    expect(run.tool.driver).toMatchObject({ name: 'mcec-result', version: '0.1.0', informationUri: 'https://github.com/tig/mcec' });
+  });
+
+  it('declares every rule of the catalog with its default level, whether it fired or not', () => {
+    expect(run.tool.driver.rules.map((r) => r.id)).toEqual(ruleIds);
+    expect(run.tool.driver.rules.find((r) => r.id === 'empty-input')).toEqual({
+      id: 'empty-input',
+      shortDescription: { text: ruleCatalog['empty-input'].description },
+      defaultConfiguration: { level: 'warning' },
+    });
+  });
+
+  it('gives each result its rule index, level, message with suggestion, place and properties', () => {
+    const [first, second, , parse] = run.results;
+    expect(run.tool.driver.rules[first!.ruleIndex]!.id).toBe('schema');
+    expect(first).toEqual({
+      ruleId: 'schema',
+      ruleIndex: ruleIds.indexOf('schema'),
+      level: 'error',
+      message: { text: 'ok is false, so error is required' },
+      locations: [{ physicalLocation: { artifactLocation: { uri: 'a.jsonl' }, region: { startLine: 4 } } }],
+      properties: { pointer: '', tool: 'find', wrapping: 'transcript' },
+    });
+    expect(second!.message.text).toBe('error.category must be one of: timeout, focus (got "no_target") (did you mean "no-target"?)');
+    expect(parse!.locations[0]!.physicalLocation.region).toEqual({ startLine: 7, startColumn: 58 });
+    expect(parse).not.toHaveProperty('properties');
+  });
+
+  it('writes an absolute source relative to cwd, as a URI reference', () => {
+    expect(run.results.at(-1)!.locations[0]!.physicalLocation.artifactLocation.uri).toBe('logs/my%20run%231.jsonl');
+  });
+
+  it('lists every finding, whatever --max-listed says', () => {
+    const many = JSON.parse(formatSarif(report({ findings: manyFindings('a.jsonl', 150) }), { ...plain, maxListed: 1 })) as SarifLog;
+    expect(many.runs[0].results).toHaveLength(150);
+  });
+});
+
+describe('formatJunit', () => {
+  const doc = parseJunit(formatJunit(report()));
+  const [a, b, last] = doc.testsuites.testsuite;
+
+  it('has a suite per input with findings, a test case per line, and a last suite for the valid records', () => {
+    expect(doc.testsuites).toMatchObject({ name: 'mcec-result', tests: '4', failures: '3' });
+    expect(doc.testsuites.testsuite.map((s) => s.name)).toEqual(['a.jsonl', 'b.jsonl', 'summary']);
+    expect(a).toMatchObject({ tests: '2', failures: '2' });
+    expect(a!.testcase.map((c) => [c.name, c.classname])).toEqual([
+      ['line 4 (find)', 'a.jsonl'],
+      ['line 12 (invoke)', 'a.jsonl'],
+    ]);
+    expect(b!.testcase[0]).toMatchObject({ name: 'line 7', failure: { message: 'unterminated string', type: 'parse-error' } });
+    expect(last!.testcase).toEqual([{ name: 'valid records', classname: 'mcec-result', time: '0', 'system-out': '10 of 12 records are valid' }]);
+    expect(last!.properties!.property).toContainEqual({ name: 'valid', value: '10' });
+  });
+
+  it('lists the errors of a line in its failure and its warnings in system-out', () => {
+    const line12 = a!.testcase[1]!;
+    expect(line12.failure).toMatchObject({ type: 'schema' });
+    expect(line12.failure!['#text']).toContain('error schema (line 12 at /error/category)');
+    expect(line12.failure!['#text']).toContain('(did you mean "no-target"?)');
+    expect(line12['system-out']).toContain('warning unknown-code (line 12 at /error/code): unknown error code "window-not-fonud"');
+  });
+
+  it('passes a line that has warnings only', () => {
+    const doc = parseJunit(formatJunit(report({ findings: [findings[2]!] })));
+    expect(doc.testsuites).toMatchObject({ tests: '2', failures: '0' });
+    expect(doc.testsuites.testsuite[0]!.testcase[0]).not.toHaveProperty('failure');
+  });
+
+  it('escapes markup and drops characters XML 1.0 forbids, in text and attributes', () => {
+    const detail = `detail <&>"' \u0001 \uD800 \uFFFE ok 😀`;
+    const nasty: Finding = { rule: 'schema', severity: 'error', message: `got ${detail}`, location: { source: `we<ird>&"'\u0002.jsonl`, line: 3 }, tool: `t<&>"'\u0001` };
+    const xml = formatJunit(report({ findings: [nasty] }));
+    expect(xml).not.toMatch(/[\u0001\u0002\uFFFE]|\uD800(?![\uDC00-\uDFFF])/);
+    expect(xml).toContain('detail &lt;&amp;&gt;&quot;&apos;');
+    const suite = parseJunit(xml).testsuites.testsuite[0]!;
+    expect(suite.name).toBe(`we<ird>&"'.jsonl`);
+    expect(suite.testcase[0]).toMatchObject({ name: `line 3 (t<&>"')`, failure: { message: `got detail <&>"'    ok 😀` } });
+  });
+
+  it('keeps line breaks of messages', () => {
+    const xml = formatJunit(report({ findings: [{ ...findings[3]!, message: 'one\r\ntwo' }] }));
+    const failure = parseJunit(xml).testsuites.testsuite[0]!.testcase[0]!.failure!;
+    expect(xml).toContain('message="one&#13;&#10;two"');
+    expect(failure['#text']).toContain('one\r\ntwo');
+  });
+});
+
+describe('formatGithub', () => {
+  it('writes one workflow command per finding, col only when known, then a summary notice', () => {
+    expect(formatGithub(report(), plain).split('\n')).toEqual([
+      '::error file=a.jsonl,line=4,title=schema::ok is false, so error is required',
+      '::error file=a.jsonl,line=12,title=schema::error.category must be one of: timeout, focus (got "no_target") (did you mean "no-target"?)',
+      '::warning file=a.jsonl,line=12,title=unknown-code::unknown error code "window-not-fonud" (did you mean "window-not-found"?)',
+      '::error file=b.jsonl,line=7,col=58,title=parse-error::unterminated string',
+      '::notice title=mcec-result::12 records in 2 inputs: 2 invalid, 1 unparseable, 3 errors, 1 warning',
+      '',
+    ]);
+  });
+
+  it('escapes %, CR and LF in messages, and : and , in properties too', () => {
+    const odd: Finding = { rule: 'schema', severity: 'error', message: '100% wrong:\r\nsee, here', location: { source: '/work/logs/a,b:c%.jsonl', line: 2, column: 3 } };
+    const [line] = formatGithub(report({ findings: [odd] }), plain).split('\n');
+    expect(line).toBe('::error file=logs/a%2Cb%3Ac%25.jsonl,line=2,col=3,title=schema::100%25 wrong:%0D%0Asee, here');
+  });
+
+  it('writes paths relative to cwd with forward slashes', () => {
+    const nested: Finding = { ...findings[3]!, location: { source: 'runs\\run-1\\b.jsonl', line: 1 } };
+    expect(formatGithub(report({ findings: [nested] }), plain)).toMatch(/^::error file=runs\/run-1\/b\.jsonl,line=1,/);
+  });
+
+  it('annotates at most --max-listed findings per input, then says how many more there are', () => {
+    const lines = formatGithub(report({ findings: [...manyFindings('a.jsonl', 5), ...manyFindings('b.jsonl', 2)] }), { ...plain, maxListed: 2 }).trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('::warning file=a.jsonl'))).toHaveLength(2);
+    expect(lines.filter((l) => l.startsWith('::warning file=b.jsonl'))).toHaveLength(2);
+    expect(lines[2]).toBe('::notice::3 more findings in a.jsonl not annotated (--max-listed 0 lists all)');
+    expect(lines.filter((l) => l.startsWith('::notice::'))).toHaveLength(1);
+    const all = formatGithub(report({ findings: manyFindings('a.jsonl', 5) }), { ...plain, maxListed: 0 });
+    expect(all.split('\n').filter((l) => l.startsWith('::warning'))).toHaveLength(5);
+  });
+});
+
+describe('formatMarkdown', () => {
+  const text = formatMarkdown(report({ summary: summary({ tools: { find: { ok: 0, failed: 1 }, invoke: { ok: 2, failed: 1 } } }) }), plain);
+
+  it('starts with a heading that says whether there are errors', () => {
+    expect(text).toMatch(/^## ❌ mcec-result: 3 errors, 1 warning in 2 inputs\n/);
+    const clean = report({ findings: [], summary: summary({ errors: 0, warnings: 0 }) });
+    expect(formatMarkdown(clean, plain)).toMatch(/^## ✅ mcec-result: no problems in 2 inputs\n/);
+  });
+
+  it('has the totals, category, tool and unknown-code tables', () => {
+    expect(text).toContain(
+      ['| inputs | records | valid | invalid | unparseable | skipped | errors | warnings |', '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |', '| 2 | 12 | 10 | 2 | 1 | 0 | 3 | 1 |'].join('\n'),
+    );
+    expect(text).toContain(['| category | records |', '| --- | ---: |', '| timeout | 3 |', '| no-target | 6 |', '| focus | 0 |', '| no\\_target (not a category of the schema) | 1 |'].join('\n'));
+    expect(text).toContain(['| tool | ok | failed |', '| --- | ---: | ---: |', '| find | 0 | 1 |', '| invoke | 2 | 1 |'].join('\n'));
+    expect(text).toContain('| window-not-fonud | error | 1 | window-not-found |');
+  });
+
+  it('draws the categories seen as a Mermaid pie, and no chart when none was seen', () => {
+    expect(text).toContain(['```mermaid', 'pie title Error categories', '  "timeout" : 3', '  "no-target" : 6', '```'].join('\n'));
+    const none = formatMarkdown(report({ summary: summary({ categories: { timeout: 0, focus: 0 } }) }), plain);
+    expect(none).not.toContain('```mermaid');
+    expect(none).toContain('| timeout | 0 |');
+  });
+
+  it('leaves out the tool table when tools are unknown', () => {
+    expect(formatMarkdown(report(), plain)).not.toContain('| tool |');
+  });
+
+  it('lists findings as a table, at most --max-listed per input, with "and N more"', () => {
+    expect(text).toContain('| b.jsonl:7:58 | error | parse-error | unterminated string |');
+    expect(text).toContain('| a.jsonl:12 | warning | unknown-code | unknown error code "window-not-fonud" (did you mean "window-not-found"?) |');
+    const capped = formatMarkdown(report({ findings: manyFindings('a.jsonl', 4) }), { ...plain, maxListed: 1 });
+    expect(capped).toContain('| a.jsonl:1 |');
+    expect(capped).not.toContain('| a.jsonl:2 |');
+    expect(capped).toContain('| a.jsonl |  |  | … and 3 more (--max-listed 0 lists all) |');
+  });
+
+  it('escapes pipes, backslashes, line breaks and HTML in cells', () => {
+    const odd: Finding = { rule: 'schema', severity: 'error', message: 'a | b \\ c\nd <script>', location: { source: 'x.jsonl', line: 1 } };
+    const row = formatMarkdown(report({ findings: [odd] }), plain)
+      .split('\n')
+      .find((l) => l.startsWith('| x.jsonl:1 '));
+    expect(row).toBe('| x.jsonl:1 | error | schema | a \\| b \\\\ c<br>d &lt;script&gt; |');
+    // Every row of the table still has its four cells.
+    expect(row!.split(/(?<!\\)\|/).length - 2).toBe(4);
+  });
+});
+
+describe('formatNdjson', () => {
+  it('writes one compact line per finding, then the summary', () => {
+    const text = formatNdjson(report());
+    expect(text.endsWith('}\n')).toBe(true);
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(findings.length + 1);
+    expect(JSON.parse(lines[3]!)).toEqual({ type: 'finding', rule: 'parse-error', severity: 'error', message: 'unterminated string', source: 'b.jsonl', line: 7, column: 58 });
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ type: 'summary', ...summary() });
+    expect(lines[0]).toBe(JSON.stringify(JSON.parse(lines[0]!)));
+  });
+});
+
+describe('CI formats of a real report (built CLI)', () => {
+  it('sarif: valid, every rule declared, one result per finding, places right', () => {
+    const log = JSON.parse(runFormat('sarif')) as SarifLog;
+    expectValidSarif(log);
+    const driver = log.runs[0].tool.driver;
+    for (const id of ruleIds) expect(driver.rules.find((r) => r.id === id)?.defaultConfiguration.level).toBe(ruleCatalog[id].defaultSeverity);
+    expect(log.runs[0].results).toHaveLength(realJson.findings.length);
+    const parse = log.runs[0].results.find((r) => r.ruleId === 'parse-error')!;
+    expect(parse.locations[0]!.physicalLocation).toEqual({ artifactLocation: { uri: 'fixtures/transcripts/run-1/tool-calls.jsonl' }, region: { startLine: 7, startColumn: 58 } });
+  });
+
+  it('junit: well-formed, failures = invalid records + unparseable entries, tests = test cases', () => {
+    const doc = parseJunit(runFormat('junit'));
+    const { invalid, unparseable, valid } = realJson.summary;
+    expect(Number(doc.testsuites.failures)).toBe(invalid + unparseable);
+    const suites = doc.testsuites.testsuite;
+    expect(Number(doc.testsuites.tests)).toBe(suites.reduce((n, s) => n + s.testcase.length, 0));
+    for (const suite of suites) {
+      expect(Number(suite.tests)).toBe(suite.testcase.length);
+      expect(Number(suite.failures)).toBe(suite.testcase.filter((c) => c.failure !== undefined).length);
+    }
+    expect(suites.map((s) => s.name)).toEqual([...new Set(realJson.findings.map((f) => f.source)), 'summary']);
+    expect(suites.at(-1)!.testcase[0]!['system-out']).toContain(`${valid} of`);
+  });
+
+  it('github: one command per finding and the summary notice', () => {
+    const lines = runFormat('github').trimEnd().split('\n');
+    expect(lines).toHaveLength(realJson.findings.length + 1);
+    expect(lines).toContain('::error file=fixtures/transcripts/run-1/tool-calls.jsonl,line=7,col=58,title=parse-error::unterminated string');
+    expect(lines.at(-1)).toMatch(/^::notice title=mcec-result::/);
+  });
+
+  it('markdown: heading, pie chart and a findings table', () => {
+    const text = runFormat('markdown');
+    expect(text).toMatch(/^## ❌ /);
+    expect(text).toContain('pie title Error categories');
+    expect(text).toContain('| fixtures/transcripts/run-1/tool-calls.jsonl:7:58 | error | parse-error | unterminated string |');
+  });
+
+  it('ndjson: every line parses, one per finding, the summary last', () => {
+    const lines = runFormat('ndjson').trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string });
+    expect(lines.filter((l) => l.type === 'finding')).toHaveLength(realJson.findings.length);
+    expect(lines.at(-1)).toEqual({ type: 'summary', ...realJson.summary });
+  });
+
+  it('--format human --format sarif=<file> writes SARIF to the file and the human report to stdout', () => {
+    const file = join(tempFiles({}), 'report.sarif');
+    const result = runCli(['check', ...realInputs, '--format', 'human', '--format', `sarif=${file}`]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(`✖ ${realJson.findings.length} problems`);
+    expect(result.stdout).not.toContain('"$schema"');
+    const log = JSON.parse(readFileSync(file, 'utf8')) as SarifLog;
+    expectValidSarif(log);
+    expect(log.runs[0].results).toHaveLength(realJson.findings.length);
+  });
+});
