@@ -1,6 +1,7 @@
 // Parsing of option values that commander leaves as strings. Each failure is a UsageError naming the
 // option and listing what is valid, so `--help` is rarely needed to fix it.
 import { isRuleId, ruleIds } from './checks/catalog.js';
+import type { ConfigSettings } from './config.js';
 import { UsageError } from './errors.js';
 import { formatNames, isFormatName, type FormatName } from './formatters/index.js';
 import type { RuleId, RuleSetting } from './types.js';
@@ -45,4 +46,51 @@ export function decideColor(flag: boolean | undefined, isTTY: boolean, env: Node
   const force = env['FORCE_COLOR'];
   if (force !== undefined) return force !== '0' && force !== 'false';
   return isTTY;
+}
+
+/** The options of `check` as commander hands them over (values already parsed). */
+export interface CheckFlags {
+  format: FormatTarget[];
+  output?: string;
+  schema?: string;
+  codes: string[];
+  strictCodes?: boolean;
+  rule: [RuleId, RuleSetting][];
+  input: 'auto' | 'json' | 'ndjson';
+  stdinFilename?: string;
+  unwrap: 'auto' | 'none';
+  maxLineBytes?: number;
+  extract?: boolean;
+  maxListed: number;
+  maxWarnings?: number;
+  quiet?: boolean;
+  exitZero?: boolean;
+  color?: boolean;
+  redact?: boolean;
+  baseline?: string;
+  writeBaseline?: string;
+  /** A path, or false for --no-config; undefined searches from the working directory upward. */
+  config?: string | false;
+}
+
+/**
+ * Settings from a config file fill in every option the command line did not set; `rules` are merged
+ * with --rule winning. `fromCommandLine(key)` tells whether the user typed that option.
+ */
+export function mergeConfig(flags: CheckFlags, settings: ConfigSettings, fromCommandLine: (key: string) => boolean): CheckFlags {
+  const merged: CheckFlags = { ...flags };
+  const take = <K extends keyof ConfigSettings & keyof CheckFlags>(key: K, convert: (value: NonNullable<ConfigSettings[K]>) => CheckFlags[K]) => {
+    const value = settings[key];
+    if (value !== undefined && !fromCommandLine(key)) merged[key] = convert(value as NonNullable<ConfigSettings[K]>);
+  };
+  const same = <T>(value: T) => value;
+  take('format', (value) => [value].flat().map(parseFormatTarget));
+  take('codes', (value) => [value].flat());
+  for (const key of ['output', 'schema', 'stdinFilename', 'baseline'] as const) take(key, same);
+  for (const key of ['strictCodes', 'extract', 'quiet', 'exitZero', 'color', 'redact'] as const) take(key, same);
+  for (const key of ['maxLineBytes', 'maxListed', 'maxWarnings'] as const) take(key, same);
+  take('input', same);
+  take('unwrap', same);
+  if (settings.rules) merged.rule = [...(Object.entries(settings.rules) as [RuleId, RuleSetting][]), ...flags.rule];
+  return merged;
 }

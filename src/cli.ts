@@ -4,40 +4,27 @@
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { decideColor, parseCount, parseFormatTarget, parseRuleSetting, type FormatTarget } from './cli-options.js';
+import { applyBaseline, readBaseline, writeBaseline } from './baseline.js';
+import { decideColor, mergeConfig, parseCount, parseFormatTarget, parseRuleSetting, type CheckFlags } from './cli-options.js';
+import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
+import { explain } from './explain/explain.js';
 import { formatNames, formatters } from './formatters/index.js';
 import { packageVersion } from './assets.js';
+import { loadRegistry } from './registry/load.js';
 import { check, type CheckOptions } from './run.js';
-import type { Report, RuleId, RuleSetting } from './types.js';
+import type { Report } from './types.js';
 import { unwrapModes } from './unwrap/index.js';
-
-interface CheckFlags {
-  format: FormatTarget[];
-  output?: string;
-  schema?: string;
-  codes: string[];
-  strictCodes?: boolean;
-  rule: [RuleId, RuleSetting][];
-  input: 'auto' | 'json' | 'ndjson';
-  stdinFilename?: string;
-  unwrap: 'auto' | 'none';
-  maxLineBytes?: number;
-  extract?: boolean;
-  maxListed: number;
-  maxWarnings?: number;
-  quiet?: boolean;
-  exitZero?: boolean;
-  color?: boolean;
-}
 
 function collect<T>(parse: (value: string) => T) {
   return (value: string, previous: T[] = []) => [...previous, parse(value)];
 }
 
 function exitStatus(report: Report, flags: CheckFlags): number {
+  if (report.interrupted) return 130;
   if (report.inputFailures.length > 0) return 2;
-  if (flags.exitZero) return 0;
+  // Recording a baseline accepts today's findings, so the run that records it passes.
+  if (flags.exitZero || flags.writeBaseline !== undefined) return 0;
   if (report.summary.errors > 0) return 1;
   if (flags.maxWarnings !== undefined && report.summary.warnings > flags.maxWarnings) return 1;
   return 0;
@@ -52,15 +39,32 @@ function writeReports(report: Report, flags: CheckFlags): void {
   for (const target of targets) {
     const file = target.file ?? flags.output;
     const text = formatters[target.format](report, { ...options, color: file === undefined && color });
-    if (target.file !== undefined) writeFileSync(target.file, text);
+    if (target.file !== undefined) writeReportFile(target.file, text);
     else main += text;
   }
   if (main === '') return;
-  if (flags.output !== undefined) writeFileSync(flags.output, main);
+  if (flags.output !== undefined) writeReportFile(flags.output, main);
   else process.stdout.write(main);
 }
 
-async function runCheck(inputs: string[], flags: CheckFlags): Promise<number> {
+function writeReportFile(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
+  }
+}
+
+function withConfig(flags: CheckFlags, command: Command): CheckFlags {
+  if (flags.config === false) return flags;
+  const config = typeof flags.config === 'string' ? loadConfig(flags.config) : findConfig(process.cwd());
+  if (!config) return flags;
+  // `--rule` is repeatable and merged key by key; every other option given on the command line wins.
+  return mergeConfig(flags, config.settings, (key) => command.getOptionValueSource(key) === 'cli');
+}
+
+async function runCheck(inputs: string[], given: CheckFlags, command: Command): Promise<number> {
+  const flags = withConfig(given, command);
   if (inputs.length === 0) {
     if (process.stdin.isTTY) throw new UsageError('no inputs: name files, folders or globs, or pipe records in (see mcec-result check --help)');
     inputs = ['-'];
@@ -75,8 +79,17 @@ async function runCheck(inputs: string[], flags: CheckFlags): Promise<number> {
     ...(flags.stdinFilename !== undefined && { stdinFilename: flags.stdinFilename }),
     ...(flags.maxLineBytes !== undefined && { maxLineBytes: flags.maxLineBytes }),
     extract: flags.extract ?? false,
+    redact: flags.redact ?? false,
+    fingerprints: flags.baseline !== undefined || flags.writeBaseline !== undefined,
   };
-  const report = await check(inputs, options);
+  const baseline = flags.baseline === undefined ? undefined : readBaseline(flags.baseline);
+  // Ctrl-C stops reading; the report of what was read is still printed, then exit 130.
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort();
+  process.once('SIGINT', onSigint);
+  let report = await check(inputs, { ...options, signal: interrupt.signal }).finally(() => process.off('SIGINT', onSigint));
+  if (flags.writeBaseline !== undefined) writeBaseline(flags.writeBaseline, report.findings);
+  if (baseline) report = applyBaseline(report, baseline);
   writeReports(report, flags);
   for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${failure.message}\n`);
   return exitStatus(report, flags);
@@ -107,10 +120,23 @@ function program(setStatus: (status: number) => void): Command {
     .option('--max-listed <n>', 'findings listed per input in human output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')
+    .option('--redact', 'keep envelope values (detail, result, observations) out of every report')
+    .option('--baseline <file>', 'report (and fail on) only findings that are not in this baseline')
+    .option('--write-baseline <file>', "record today's findings as a baseline, and exit 0")
+    .option('--config <file>', 'a config file (default: mcec-result.config.json or package.json "mcec-result", searched upward)')
+    .option('--no-config', 'use no config file')
     .option('--exit-zero', 'exit 0 even when findings are errors (usage and input failures still exit 2)')
     .option('--color', 'force colour (FORCE_COLOR is honoured too)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
-    .action(async (inputs: string[], flags: CheckFlags) => setStatus(await runCheck(inputs, flags)));
+    .action(async (inputs: string[], flags: CheckFlags, command: Command) => setStatus(await runCheck(inputs, flags, command)));
+  root
+    .command('explain')
+    .description('what a category, an error or warning code, or a rule means, and how an agent recovers')
+    .argument('<name>', 'a category (no-target), an error or warning code (window-not-found), or a rule id (missing-result)')
+    .action((name: string) => {
+      process.stdout.write(explain(name, loadRegistry()));
+      setStatus(0);
+    });
   return root;
 }
 

@@ -1,11 +1,14 @@
 // The pipeline, end to end: sources -> framing -> unwrap -> checks -> tally -> Report.
 // Nothing here prints; the CLI decides what to do with the report.
 import { createReadStream } from 'node:fs';
+import { addAbortSignal, type Readable } from 'node:stream';
 import { packageVersion } from './assets.js';
 import { checkEnvelopeWith, ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { resolveSeverities } from './checks/severity.js';
+import { errorObject, stringMember } from './checks/envelope.js';
 import { describeError } from './errors.js';
+import { fingerprint } from './fingerprint.js';
 import { frameInput, framingFor, type InputMode } from './framing/index.js';
 import { loadRegistry } from './registry/load.js';
 import { InputDataError, decodeInput } from './sources/decode.js';
@@ -27,8 +30,14 @@ export interface CheckOptions {
   maxLineBytes?: number;
   /** Find the JSON object inside prefixed log lines; lines without one are skipped. */
   extract?: boolean;
+  /** Keep envelope values (detail, result, observations) and raw text out of every message. */
+  redact?: boolean;
+  /** Give findings the record digest that baselines match on (costs a hash per record with findings). */
+  fingerprints?: boolean;
   /** What `-` reads (default: process.stdin). */
   stdin?: AsyncIterable<Buffer>;
+  /** Stops reading (Ctrl-C); the report then covers what was read, and says it was interrupted. */
+  signal?: AbortSignal;
 }
 
 export function createCheckContext(options: CheckOptions = {}): CheckContext {
@@ -36,6 +45,7 @@ export function createCheckContext(options: CheckOptions = {}): CheckContext {
     schema: loadEnvelopeSchema(options.schema),
     registry: loadRegistry(options.codes),
     severities: resolveSeverities(options),
+    redact: options.redact ?? false,
   };
 }
 
@@ -49,6 +59,8 @@ interface Place {
   column?: number;
   tool?: string;
   wrapping?: Wrapping;
+  code?: string;
+  fingerprint?: string;
 }
 
 function locate(finding: RecordFinding, place: Place): Finding {
@@ -63,6 +75,8 @@ function locate(finding: RecordFinding, place: Place): Finding {
     },
     ...(place.tool !== undefined && { tool: place.tool }),
     ...(place.wrapping !== undefined && { wrapping: place.wrapping }),
+    ...(place.code !== undefined && { code: place.code }),
+    ...(place.fingerprint !== undefined && { fingerprint: place.fingerprint }),
   };
 }
 
@@ -76,8 +90,17 @@ class SourceChecker {
     private readonly context: CheckContext,
     private readonly tally: Tally,
     unwrap: UnwrapMode,
+    private readonly fingerprints: boolean,
   ) {
     this.unwrapper = unwrappers[unwrap]({ check: context });
+  }
+
+  /** What a baseline matches a record's findings on; computed only when asked for and needed. */
+  private identity(value: unknown, count: number): { fingerprint?: string; code?: string } {
+    if (!this.fingerprints || count === 0) return {};
+    const error = errorObject(value);
+    const code = error && stringMember(error, 'code');
+    return { fingerprint: fingerprint(value), ...(code !== undefined && { code }) };
   }
 
   private add(finding: RecordFinding | undefined, place: Omit<Place, 'source'>): void {
@@ -88,7 +111,11 @@ class SourceChecker {
     this.entries++;
     if (framed.kind === 'unparseable') {
       this.tally.addUnparseable();
-      this.add(ruleFinding(this.context, 'parse-error', { message: framed.message }), { line: framed.line, ...(framed.column !== undefined && { column: framed.column }) });
+      this.add(ruleFinding(this.context, 'parse-error', { message: framed.message }), {
+        line: framed.line,
+        ...(framed.column !== undefined && { column: framed.column }),
+        ...this.identity(`parse-error:${framed.column ?? 0}:${framed.message}`, 1),
+      });
       return;
     }
     if (framed.kind === 'noise') {
@@ -98,7 +125,8 @@ class SourceChecker {
     const unwrapped = this.unwrapper.unwrap(framed);
     if (unwrapped.kind === 'skipped') {
       this.tally.addSkipped(unwrapped);
-      for (const finding of unwrapped.findings) this.add(finding, { line: framed.line });
+      const identity = this.identity(framed.value, unwrapped.findings.length);
+      for (const finding of unwrapped.findings) this.add(finding, { line: framed.line, ...identity });
       return;
     }
     const findings = unwrapped.hasEnvelope ? [...unwrapped.findings, ...checkEnvelopeWith(this.context, unwrapped.envelope)] : unwrapped.findings;
@@ -108,28 +136,41 @@ class SourceChecker {
       ...(sessionId !== undefined && { sessionId }),
       invalid: findings.some((f) => f.severity === 'error'),
     });
-    for (const finding of findings) this.add(finding, { line: framed.line, wrapping, ...(tool !== undefined && { tool }) });
+    const identity = this.identity(unwrapped.hasEnvelope ? unwrapped.envelope : framed.value, findings.length);
+    for (const finding of findings) this.add(finding, { line: framed.line, wrapping, ...(tool !== undefined && { tool }), ...identity });
   }
 
   finish(readFailed: boolean): void {
     for (const late of this.unwrapper.finish()) {
-      this.add(late.finding, { line: late.line, ...(late.tool !== undefined && { tool: late.tool }), ...(late.wrapping !== undefined && { wrapping: late.wrapping }) });
+      this.add(late.finding, {
+        line: late.line,
+        ...(late.tool !== undefined && { tool: late.tool }),
+        ...(late.wrapping !== undefined && { wrapping: late.wrapping }),
+        ...this.identity(`${late.finding.rule}:${late.finding.message}`, 1),
+      });
     }
-    if (this.entries === 0 && !readFailed) this.add(ruleFinding(this.context, 'empty-input', { message: 'the input holds no record' }), { line: 1 });
+    if (this.entries === 0 && !readFailed) this.add(ruleFinding(this.context, 'empty-input', { message: 'the input holds no record' }), { line: 1, ...this.identity('empty-input', 1) });
     this.findings.sort(byPlace);
   }
 }
 
 async function checkSource(source: InputSource, context: CheckContext, tally: Tally, options: CheckOptions): Promise<{ findings: Finding[]; failure?: InputFailure }> {
-  const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto');
+  const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false);
   let failure: InputFailure | undefined;
   try {
-    const raw = source.path === undefined ? (options.stdin ?? process.stdin) : createReadStream(source.path, { highWaterMark: 1 << 20 });
+    let raw: AsyncIterable<Buffer> = source.path === undefined ? (options.stdin ?? process.stdin) : createReadStream(source.path, { highWaterMark: 1 << 20 });
+    // An idle pipe never yields again: aborting destroys the stream so the loop below ends at once.
+    if (options.signal && 'destroy' in raw) raw = addAbortSignal(options.signal, raw as Readable);
     const chunks = await decodeInput(raw);
     for await (const batch of frameInput(chunks, framingFor(source.path, options.input ?? 'auto'), options)) {
       for (const framed of batch) checker.frame(framed);
+      if (options.signal?.aborted) break;
     }
   } catch (error) {
+    if (options.signal?.aborted) {
+      checker.finish(true);
+      return { findings: checker.findings };
+    }
     const message = error instanceof InputDataError ? `${source.name}: ${error.message}` : `cannot read ${source.name}: ${describeError(error)}`;
     failure = { source: source.name, message };
   }
@@ -143,6 +184,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   const tally = new Tally(context.schema.categories, context.registry);
   const findings: Finding[] = [];
   for (const source of sources) {
+    if (options.signal?.aborted) break;
     tally.inputs++;
     const result = await checkSource(source, context, tally, options);
     for (const finding of result.findings) findings.push(finding);
@@ -156,5 +198,6 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     findings,
     suggestions: tally.suggestions(),
     inputFailures: failures,
+    interrupted: options.signal?.aborted ?? false,
   };
 }

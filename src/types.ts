@@ -55,6 +55,9 @@ export interface Finding {
   suggestion?: string;
   tool?: string;
   wrapping?: Wrapping;
+  /** Not in the JSON report: the record's error code and digest, which baselines match on. */
+  code?: string;
+  fingerprint?: string;
 }
 
 /** A finding as a check produces it, before the record's place in its input is known. */
@@ -98,6 +101,8 @@ export interface Summary {
   warnings: number;
   protocolErrors: number;
   truncated: number;
+  /** Only in runs with --baseline. */
+  baseline?: { suppressed: number; stale: number };
   outcomes: { ok: number; failed: number; unknown: number };
   categories: Record<string, number>;
   invalidCategories: Record<string, number>;
@@ -126,4 +131,6 @@ export interface Report {
   suggestions: { codes: Record<string, string>; warningCodes: Record<string, string> };
   /** Not part of the JSON report: the CLI turns these into stderr lines and exit 2. */
   inputFailures: InputFailure[];
+  /** Reading stopped early (Ctrl-C): the CLI exits 130. */
+  interrupted: boolean;
 }

@@ -70,7 +70,7 @@ describe('the schema, as findings people read', () => {
 
   it('describes type errors with the value it got', () => {
     expect(check({ ok: 'yes' }).map((f) => f.message)).toEqual(['ok must be a boolean (got string)']);
-    expect(check({ ok: true, result: [1] }).map((f) => f.message)).toEqual(['result must be an object or a null (got array)']);
+    expect(check({ ok: true, result: [1] }).map((f) => f.message)).toEqual(['result must be an object or null (got array)']);
     expect(check([1]).map((f) => f.message)).toEqual(['the envelope must be an object (got array)']);
     expect(check('ok').map((f) => f.message)).toEqual(['the envelope must be an object (got string)']);
   });

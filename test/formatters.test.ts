@@ -36,6 +36,7 @@ function report(overrides: Partial<Report> = {}): Report {
     ],
     suggestions: { codes: { 'window-not-fonud': 'window-not-found' }, warningCodes: {} },
     inputFailures: [],
+    interrupted: false,
     ...overrides,
   };
 }

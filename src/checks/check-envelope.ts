@@ -11,6 +11,8 @@ export interface CheckContext {
   schema: EnvelopeSchema;
   registry: CodeRegistry;
   severities: Severities;
+  /** Keep envelope values out of messages (--redact). */
+  redact: boolean;
 }
 
 /** Builds a finding for `rule` at its configured severity, or nothing when the rule is off. */
@@ -24,7 +26,7 @@ export function checkEnvelopeWith(context: CheckContext, envelope: unknown): Rec
   const findings: RecordFinding[] = [];
   const schemaSeverity = context.severities.schema;
   if (schemaSeverity !== 'off') {
-    for (const finding of schemaFindings(context.schema, envelope)) findings.push({ rule: 'schema', severity: schemaSeverity, ...finding });
+    for (const finding of schemaFindings(context.schema, envelope, context.redact)) findings.push({ rule: 'schema', severity: schemaSeverity, ...finding });
   }
   for (const rule of envelopeRules) {
     const severity = context.severities[rule.id];

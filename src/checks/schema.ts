@@ -3,6 +3,7 @@
 // encodes ("ok is false, so error is required"), not as "must match then schema".
 import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { RuleInfo } from '../types.js';
+import { isRedactedPointer, withheld } from '../redact.js';
 import { nearestName } from '../registry/nearest.js';
 import { childPointer, isObject } from './envelope.js';
 import type { EnvelopeSchema } from './schema-load.js';
@@ -42,6 +43,8 @@ function typeOf(value: unknown): string {
 }
 
 function quote(value: unknown): string {
+  // Containers are named, not printed: they may be huge or nest deeper than JSON.stringify's stack.
+  if (typeof value === 'object' && value !== null) return `an ${typeOf(value)}`;
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
@@ -52,7 +55,7 @@ function article(type: string): string {
 
 function listTypes(types: unknown): string {
   const list = Array.isArray(types) ? types.map(String) : String(types).split(',');
-  return list.map(article).join(' or ');
+  return list.map((type) => (type === 'null' ? 'null' : article(type))).join(' or ');
 }
 
 /** Follows a `#/a/b` schema path inside the schema document, if it stays inside it. */
@@ -115,8 +118,9 @@ function proseAllowsNull(document: AnySchemaObject, instancePath: string): strin
   return `; the schema's description allows null ("${description}") but its type does not: omit the member instead`;
 }
 
-function describe(error: ErrorObject, schema: EnvelopeSchema): SchemaFinding | undefined {
+function describe(error: ErrorObject, schema: EnvelopeSchema, redact: boolean): SchemaFinding | undefined {
   const { keyword, instancePath, schemaPath, params, data } = error;
+  const got = () => (redact && isRedactedPointer(instancePath) ? withheld : `(got ${quote(data)})`);
   const base = { pointer: instancePath, keyword, schemaPath };
   const name = pointerName(instancePath);
   const conditional = conditionalOf(schema.document, schemaPath);
@@ -159,12 +163,12 @@ function describe(error: ErrorObject, schema: EnvelopeSchema): SchemaFinding | u
       const suggestion = typeof data === 'string' ? nearestName(data, allowed.filter((v): v is string => typeof v === 'string')) : undefined;
       return {
         ...base,
-        message: `${name} must be one of: ${allowed.map((v) => (typeof v === 'string' ? v : quote(v))).join(', ')} (got ${quote(data)})`,
+        message: `${name} must be one of: ${allowed.map((v) => (typeof v === 'string' ? v : quote(v))).join(', ')} ${got()}`,
         ...(suggestion && { suggestion }),
       };
     }
     case 'const':
-      return { ...base, message: `${conditional ? `${conditional.condition}, so ` : ''}${name} must be ${quote(params['allowedValue'])} (got ${quote(data)})` };
+      return { ...base, message: `${conditional ? `${conditional.condition}, so ` : ''}${name} must be ${quote(params['allowedValue'])} ${got()}` };
     case 'false schema':
       return { ...base, message: `${name} is not allowed here` };
     default:
@@ -172,13 +176,13 @@ function describe(error: ErrorObject, schema: EnvelopeSchema): SchemaFinding | u
   }
 }
 
-export function schemaFindings(schema: EnvelopeSchema, value: unknown): SchemaFinding[] {
+export function schemaFindings(schema: EnvelopeSchema, value: unknown, redact = false): SchemaFinding[] {
   if (schema.validate(value)) return [];
   const byPlace = new Map<string, SchemaFinding>();
   for (const error of schema.validate.errors ?? []) {
     // `if` errors only say that a then/else failed; that failure is reported on its own.
     if (error.keyword === 'if') continue;
-    const finding = describe(error, schema);
+    const finding = describe(error, schema, redact);
     if (!finding) continue;
     const key = `${finding.pointer}\0${finding.keyword}`;
     const earlier = byPlace.get(key);

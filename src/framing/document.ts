@@ -25,7 +25,7 @@ export class LineIndex {
   }
 }
 
-export function frameDocument(bytes: Buffer): Framed[] {
+export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {}): Framed[] {
   if (!isUtf8(bytes)) {
     const { index } = firstInvalidUtf8(bytes);
     const prefix = bytes.subarray(0, index).toString('utf8');
@@ -38,7 +38,7 @@ export function frameDocument(bytes: Buffer): Framed[] {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const failure = locateParseError(text, error);
+    const failure = locateParseError(text, error, !options.redact);
     const { line, column } = new LineIndex(text).position(failure.offset);
     return [{ kind: 'unparseable', line, column, message: failure.message }];
   }

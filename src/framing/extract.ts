@@ -20,7 +20,7 @@ function parseObject(text: string): { value: unknown } | { error: unknown } {
   }
 }
 
-export function extractObject(text: string): Extracted {
+export function extractObject(text: string, quote = true): Extracted {
   // A line that is JSON as it stands needs no search (and may have a space after its brace).
   if (text.trimStart().startsWith('{')) {
     const whole = parseObject(text);
@@ -39,7 +39,7 @@ export function extractObject(text: string): Extracted {
     JSON.parse(rest);
     failure = { offset: 0, message: 'the JSON value after the prefix is not an object', atEnd: false };
   } catch (error) {
-    failure = locateParseError(rest, error);
+    failure = locateParseError(rest, error, quote);
   }
   return { kind: 'unparseable', failure: { ...failure, offset: failure.offset + first } };
 }

@@ -19,6 +19,8 @@ export interface FramingOptions {
   maxLineBytes?: number;
   /** Find the JSON object inside prefixed log lines (line-delimited inputs only). */
   extract?: boolean;
+  /** No raw text in parse-error messages (--redact). */
+  redact?: boolean;
 }
 
 export async function* frameInput(chunks: AsyncIterable<Buffer>, framing: Framing, options: FramingOptions = {}): AsyncGenerator<Framed[]> {
@@ -40,5 +42,5 @@ export async function* frameInput(chunks: AsyncIterable<Buffer>, framing: Framin
     }
     parts.push(chunk);
   }
-  yield frameDocument(Buffer.concat(parts, length));
+  yield frameDocument(Buffer.concat(parts, length), options);
 }

@@ -26,10 +26,13 @@ export class NdjsonFramer {
 
   private readonly maxLineBytes: number;
   private readonly extract: boolean;
+  /** Parse messages may quote the offending text; not under --redact. */
+  private readonly quote: boolean;
 
-  constructor(options: { maxLineBytes?: number; extract?: boolean } = {}) {
+  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean } = {}) {
     this.maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
     this.extract = options.extract ?? false;
+    this.quote = !options.redact;
   }
 
   push(chunk: Buffer): Framed[] {
@@ -99,7 +102,7 @@ export class NdjsonFramer {
     }
     const text = content.toString('utf8');
     if (this.extract) {
-      const extracted = extractObject(text);
+      const extracted = extractObject(text, this.quote);
       if (extracted.kind === 'value') out.push({ kind: 'value', line, value: extracted.value, extracted: true });
       else if (extracted.kind === 'noise') out.push({ kind: 'noise', line });
       else out.push({ kind: 'unparseable', line, column: extracted.failure.offset + 1, message: extracted.failure.message });
@@ -108,7 +111,7 @@ export class NdjsonFramer {
     try {
       out.push({ kind: 'value', line, value: JSON.parse(text) });
     } catch (error) {
-      const failure = locateParseError(text, error);
+      const failure = locateParseError(text, error, this.quote);
       let message = failure.message;
       // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off one.
       if (failure.atEnd && !this.hinted && /[{[,:]\s*$/.test(text)) {

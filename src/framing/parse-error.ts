@@ -32,7 +32,7 @@ const messages: Record<ReturnType<typeof printParseErrorCode>, string> = {
 };
 
 /** Describes why `text` (which JSON.parse rejected with `error`) is not JSON. */
-export function locateParseError(text: string, error: unknown): ParseFailure {
+export function locateParseError(text: string, error: unknown, quote = true): ParseFailure {
   let found: { code: number; offset: number; length: number } | undefined;
   visit(
     text,
@@ -49,9 +49,9 @@ export function locateParseError(text: string, error: unknown): ParseFailure {
     const token = text.slice(found.offset, found.offset + Math.min(found.length, 20));
     let message = base;
     if (base.startsWith('unterminated')) message = base;
-    else if (found.code === 1 && token !== '') message = `unexpected ${JSON.stringify(token)}`;
+    else if (found.code === 1 && token !== '') message = quote ? `unexpected ${JSON.stringify(token)}` : base;
     else if (atEnd) message = `unexpected end of input: ${base}`;
-    else if (token !== '') message = `${base}, found ${JSON.stringify(token)}`;
+    else if (token !== '' && quote) message = `${base}, found ${JSON.stringify(token)}`;
     // An unterminated string or comment is found where the input runs out, as V8 reports it.
     const offset = base.startsWith('unterminated') ? found.offset + found.length : found.offset;
     return { offset, message, atEnd: atEnd || base.startsWith('unterminated') };
@@ -69,5 +69,7 @@ function fromV8(text: string, error: unknown): ParseFailure {
   const message = error instanceof Error ? error.message : String(error);
   const position = /at position (\d+)/.exec(message);
   const offset = position ? Number(position[1]) : 0;
-  return { offset, message: message.replace(/ in JSON at position \d+.*$/s, ''), atEnd: offset >= trimmedLength(text) };
+  // V8 quotes the input (`Unexpected token '}', "{"a":}" is not valid JSON`): keep its first clause only.
+  const clause = message.replace(/ in JSON at position \d+.*$/s, '').replace(/, ".*$/s, '');
+  return { offset, message: clause, atEnd: offset >= trimmedLength(text) };
 }

@@ -1,0 +1,99 @@
+// Baselines (issue 4): adopt the checker on a large existing corpus and ratchet. --write-baseline
+// records today's findings; --baseline reports only the findings not in it. A finding is matched by
+// rule, source, tool, code, pointer and a fingerprint of its record, never by line number, so
+// inserting lines does not break a baseline. Matching counts: two identical findings need two entries.
+import { writeFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { readJsonAsset } from './assets.js';
+import { UsageError, describeError } from './errors.js';
+import { readJsonFile } from './load-json.js';
+import type { Finding, Report } from './types.js';
+
+export interface BaselineEntry {
+  rule: string;
+  source: string;
+  tool?: string;
+  code?: string;
+  pointer?: string;
+  fingerprint: string;
+  count: number;
+  message?: string;
+}
+
+export interface Baseline {
+  baselineVersion: 1;
+  tool?: string;
+  findings: BaselineEntry[];
+}
+
+type Identity = Omit<BaselineEntry, 'count' | 'message'>;
+
+function identity(finding: Finding): Identity {
+  return {
+    rule: finding.rule,
+    source: finding.location.source,
+    ...(finding.tool !== undefined && { tool: finding.tool }),
+    ...(finding.code !== undefined && { code: finding.code }),
+    ...(finding.location.pointer !== undefined && { pointer: finding.location.pointer }),
+    fingerprint: finding.fingerprint ?? '',
+  };
+}
+
+function keyOf(entry: Identity): string {
+  return JSON.stringify([entry.rule, entry.source, entry.tool ?? null, entry.code ?? null, entry.pointer ?? null, entry.fingerprint]);
+}
+
+export function createBaseline(findings: readonly Finding[]): Baseline {
+  const entries = new Map<string, BaselineEntry>();
+  for (const finding of findings) {
+    const id = identity(finding);
+    const key = keyOf(id);
+    const entry = entries.get(key);
+    if (entry) entry.count++;
+    else entries.set(key, { ...id, count: 1, message: finding.message });
+  }
+  return { baselineVersion: 1, tool: 'mcec-result', findings: [...entries.values()] };
+}
+
+export function writeBaseline(path: string, findings: readonly Finding[]): void {
+  try {
+    writeFileSync(path, `${JSON.stringify(createBaseline(findings), null, 2)}\n`);
+  } catch (error) {
+    throw new UsageError(`cannot write baseline ${path}: ${describeError(error)}`);
+  }
+}
+
+let validateBaseline: ReturnType<Ajv2020['compile']> | undefined;
+
+export function readBaseline(path: string): Baseline {
+  const data = readJsonFile(path, 'baseline');
+  validateBaseline ??= new Ajv2020().compile(readJsonAsset('data/baseline.schema.json') as object);
+  if (!validateBaseline(data)) {
+    const first = validateBaseline.errors?.[0];
+    throw new UsageError(`baseline ${path}${first?.instancePath ? ` at ${first.instancePath}` : ''}: ${first?.message ?? 'invalid'} (write one with --write-baseline)`);
+  }
+  return data as Baseline;
+}
+
+/** The report without the findings the baseline knows, with `summary.baseline` and recounted totals. */
+export function applyBaseline(report: Report, baseline: Baseline): Report {
+  const remaining = new Map<string, number>();
+  for (const entry of baseline.findings) remaining.set(keyOf(entry), (remaining.get(keyOf(entry)) ?? 0) + entry.count);
+  let suppressed = 0;
+  const findings = report.findings.filter((finding) => {
+    const key = keyOf(identity(finding));
+    const left = remaining.get(key) ?? 0;
+    if (left === 0) return true;
+    remaining.set(key, left - 1);
+    suppressed++;
+    return false;
+  });
+  let stale = 0;
+  for (const left of remaining.values()) stale += left;
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  return {
+    ...report,
+    findings,
+    summary: { ...report.summary, errors, warnings: findings.length - errors, baseline: { suppressed, stale } },
+  };
+}

@@ -1,0 +1,112 @@
+// The config file (spec section 7): `mcec-result.config.json`, or a "mcec-result" key in
+// package.json, found from the working directory upward; `--config FILE` names one, `--no-config`
+// turns the search off. Keys are the long option names in camelCase; paths are relative to the file.
+// It is validated by data/config.schema.json, so a mistake names the file and the key.
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { readJsonAsset } from './assets.js';
+import { ruleIds } from './checks/catalog.js';
+import { UsageError } from './errors.js';
+import { readJsonFile } from './load-json.js';
+import type { RuleId, RuleSetting } from './types.js';
+
+export const configFileName = 'mcec-result.config.json';
+const packageKey = 'mcec-result';
+
+export interface ConfigSettings {
+  format?: string | string[];
+  output?: string;
+  schema?: string;
+  codes?: string | string[];
+  strictCodes?: boolean;
+  rules?: Partial<Record<RuleId, RuleSetting>>;
+  input?: 'auto' | 'json' | 'ndjson';
+  unwrap?: 'auto' | 'none';
+  extract?: boolean;
+  stdinFilename?: string;
+  maxLineBytes?: number;
+  maxListed?: number;
+  maxWarnings?: number;
+  quiet?: boolean;
+  exitZero?: boolean;
+  color?: boolean;
+  redact?: boolean;
+  baseline?: string;
+}
+
+export interface LoadedConfig {
+  path: string;
+  settings: ConfigSettings;
+}
+
+let validateConfig: ReturnType<Ajv2020['compile']> | undefined;
+
+function validator() {
+  if (validateConfig) return validateConfig;
+  const schema = readJsonAsset('data/config.schema.json') as { properties: { rules: { propertyNames: { enum: string[] } } } };
+  // The rule ids come from the catalog, never from a second hand-kept list.
+  schema.properties.rules.propertyNames.enum = [...ruleIds];
+  validateConfig = new Ajv2020({ allErrors: false }).compile(schema);
+  return validateConfig;
+}
+
+function describe(error: ErrorObject, prefix: string): string {
+  const at = `${prefix}${error.instancePath}`;
+  if (error.keyword === 'additionalProperties') return `unknown key "${String(error.params['additionalProperty'])}"${at ? ` in ${at}` : ''}`;
+  if (error.keyword === 'propertyNames') return `${at || 'rules'}: unknown rule "${String(error.params['propertyName'])}" (rules: ${ruleIds.join(', ')})`;
+  if (error.keyword === 'enum') return `${at} must be one of: ${(error.params['allowedValues'] as unknown[]).join(', ')}`;
+  return `${at || 'the config'} ${error.message ?? 'is invalid'}`;
+}
+
+function validated(data: unknown, path: string, prefix: string): ConfigSettings {
+  const validate = validator();
+  if (validate(data)) return data as ConfigSettings;
+  const errors = validate.errors ?? [];
+  // propertyNames reports the bad name first; its own message beats ajv's generic one.
+  const first = errors.find((e) => e.keyword === 'propertyNames') ?? errors[0];
+  throw new UsageError(`config ${path}: ${first ? describe(first, prefix) : 'invalid'}`);
+}
+
+/** Makes the file paths of a config relative to the working directory's view, not the config's. */
+function resolvePaths(settings: ConfigSettings, folder: string): ConfigSettings {
+  const at = (path: string) => (isAbsolute(path) ? path : resolve(folder, path));
+  const resolved: ConfigSettings = { ...settings };
+  for (const key of ['output', 'schema', 'baseline'] as const) if (settings[key] !== undefined) resolved[key] = at(settings[key]);
+  if (settings.codes !== undefined) resolved.codes = [settings.codes].flat().map(at);
+  if (settings.format !== undefined) {
+    resolved.format = [settings.format].flat().map((target) => {
+      const equals = target.indexOf('=');
+      return equals === -1 ? target : `${target.slice(0, equals)}=${at(target.slice(equals + 1))}`;
+    });
+  }
+  return resolved;
+}
+
+export function loadConfig(path: string): LoadedConfig {
+  const data = readJsonFile(path, 'config');
+  const isPackage = path.endsWith('package.json');
+  const settings = isPackage ? validated((data as Record<string, unknown>)[packageKey], path, `/${packageKey}`) : validated(data, path, '');
+  return { path, settings: resolvePaths(settings, dirname(resolve(path))) };
+}
+
+function packageHasKey(path: string): boolean {
+  try {
+    const data = readJsonFile(path, 'package.json');
+    return typeof data === 'object' && data !== null && Object.hasOwn(data, packageKey);
+  } catch {
+    // A broken package.json that is not ours to read is not a reason to fail the run.
+    return false;
+  }
+}
+
+/** The nearest config from `cwd` upward: the config file first, then package.json with our key. */
+export function findConfig(cwd: string): LoadedConfig | undefined {
+  for (let folder = resolve(cwd); ; folder = dirname(folder)) {
+    const file = join(folder, configFileName);
+    if (existsSync(file)) return loadConfig(file);
+    const pkg = join(folder, 'package.json');
+    if (existsSync(pkg) && packageHasKey(pkg)) return loadConfig(pkg);
+    if (dirname(folder) === folder) return undefined;
+  }
+}

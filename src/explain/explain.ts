@@ -1,0 +1,97 @@
+// `mcec-result explain <name>`: what a category, an error or warning code, or a rule means. The
+// knowledge is data: data/categories.json (spec section 2's first table), the code registry, and
+// the rule catalog with one triggering example per rule. A name may be several things at once
+// (`capture-blank` is a category and a warning code); every meaning is shown.
+import { readJsonAsset } from '../assets.js';
+import { isRuleId, ruleCatalog, ruleIds } from '../checks/catalog.js';
+import { UsageError } from '../errors.js';
+import { nearestName } from '../registry/nearest.js';
+import type { CodeRegistry } from '../registry/registry.js';
+import type { RuleId } from '../types.js';
+import { ruleExamples } from './examples.js';
+
+export interface CategoryInfo {
+  when: string;
+  recovery: string;
+  /** Added by newer MCEC releases; the bundled schema does not list it. */
+  newer?: boolean;
+}
+
+let categories: ReadonlyMap<string, CategoryInfo> | undefined;
+
+function isCategoryInfo(value: unknown): value is CategoryInfo {
+  if (typeof value !== 'object' || value === null) return false;
+  const info = value as Record<string, unknown>;
+  return typeof info['when'] === 'string' && typeof info['recovery'] === 'string';
+}
+
+/** The categories of data/categories.json, in the spec's order. */
+export function categoryInfo(): ReadonlyMap<string, CategoryInfo> {
+  if (categories) return categories;
+  const data = readJsonAsset('data/categories.json') as { categories?: Record<string, unknown> };
+  const entries = Object.entries(data.categories ?? {});
+  for (const [name, info] of entries) {
+    if (!isCategoryInfo(info)) throw new Error(`data/categories.json: ${name} needs "when" and "recovery" strings`);
+  }
+  categories = new Map(entries as [string, CategoryInfo][]);
+  return categories;
+}
+
+/** Two columns: labels padded to the widest, continuation lines of a value indented under it. */
+function table(rows: readonly [string, string][]): string[] {
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return rows.flatMap(([label, value]) =>
+    value.split('\n').map((text, i) => `  ${(i === 0 ? label : '').padEnd(width)}  ${text}`.trimEnd()),
+  );
+}
+
+function explainCategory(name: string, info: CategoryInfo): string[] {
+  const note = info.newer ? ' (newer MCEC releases; check with a --schema that lists it)' : '';
+  return [`${name}: an error category${note}`, ...table([['when', info.when], ['recovery', info.recovery]])];
+}
+
+function explainErrorCode(name: string, codeCategories: ReadonlySet<string>): string[] {
+  const listed = [...codeCategories];
+  const under = listed.length === 1 ? 'listed under one category' : `listed under ${listed.length} categories`;
+  const rows = listed.map((category): [string, string] => [category, categoryInfo().get(category)?.when ?? '(a category from a --codes file)']);
+  return [`${name}: an error code, ${under}`, ...table(rows), `  (mcec-result explain <category> tells what an agent should do)`];
+}
+
+function explainWarningCode(name: string): string[] {
+  return [`${name}: a warning code`, '  a known warnings[].code; warnings are allowed on success and on failure'];
+}
+
+function explainRule(id: RuleId): string[] {
+  const rule = ruleCatalog[id];
+  const example: string = ruleExamples[id];
+  return [
+    `${id}: a rule, default severity ${rule.defaultSeverity}`,
+    ...table([
+      ['checks', rule.description],
+      ['example', example === '' ? '(an input with no record: an empty file)' : example],
+      ['setting', `--rule ${id}=off|warning|error`],
+    ]),
+  ];
+}
+
+function unknownName(name: string, registry: CodeRegistry): UsageError {
+  const codes = [registry.nearestErrorCode(name), registry.nearestWarningCode(name)].filter((code) => code !== undefined);
+  const suggestion = nearestName(name, [...categoryInfo().keys(), ...codes, ...ruleIds]);
+  if (suggestion !== undefined) return new UsageError(`unknown name ${JSON.stringify(name)} (did you mean ${JSON.stringify(suggestion)}?)`);
+  return new UsageError(
+    `unknown name ${JSON.stringify(name)}: name an error category (timeout, no-target, ...), an error or warning code (window-not-found, minimized-window, ...) or a rule (schema, missing-result, ...)`,
+  );
+}
+
+/** The text `explain <name>` prints: every meaning of `name`, or a UsageError naming the nearest name. */
+export function explain(name: string, registry: CodeRegistry): string {
+  const sections: string[][] = [];
+  const category = categoryInfo().get(name);
+  if (category) sections.push(explainCategory(name, category));
+  const codeCategories = registry.errorCodeCategories(name);
+  if (codeCategories) sections.push(explainErrorCode(name, codeCategories));
+  if (registry.isKnownWarningCode(name)) sections.push(explainWarningCode(name));
+  if (isRuleId(name)) sections.push(explainRule(name));
+  if (sections.length === 0) throw unknownName(name, registry);
+  return sections.map((lines) => lines.join('\n')).join('\n\n') + '\n';
+}

@@ -1,0 +1,55 @@
+// `import 'mcec-result/vitest'` registers `expect(value).toBeMcecResult()` for other projects' tests;
+// `import { mcecMatchers } from 'mcec-result/vitest'` gives the matcher for `expect.extend` by hand.
+// The value is a bare envelope or an MCP CallToolResult (spec section 3, wrappings 1 and 2).
+// vitest is an optional peer dependency: only projects that run vitest import this entry point.
+import { expect } from 'vitest';
+import { ruleCatalog } from './checks/catalog.js';
+import { checkEnvelope } from './index.js';
+import type { RecordFinding } from './types.js';
+import { isCallToolResult, unwrapCallToolResult } from './unwrap/mcp.js';
+
+export interface McecResultOptions {
+  /** Warnings fail the assertion too (default: only error-severity findings do). */
+  strict?: boolean;
+}
+
+/** Every finding for `value`: the MCP wrapper's own (isError, structuredContent) and the envelope's. */
+export function mcecFindings(value: unknown): RecordFinding[] {
+  if (!isCallToolResult(value)) return checkEnvelope(value);
+  const unwrapped = unwrapCallToolResult(value);
+  // The wrapper's findings carry no severity; with no --rule settings it is the rule's default.
+  const findings: RecordFinding[] = unwrapped.findings.map(({ rule, ...report }) => ({ rule, severity: ruleCatalog[rule].defaultSeverity, ...report }));
+  if (unwrapped.found) findings.push(...checkEnvelope(unwrapped.envelope));
+  return findings;
+}
+
+function describeFindings(findings: readonly RecordFinding[]): string {
+  const pointers = findings.map((finding) => (finding.pointer ? finding.pointer : '(root)'));
+  const width = Math.max(...pointers.map((pointer) => pointer.length));
+  return findings.map((finding, i) => `  ${pointers[i]!.padEnd(width)}  ${finding.severity.padEnd(7)}  ${finding.message} (${finding.rule})`).join('\n');
+}
+
+function toBeMcecResult(received: unknown, options: McecResultOptions = {}) {
+  const findings = mcecFindings(received);
+  const failing = findings.filter((finding) => options.strict === true || finding.severity === 'error');
+  const pass = failing.length === 0;
+  const what = options.strict === true ? 'a conformant MCEC result (strict: warnings fail too)' : 'a conformant MCEC result';
+  const message = pass
+    ? () => `expected value not to be ${what}, but it has ${findings.length > 0 ? `only warnings:\n${describeFindings(findings)}` : 'no finding'}`
+    : () => `expected value to be ${what}, but:\n${describeFindings(findings)}`;
+  return { pass, message, actual: received };
+}
+
+export const mcecMatchers = { toBeMcecResult };
+
+expect.extend(mcecMatchers);
+
+declare module 'vitest' {
+  interface Assertion<T = any> {
+    /** Passes when the value (a bare envelope or an MCP CallToolResult) has no error-severity finding. */
+    toBeMcecResult(options?: McecResultOptions): void;
+  }
+  interface AsymmetricMatchersContaining {
+    toBeMcecResult(options?: McecResultOptions): unknown;
+  }
+}

@@ -1,0 +1,154 @@
+// Config files, baselines and --redact, through the built CLI on real files.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lines, runCli, runJson, tempFiles } from './helpers/cli.js';
+
+const S = '5f19c9c01a3f';
+const noError = { ok: false, sessionId: S };
+const typo = { ok: false, error: { code: 'window-not-fonud', category: 'no-target', detail: 'd' } };
+const ok = { ok: true, result: {} };
+
+describe('config file', () => {
+  it('is found from the working directory upward and fills in options', () => {
+    const dir = tempFiles({
+      'mcec-result.config.json': JSON.stringify({ rules: { 'unknown-code': 'error' }, maxListed: 1, codes: 'codes/extra.json' }),
+      'codes/extra.json': JSON.stringify({ errorCodes: { internal: ['custom-fault'] } }),
+      'runs/deep/run.jsonl': lines(typo, { ok: false, error: { code: 'custom-fault', category: 'internal', detail: 'd' } }),
+    });
+    const result = runJson(['run.jsonl'], { cwd: join(dir, 'runs/deep') });
+    expect(result.status).toBe(1);
+    expect(result.report.findings).toEqual([expect.objectContaining({ rule: 'unknown-code', severity: 'error', line: 1 })]);
+  });
+
+  it('command-line options win; --rule is merged rule by rule', () => {
+    const dir = tempFiles({
+      'mcec-result.config.json': JSON.stringify({ rules: { 'unknown-code': 'error', schema: 'off' }, format: 'json' }),
+      'run.jsonl': lines(typo, noError),
+    });
+    const fromConfig = runCli(['check', 'run.jsonl'], { cwd: dir });
+    expect(JSON.parse(fromConfig.stdout).findings.map((f: { rule: string }) => f.rule)).toEqual(['unknown-code']);
+    const overridden = runJson(['--rule', 'unknown-code=off', 'run.jsonl'], { cwd: dir });
+    expect(overridden.report.findings).toEqual([]);
+    expect(overridden.status).toBe(0);
+    expect(runCli(['check', '-f', 'human', 'run.jsonl'], { cwd: dir }).stdout).toContain('problem');
+  });
+
+  it('a "mcec-result" key in package.json; --config FILE; --no-config', () => {
+    const dir = tempFiles({
+      'package.json': JSON.stringify({ name: 'agent-tests', 'mcec-result': { rules: { schema: 'warning' } } }),
+      'strict.json': JSON.stringify({ strictCodes: true }),
+      'run.jsonl': lines(noError, typo),
+    });
+    const pkg = runJson(['run.jsonl'], { cwd: dir });
+    expect(pkg.status).toBe(0);
+    expect(pkg.report.findings[0]).toMatchObject({ rule: 'schema', severity: 'warning' });
+    const named = runJson(['--config', 'strict.json', 'run.jsonl'], { cwd: dir });
+    expect(named.report.findings.map((f: { rule: string; severity: string }) => `${f.rule}:${f.severity}`)).toEqual(['schema:error', 'unknown-code:error']);
+    const none = runJson(['--no-config', 'run.jsonl'], { cwd: dir });
+    expect(none.report.findings.map((f: { rule: string; severity: string }) => `${f.rule}:${f.severity}`)).toEqual(['schema:error', 'unknown-code:warning']);
+  });
+
+  const bad: [string, string, RegExp][] = [
+    ['an unknown key', JSON.stringify({ colour: true }), /config .*mcec-result\.config\.json: unknown key "colour"\n$/],
+    ['an unknown rule', JSON.stringify({ rules: { nope: 'off' } }), /\/rules: unknown rule "nope" \(rules: parse-error, /],
+    ['a bad severity', JSON.stringify({ rules: { schema: 'loud' } }), /\/rules\/schema must be one of: off, warning, error\n$/],
+    ['a wrong type', JSON.stringify({ maxListed: 'all' }), /\/maxListed must be integer\n$/],
+    ['broken JSON', '{"quiet": true,,}', /config .*mcec-result\.config\.json:1:16: property name expected, found ","\n$/],
+  ];
+  for (const [name, text, message] of bad) {
+    it(`names the file and key of ${name}, exit 2`, () => {
+      const dir = tempFiles({ 'mcec-result.config.json': text, 'run.jsonl': lines(ok) });
+      const result = runCli(['check', 'run.jsonl'], { cwd: dir });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stdout).toBe('');
+    });
+  }
+
+  it('a missing --config file: exit 2', () => {
+    const dir = tempFiles({ 'run.jsonl': lines(ok) });
+    expect(runCli(['check', '--config', 'nope.json', 'run.jsonl'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: cannot read config nope.json: no such file or directory\n' });
+  });
+});
+
+describe('baselines', () => {
+  const original = lines(ok, noError, typo, '{"ok":tru');
+
+  it('--write-baseline records the findings and exits 0; --baseline then reports only new ones', () => {
+    const dir = tempFiles({ 'run.jsonl': original });
+    const write = runCli(['check', '--write-baseline', 'baseline.json', 'run.jsonl'], { cwd: dir });
+    expect(write.status).toBe(0);
+    const baseline = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8'));
+    expect(baseline.baselineVersion).toBe(1);
+    expect(baseline.findings.map((f: { rule: string }) => f.rule).sort()).toEqual(['parse-error', 'schema', 'unknown-code']);
+
+    const same = runJson(['--baseline', 'baseline.json', 'run.jsonl'], { cwd: dir });
+    expect(same.status).toBe(0);
+    expect(same.report.findings).toEqual([]);
+    expect(same.report.summary).toMatchObject({ errors: 0, warnings: 0, baseline: { suppressed: 3, stale: 0 } });
+  });
+
+  it('survives inserted lines, catches a new finding, and counts stale entries', () => {
+    const dir = tempFiles({ 'run.jsonl': original });
+    runCli(['check', '--write-baseline', 'baseline.json', 'run.jsonl'], { cwd: dir });
+    // Two lines inserted at the top, one old failure fixed, one new failure added.
+    writeFileSync(join(dir, 'run.jsonl'), lines(ok, ok, ok, { ...noError, sessionId: 'other' }, typo, '{"ok":tru'));
+    const result = runJson(['--baseline', 'baseline.json', 'run.jsonl'], { cwd: dir });
+    expect(result.status).toBe(1);
+    expect(result.report.findings).toEqual([expect.objectContaining({ rule: 'schema', line: 4 })]);
+    expect(result.report.summary.baseline).toEqual({ suppressed: 2, stale: 1 });
+    expect(runCli(['check', '--baseline', 'baseline.json', 'run.jsonl'], { cwd: dir }).stdout).toMatch(/baseline\s+2 known findings suppressed\s+1 entries no longer found/);
+  });
+
+  it('matches identical findings by count', () => {
+    const dir = tempFiles({ 'run.jsonl': lines(noError) });
+    runCli(['check', '--write-baseline', 'b.json', 'run.jsonl'], { cwd: dir });
+    writeFileSync(join(dir, 'run.jsonl'), lines(noError, noError));
+    expect(runJson(['--baseline', 'b.json', 'run.jsonl'], { cwd: dir }).report.findings).toHaveLength(1);
+  });
+
+  it('an invalid baseline file is a usage error', () => {
+    const dir = tempFiles({ 'b.json': JSON.stringify({ findings: [] }), 'run.jsonl': lines(ok) });
+    const result = runCli(['check', '--baseline', 'b.json', 'run.jsonl'], { cwd: dir });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^mcec-result: baseline b\.json: must have required property 'baselineVersion' \(write one with --write-baseline\)\n$/);
+  });
+});
+
+describe('--redact', () => {
+  const secret = 'SECRET-4242';
+  const schema = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: {
+      ok: { type: 'boolean' },
+      result: { type: ['object', 'null'], properties: { mode: { enum: ['fast', 'slow'] } } },
+      error: { type: 'object', properties: { detail: { const: 'x' } } },
+    },
+  };
+  const records = lines(
+    { ok: true, result: { mode: secret } },
+    { ok: false, error: { code: 'window-not-found', category: 'no-target', detail: secret, lastObservation: { text: secret, base64: secret } } },
+    `{"ok":true,"result":{"text":"${secret}" ${secret}}}`,
+  );
+
+  it('keeps detail, result and observation values out of every message', () => {
+    const dir = tempFiles({ 'run.jsonl': records, 'schema.json': JSON.stringify(schema) });
+    const plain = runCli(['check', '--schema', 'schema.json', '-f', 'json', 'run.jsonl'], { cwd: dir });
+    expect(plain.stdout).toContain(secret);
+    for (const format of ['json', 'human']) {
+      const redacted = runCli(['check', '--redact', '--schema', 'schema.json', '-f', format, 'run.jsonl'], { cwd: dir });
+      expect(redacted.status).toBe(1);
+      expect(redacted.stdout).not.toContain(secret);
+    }
+    const { report } = runJson(['--redact', '--schema', 'schema.json', 'run.jsonl'], { cwd: dir });
+    expect(report.findings.map((f: { rule: string; line: number; pointer?: string }) => [f.rule, f.line, f.pointer ?? null])).toEqual([
+      ['schema', 1, '/result/mode'],
+      ['inline-image', 2, '/error/lastObservation/base64'],
+      ['schema', 2, '/error/detail'],
+      ['parse-error', 3, null],
+    ]);
+    expect(report.findings[0].message).toBe('result.mode must be one of: fast, slow (value withheld by --redact)');
+  });
+});

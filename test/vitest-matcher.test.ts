@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { mcecFindings, mcecMatchers } from '../src/vitest.js';
+
+const ok = { ok: true, result: { window: 'Untitled - Notepad' }, sessionId: '5f19c9c01a3f' };
+const failed = { ok: false, error: { code: 'window-not-found', category: 'no-target', detail: 'no window matched' }, sessionId: '5f19c9c01a3f' };
+const noError = { ok: false, sessionId: '5f19c9c01a3f' };
+const noResult = { ok: true, sessionId: '5f19c9c01a3f' };
+
+const callToolResult = (envelope: unknown, isError: boolean) => ({
+  content: [{ type: 'image', data: '<redacted base64>', mimeType: 'image/png' }, { type: 'text', text: JSON.stringify(envelope) }],
+  isError,
+});
+
+describe('toBeMcecResult', () => {
+  it('passes on conformant bare envelopes', () => {
+    expect(ok).toBeMcecResult();
+    expect(failed).toBeMcecResult();
+  });
+
+  it('passes on a conformant MCP CallToolResult', () => {
+    expect(callToolResult(ok, false)).toBeMcecResult();
+    expect(callToolResult(failed, true)).toBeMcecResult();
+    expect({ content: [{ type: 'text', text: JSON.stringify(ok) }] }).toBeMcecResult();
+  });
+
+  it('fails on a bad envelope, naming each finding with its pointer, severity and rule', () => {
+    expect(() => expect(noError).toBeMcecResult()).toThrow(/ok is false, so error is required/);
+    expect(() => expect(noError).toBeMcecResult()).toThrow(
+      'expected value to be a conformant MCEC result, but:\n  (root)  error    ok is false, so error is required (schema)',
+    );
+    expect(() => expect({ ...failed, result: { clicked: true } }).toBeMcecResult()).toThrow(/\/result +error +.* \(result-on-failure\)/);
+    expect(() => expect('not an object').toBeMcecResult()).toThrow(/\(schema\)/);
+  });
+
+  it('fails on a bad envelope inside a CallToolResult', () => {
+    expect(() => expect(callToolResult(noError, true)).toBeMcecResult()).toThrow(/ok is false, so error is required/);
+  });
+
+  it('fails on an isError that does not mirror ok', () => {
+    expect(() => expect(callToolResult(failed, false)).toBeMcecResult()).toThrow(/\/ok +error +isError is false but ok is false.* \(is-error-mismatch\)/);
+    expect(() => expect({ content: [{ type: 'text', text: JSON.stringify(failed) }] }).toBeMcecResult()).toThrow(/is-error-mismatch/);
+  });
+
+  it('fails on a CallToolResult that holds no envelope, or whose structuredContent differs', () => {
+    expect(() => expect({ content: [{ type: 'text', text: 'window captured' }], isError: false }).toBeMcecResult()).toThrow(
+      /\(root\) +error +the tool response holds no JSON envelope: its text block is not JSON \(not-an-envelope\)/,
+    );
+    const differing = { ...callToolResult(ok, false), structuredContent: { ...ok, result: {} } };
+    expect(() => expect(differing).toBeMcecResult()).toThrow(/structured-content-mismatch/);
+  });
+
+  it('lets warnings pass, unless strict', () => {
+    expect(noResult).toBeMcecResult();
+    expect(noResult).toBeMcecResult({ strict: false });
+    expect(() => expect(noResult).toBeMcecResult({ strict: true })).toThrow(
+      /^expected value to be a conformant MCEC result \(strict: warnings fail too\), but:\n {2}\(root\) {2}warning {2}.* \(missing-result\)$/,
+    );
+    expect(ok).toBeMcecResult({ strict: true });
+  });
+
+  it('works with .not, with the inverse message', () => {
+    expect(noError).not.toBeMcecResult();
+    expect(callToolResult(failed, false)).not.toBeMcecResult();
+    expect(noResult).not.toBeMcecResult({ strict: true });
+    expect(() => expect(ok).not.toBeMcecResult()).toThrow(/^expected value not to be a conformant MCEC result, but it has no finding$/);
+    expect(() => expect(noResult).not.toBeMcecResult()).toThrow(/^expected value not to be a conformant MCEC result, but it has only warnings:\n.*\(missing-result\)$/);
+  });
+
+  it('works as an asymmetric matcher', () => {
+    expect({ response: ok }).toEqual({ response: expect.toBeMcecResult() });
+    expect({ response: noError }).not.toEqual({ response: expect.toBeMcecResult() });
+  });
+
+  it('exports the matchers for expect.extend and the findings behind them', () => {
+    expect(Object.keys(mcecMatchers)).toEqual(['toBeMcecResult']);
+    expect(mcecFindings(callToolResult(failed, false)).map((finding) => [finding.rule, finding.severity])).toEqual([['is-error-mismatch', 'error']]);
+  });
+});
