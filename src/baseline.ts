@@ -3,9 +3,10 @@
 // rule, source, tool, code, pointer and a fingerprint of its record, never by line number, so
 // inserting lines does not break a baseline. Matching counts: two identical findings need two entries.
 import { writeFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
 import { UsageError, describeError } from './errors.js';
+import { compileOwnSchema } from './lazy.js';
 import { readJsonFile } from './load-json.js';
 import type { Finding, Report } from './types.js';
 
@@ -63,11 +64,11 @@ export function writeBaseline(path: string, findings: readonly Finding[]): void 
   }
 }
 
-let validateBaseline: ReturnType<Ajv2020['compile']> | undefined;
+let validateBaseline: ValidateFunction | undefined;
 
 export function readBaseline(path: string): Baseline {
   const data = readJsonFile(path, 'baseline');
-  validateBaseline ??= new Ajv2020().compile(readJsonAsset('data/baseline.schema.json') as object);
+  validateBaseline ??= compileOwnSchema(readJsonAsset('data/baseline.schema.json') as object);
   if (!validateBaseline(data)) {
     const first = validateBaseline.errors?.[0];
     throw new UsageError(`baseline ${path}${first?.instancePath ? ` at ${first.instancePath}` : ''}: ${first?.message ?? 'invalid'} (write one with --write-baseline)`);

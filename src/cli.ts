@@ -117,7 +117,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--extract', 'find the JSON object inside prefixed log lines; lines without one are skipped')
     .option('--stdin-filename <name>', 'the name standard input gets in reports')
     .option('--max-line-bytes <n>', 'longer lines are parse errors, never held whole (default 64 MiB)', count('--max-line-bytes', 1))
-    .option('--max-listed <n>', 'findings listed per input in human output; 0 lists all', count('--max-listed'), 100)
+    .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')
     .option('--redact', 'keep envelope values (detail, result, observations) out of every report')

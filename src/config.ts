@@ -4,10 +4,11 @@
 // It is validated by data/config.schema.json, so a mistake names the file and the key.
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
 import { ruleIds } from './checks/catalog.js';
 import { UsageError } from './errors.js';
+import { compileOwnSchema } from './lazy.js';
 import { readJsonFile } from './load-json.js';
 import type { RuleId, RuleSetting } from './types.js';
 
@@ -40,14 +41,14 @@ export interface LoadedConfig {
   settings: ConfigSettings;
 }
 
-let validateConfig: ReturnType<Ajv2020['compile']> | undefined;
+let validateConfig: ValidateFunction | undefined;
 
 function validator() {
   if (validateConfig) return validateConfig;
   const schema = readJsonAsset('data/config.schema.json') as { properties: { rules: { propertyNames: { enum: string[] } } } };
   // The rule ids come from the catalog, never from a second hand-kept list.
   schema.properties.rules.propertyNames.enum = [...ruleIds];
-  validateConfig = new Ajv2020({ allErrors: false }).compile(schema);
+  validateConfig = compileOwnSchema(schema);
   return validateConfig;
 }
 

@@ -107,7 +107,8 @@ class SourceChecker {
     if (finding) this.findings.push(locate(finding, { source: this.source.name, ...place }));
   }
 
-  frame(framed: Framed): void {
+  /** Takes each framed entry as framing produces it (the checker is framing's sink). */
+  push(framed: Framed): void {
     this.entries++;
     if (framed.kind === 'unparseable') {
       this.tally.addUnparseable();
@@ -129,7 +130,11 @@ class SourceChecker {
       for (const finding of unwrapped.findings) this.add(finding, { line: framed.line, ...identity });
       return;
     }
-    const findings = unwrapped.hasEnvelope ? [...unwrapped.findings, ...checkEnvelopeWith(this.context, unwrapped.envelope)] : unwrapped.findings;
+    let findings = unwrapped.findings;
+    if (unwrapped.hasEnvelope) {
+      const checked = checkEnvelopeWith(this.context, unwrapped.envelope);
+      findings = findings.length === 0 ? checked : findings.concat(checked);
+    }
     const { tool, sessionId, wrapping } = unwrapped;
     this.tally.addRecord(unwrapped.envelope, {
       ...(tool !== undefined && { tool }),
@@ -162,10 +167,7 @@ async function checkSource(source: InputSource, context: CheckContext, tally: Ta
     // An idle pipe never yields again: aborting destroys the stream so the loop below ends at once.
     if (options.signal && 'destroy' in raw) raw = addAbortSignal(options.signal, raw as Readable);
     const chunks = await decodeInput(raw);
-    for await (const batch of frameInput(chunks, framingFor(source.path, options.input ?? 'auto'), options)) {
-      for (const framed of batch) checker.frame(framed);
-      if (options.signal?.aborted) break;
-    }
+    await frameInput(chunks, framingFor(source.path, options.input ?? 'auto'), options, checker);
   } catch (error) {
     if (options.signal?.aborted) {
       checker.finish(true);

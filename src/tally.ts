@@ -1,6 +1,6 @@
 // Counts and distributions of spec section 6, accumulated as records stream past (nothing per record
 // is kept) and sorted once when the summary is taken.
-import { errorObject, isObject, stringMember, warningObjects } from './checks/envelope.js';
+import { errorObject, isObject, stringMember, warningList } from './checks/envelope.js';
 import type { CodeRegistry } from './registry/registry.js';
 import type { Finding, SessionCounts, Summary, ToolCounts } from './types.js';
 
@@ -62,7 +62,8 @@ export class Tally {
       const code = stringMember(error, 'code');
       if (code !== undefined) bump(this.codes, code);
     }
-    for (const [, warning] of warningObjects(envelope)) {
+    for (const warning of warningList(envelope)) {
+      if (!isObject(warning)) continue;
       const code = stringMember(warning, 'code');
       if (code !== undefined) bump(this.warningCodes, code);
     }

@@ -45,3 +45,12 @@ describe('the bundled registry', () => {
     expect(registry.nearestWarningCode('minimised-window')).toBe('minimized-window');
   });
 });
+
+describe('data/codes.json', () => {
+  it('is a valid codes file (it is not validated at start-up)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { validateCodesData } = await import('../src/registry/load.js');
+    const data = JSON.parse(readFileSync('data/codes.json', 'utf8'));
+    expect(() => validateCodesData(data, 'data/codes.json')).not.toThrow();
+  });
+});

@@ -22,6 +22,8 @@ export function ruleFinding(context: CheckContext, rule: RuleId, report: RuleRep
   return { rule, severity, ...report };
 }
 
+const scratch: RuleReport[] = [];
+
 export function checkEnvelopeWith(context: CheckContext, envelope: unknown): RecordFinding[] {
   const findings: RecordFinding[] = [];
   const schemaSeverity = context.severities.schema;
@@ -31,7 +33,9 @@ export function checkEnvelopeWith(context: CheckContext, envelope: unknown): Rec
   for (const rule of envelopeRules) {
     const severity = context.severities[rule.id];
     if (severity === 'off') continue;
-    rule.check(envelope, context, (report) => findings.push({ rule: rule.id, severity, ...report }));
+    scratch.length = 0;
+    rule.check(envelope, context, scratch);
+    for (const report of scratch) findings.push({ rule: rule.id, severity, ...report });
   }
   return findings;
 }

@@ -1,10 +1,14 @@
-// Compiles the envelope schema once per run: the bundled copy of the MCEC schema, or `--schema FILE`.
-// Nothing is fetched, ever: a remote $ref is a usage error.
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { Ajv, MissingRefError, type AnySchemaObject, type Options, type ValidateFunction } from 'ajv';
+// The envelope schema, ready to validate, once per run: the bundled copy of the MCEC schema, or
+// `--schema FILE`. The bundled schema's validator is generated at build time by ajv's standalone
+// mode (scripts/build-validator.mjs), so a run on the bundled schema loads neither ajv nor its
+// compiler. Nothing is fetched, ever: a remote $ref is a usage error.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AnySchemaObject, Options, ValidateFunction } from 'ajv';
 import { bundledSchemaPath } from '../assets.js';
-import { UsageError } from '../errors.js';
+import { UsageError, describeError } from '../errors.js';
+import { loadAjv, loadAjv2019, loadAjv2020 } from '../lazy.js';
 import { readJsonFile } from '../load-json.js';
 
 export interface EnvelopeSchema {
@@ -18,10 +22,9 @@ export interface EnvelopeSchema {
   categories: string[];
 }
 
-const ajvOptions: Options = {
+/** Shared with scripts/build-validator.mjs, which must generate the same code. */
+export const ajvOptions: Options = {
   allErrors: true,
-  // verbose keeps the failing subschema and data on each error, which the messages quote.
-  verbose: true,
   // The MCEC schema uses union types (["object", "null"]); user schemas may use keywords ajv's
   // strict mode frowns on. Meta-schema validation still rejects schemas that are invalid.
   strict: false,
@@ -31,9 +34,9 @@ const ajvOptions: Options = {
 
 function ajvFor(metaSchema: unknown) {
   const uri = typeof metaSchema === 'string' ? metaSchema : '';
-  if (/draft-0[67]\/schema/.test(uri)) return new Ajv(ajvOptions);
-  if (/draft\/2019-09\/schema/.test(uri)) return new Ajv2019(ajvOptions);
-  return new Ajv2020(ajvOptions);
+  if (/draft-0[67]\/schema/.test(uri)) return new (loadAjv().Ajv)(ajvOptions);
+  if (/draft\/2019-09\/schema/.test(uri)) return new (loadAjv2019().Ajv2019)(ajvOptions);
+  return new (loadAjv2020().Ajv2020)(ajvOptions);
 }
 
 function categoriesOf(document: AnySchemaObject): string[] {
@@ -42,25 +45,56 @@ function categoriesOf(document: AnySchemaObject): string[] {
   return Array.isArray(enumValues) ? enumValues.filter((v): v is string => typeof v === 'string') : [];
 }
 
-export function compileEnvelopeSchema(document: unknown, source: string): EnvelopeSchema {
-  const label = source === 'bundled' ? 'the bundled schema' : `schema ${source}`;
+function asSchema(document: unknown, label: string): AnySchemaObject {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new UsageError(`${label}: a JSON Schema must be an object`);
   }
-  const schema = document as AnySchemaObject;
+  return document as AnySchemaObject;
+}
+
+function described(schema: AnySchemaObject, source: string, validate: ValidateFunction): EnvelopeSchema {
+  const id = typeof schema['$id'] === 'string' ? schema['$id'] : undefined;
+  return { ...(id !== undefined && { id }), source, document: schema, validate, categories: categoriesOf(schema) };
+}
+
+export function compileEnvelopeSchema(document: unknown, source: string): EnvelopeSchema {
+  const label = source === 'bundled' ? 'the bundled schema' : `schema ${source}`;
+  const schema = asSchema(document, label);
   const ajv = ajvFor(schema['$schema']);
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(schema);
   } catch (error) {
-    if (error instanceof MissingRefError) throw new UsageError(`${label}: remote $ref not fetched: ${error.missingRef}`);
-    throw new UsageError(`${label} is not a valid JSON Schema: ${(error as Error).message}`);
+    if (error instanceof loadAjv().MissingRefError) throw new UsageError(`${label}: remote $ref not fetched: ${error.missingRef}`);
+    throw new UsageError(`${label} is not a valid JSON Schema: ${describeError(error)}`);
   }
-  const id = typeof schema['$id'] === 'string' ? schema['$id'] : undefined;
-  return { ...(id !== undefined && { id }), source, document: schema, validate, categories: categoriesOf(schema) };
+  return described(schema, source, validate);
+}
+
+export function schemaDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+interface Precompiled {
+  (data: unknown): boolean;
+  schemaDigest?: string;
+}
+
+/** The build-time validator, if it was generated from exactly these bytes. */
+function precompiled(text: string): ValidateFunction | undefined {
+  try {
+    const validate = createRequire(import.meta.url)('../generated/envelope-validator.cjs') as Precompiled;
+    return validate.schemaDigest === schemaDigest(text) ? (validate as unknown as ValidateFunction) : undefined;
+  } catch {
+    // Not built (running from source, e.g. in tests): compile instead.
+    return undefined;
+  }
 }
 
 export function loadEnvelopeSchema(path?: string): EnvelopeSchema {
-  if (path === undefined) return compileEnvelopeSchema(readJsonFile(bundledSchemaPath, 'schema'), 'bundled');
-  return compileEnvelopeSchema(readJsonFile(path, 'schema'), path);
+  if (path !== undefined) return compileEnvelopeSchema(readJsonFile(path, 'schema'), path);
+  const text = readFileSync(bundledSchemaPath, 'utf8');
+  const document = asSchema(JSON.parse(text), 'the bundled schema');
+  const validate = precompiled(text);
+  return validate ? described(document, 'bundled', validate) : compileEnvelopeSchema(document, 'bundled');
 }

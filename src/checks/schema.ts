@@ -118,8 +118,23 @@ function proseAllowsNull(document: AnySchemaObject, instancePath: string): strin
   return `; the schema's description allows null ("${description}") but its type does not: omit the member instead`;
 }
 
-function describe(error: ErrorObject, schema: EnvelopeSchema, redact: boolean): SchemaFinding | undefined {
-  const { keyword, instancePath, schemaPath, params, data } = error;
+/** The value at a JSON Pointer (RFC 6901) inside `root`. */
+function valueAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  if (pointer === '') return node;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+// ajv runs without `verbose` (the bundled schema's validator is generated at build time), so the
+// failing data and subschemas are looked up here, from the instance and the schema document.
+function describe(error: ErrorObject, schema: EnvelopeSchema, root: unknown, redact: boolean): SchemaFinding | undefined {
+  const { keyword, instancePath, schemaPath, params } = error;
+  const data = valueAt(root, instancePath);
   const got = () => (redact && isRedactedPointer(instancePath) ? withheld : `(got ${quote(data)})`);
   const base = { pointer: instancePath, keyword, schemaPath };
   const name = pointerName(instancePath);
@@ -134,7 +149,7 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, redact: boolean): 
       return { ...base, message: `${name} is missing required property ${JSON.stringify(missing)}` };
     }
     case 'not': {
-      const forbidden = forbiddenProperties(error.schema);
+      const forbidden = forbiddenProperties(schemaAt(schema.document, schemaPath));
       if (conditional && forbidden.length > 0) {
         const pointer = childPointer(instancePath, forbidden[0]!);
         return { ...base, pointer, message: `${conditional.condition}, so ${forbidden.map((p) => pointerName(childPointer(instancePath, p))).join(' and ')} must be absent` };
@@ -143,7 +158,8 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, redact: boolean): 
     }
     case 'additionalProperties': {
       const property = String(params['additionalProperty']);
-      const allowed = isObject(error.parentSchema?.['properties']) ? Object.keys(error.parentSchema['properties']) : [];
+      const parent = schemaAt(schema.document, schemaPath.replace(/\/additionalProperties$/, ''));
+      const allowed = isObject(parent) && isObject(parent['properties']) ? Object.keys(parent['properties']) : [];
       const where = instancePath === '' ? 'the envelope' : name;
       const hint = allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : '';
       const suggestion = nearestName(property, allowed);
@@ -182,7 +198,7 @@ export function schemaFindings(schema: EnvelopeSchema, value: unknown, redact = 
   for (const error of schema.validate.errors ?? []) {
     // `if` errors only say that a then/else failed; that failure is reported on its own.
     if (error.keyword === 'if') continue;
-    const finding = describe(error, schema, redact);
+    const finding = describe(error, schema, value, redact);
     if (!finding) continue;
     const key = `${finding.pointer}\0${finding.keyword}`;
     const earlier = byPlace.get(key);

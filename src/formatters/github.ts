@@ -6,6 +6,7 @@
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
+import { messageWithSuggestion } from './message.js';
 
 type CommandName = 'error' | 'warning' | 'notice';
 
@@ -26,9 +27,6 @@ function command(name: CommandName, properties: Record<string, string | number>,
   return `::${name}${list === '' ? '' : ` ${list}`}::${escapeData(message)}`;
 }
 
-function messageText(finding: Finding): string {
-  return finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
-}
 
 function annotation(finding: Finding, cwd: string): string {
   const { source, line, column } = finding.location;
@@ -38,7 +36,7 @@ function annotation(finding: Finding, cwd: string): string {
     ...(column !== undefined && { col: column }),
     title: finding.rule,
   };
-  return command(finding.severity, properties, messageText(finding));
+  return command(finding.severity, properties, messageWithSuggestion(finding));
 }
 
 function groupBySource(findings: readonly Finding[]): Finding[][] {

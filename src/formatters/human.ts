@@ -3,6 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
+import { messageWithSuggestion } from './message.js';
 
 const barWidth = 24;
 const topCodes = 5;
@@ -12,9 +13,6 @@ function place(finding: Finding): string {
   return column === undefined ? `${source}:${line}` : `${source}:${line}:${column}`;
 }
 
-function message(finding: Finding): string {
-  return finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
-}
 
 function groupBySource(findings: readonly Finding[]): Finding[][] {
   const groups: Finding[][] = [];
@@ -32,7 +30,7 @@ function findingLines(group: readonly Finding[], c: ChalkInstance, maxListed: nu
   const lines = listed.map((f) => {
     const severity = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
     const tool = f.tool === undefined ? '' : `${c.cyan(f.tool)}: `;
-    return `${c.dim(place(f).padEnd(placeWidth))}  ${severity}  ${tool}${message(f)}  ${c.dim(f.rule)}`;
+    return `${c.dim(place(f).padEnd(placeWidth))}  ${severity}  ${tool}${messageWithSuggestion(f)}  ${c.dim(f.rule)}`;
   });
   const rest = group.length - listed.length;
   if (rest > 0) lines.push(c.dim(`… and ${rest} more in ${group[0]!.location.source} (--max-listed 0 lists all)`));

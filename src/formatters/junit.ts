@@ -6,6 +6,7 @@
 // Schema: https://github.com/windyroad/JUnit-Schema/blob/master/JUnit.xsd
 // (as the reporters read it: https://github.com/testmoapp/junitxml)
 import type { Finding, Report } from '../types.js';
+import { messageWithSuggestion } from './message.js';
 
 interface LineCase {
   line: number;
@@ -41,7 +42,7 @@ function attributes(pairs: Record<string, string | number>): string {
 }
 
 function findingText(finding: Finding): string {
-  const text = finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
+  const text = messageWithSuggestion(finding);
   const { line, column, pointer } = finding.location;
   const place = column === undefined ? `line ${line}` : `line ${line}, column ${column}`;
   const at = pointer === undefined ? '' : pointer === '' ? ' at the envelope' : ` at ${pointer}`;

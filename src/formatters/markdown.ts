@@ -5,6 +5,7 @@
 // Mermaid pie: https://mermaid.js.org/syntax/pie.html
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
+import { messageWithSuggestion } from './message.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
@@ -84,9 +85,6 @@ function place(finding: Finding): string {
   return column === undefined ? `${source}:${line}` : `${source}:${line}:${column}`;
 }
 
-function messageText(finding: Finding): string {
-  return finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
-}
 
 function groupBySource(findings: readonly Finding[]): Finding[][] {
   const groups = new Map<string, Finding[]>();
@@ -99,7 +97,7 @@ function groupBySource(findings: readonly Finding[]): Finding[][] {
 
 function findingRows(group: readonly Finding[], maxListed: number): string[][] {
   const listed = maxListed > 0 ? group.slice(0, maxListed) : group;
-  const rows = listed.map((f) => [place(f), f.severity, f.rule, messageText(f)]);
+  const rows = listed.map((f) => [place(f), f.severity, f.rule, messageWithSuggestion(f)]);
   const rest = group.length - listed.length;
   if (rest > 0) rows.push([group[0]!.location.source, '', '', `… and ${rest} more (--max-listed 0 lists all)`]);
   return rows;

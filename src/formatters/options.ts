@@ -1,7 +1,7 @@
 export interface FormatOptions {
   /** Decided once by the CLI (NO_COLOR, FORCE_COLOR, --color/--no-color, terminal or not). */
   color: boolean;
-  /** Findings listed per input in human output; 0 lists all. */
+  /** Findings listed per input in human, GitHub and Markdown output; 0 lists all. */
   maxListed: number;
   /** Human output: error findings and the summary only. */
   quiet: boolean;

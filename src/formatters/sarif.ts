@@ -8,6 +8,7 @@ import { ruleCatalog, ruleIds } from '../checks/catalog.js';
 import type { Finding, Report, RuleId, Severity, Wrapping } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
+import { messageWithSuggestion } from './message.js';
 
 const sarifSchema = 'https://json.schemastore.org/sarif-2.1.0.json';
 const informationUri = 'https://github.com/tig/mcec';
@@ -72,9 +73,6 @@ function artifactUri(source: string, cwd: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
-function messageText(finding: Finding): string {
-  return finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
-}
 
 function resultProperties(finding: Finding): SarifResultProperties | undefined {
   const { location, tool, wrapping } = finding;
@@ -93,7 +91,7 @@ function toSarifResult(finding: Finding, cwd: string): SarifResult {
     ruleId: finding.rule,
     ruleIndex: ruleIndex.get(finding.rule)!,
     level: finding.severity,
-    message: { text: messageText(finding) },
+    message: { text: messageWithSuggestion(finding) },
     locations: [
       {
         physicalLocation: {

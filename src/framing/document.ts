@@ -1,6 +1,6 @@
 // `.json` framing (spec sections 3 and 7): the file is one JSON value; an object is one record, an
 // array's elements are records (not flattened further) at the line where each starts.
-import { visit } from 'jsonc-parser';
+import { loadJsoncParser } from '../lazy.js';
 import type { Framed } from '../types.js';
 import { locateParseError } from './parse-error.js';
 import { firstInvalidUtf8, isUtf8 } from './utf8.js';
@@ -57,7 +57,7 @@ function elementOffsets(text: string): number[] {
   const begin = (offset: number): void => {
     if (depth === 1) starts.push(offset);
   };
-  visit(text, {
+  loadJsoncParser().visit(text, {
     onObjectBegin: (offset) => {
       begin(offset);
       depth++;

@@ -1,8 +1,7 @@
 // Picks the framing for an input and runs it over its decoded chunks.
 import { InputDataError } from '../sources/decode.js';
-import type { Framed } from '../types.js';
 import { frameDocument } from './document.js';
-import { NdjsonFramer } from './ndjson.js';
+import { NdjsonFramer, type FramedSink } from './ndjson.js';
 
 export type InputMode = 'auto' | 'json' | 'ndjson';
 export type Framing = 'json' | 'ndjson';
@@ -23,14 +22,14 @@ export interface FramingOptions {
   redact?: boolean;
 }
 
-export async function* frameInput(chunks: AsyncIterable<Buffer>, framing: Framing, options: FramingOptions = {}): AsyncGenerator<Framed[]> {
+export type { FramedSink } from './ndjson.js';
+
+/** Frames every entry of the input into `sink`, in order. */
+export async function frameInput(chunks: AsyncIterable<Buffer>, framing: Framing, options: FramingOptions, sink: FramedSink): Promise<void> {
   if (framing === 'ndjson') {
     const framer = new NdjsonFramer(options);
-    for await (const chunk of chunks) {
-      const batch = framer.push(chunk);
-      if (batch.length > 0) yield batch;
-    }
-    yield framer.end();
+    for await (const chunk of chunks) framer.push(chunk, sink);
+    framer.end(sink);
     return;
   }
   const parts: Buffer[] = [];
@@ -42,5 +41,5 @@ export async function* frameInput(chunks: AsyncIterable<Buffer>, framing: Framin
     }
     parts.push(chunk);
   }
-  yield frameDocument(Buffer.concat(parts, length), options);
+  for (const framed of frameDocument(Buffer.concat(parts, length), options)) sink.push(framed);
 }

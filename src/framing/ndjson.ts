@@ -1,7 +1,13 @@
 // Line-delimited framing (spec section 3): one record a line, blank lines skipped but counted, CRLF
 // tolerated, a lone CR is not a break. Line numbers are born here. Chunks go in as they arrive and
-// framed entries come out in batches, so a file is never held whole and no async hop is paid per line.
+// every framed entry goes straight to a sink, so a file is never held whole, no async hop is paid per
+// line, and each parsed value dies young (batching them made them survive into the old generation).
 import type { Framed } from '../types.js';
+
+/** Where framed entries go: an array in tests, the checker in a run. */
+export interface FramedSink {
+  push(framed: Framed): void;
+}
 import { extractObject } from './extract.js';
 import { locateParseError } from './parse-error.js';
 import { firstInvalidUtf8, isUtf8 } from './utf8.js';
@@ -35,8 +41,7 @@ export class NdjsonFramer {
     this.quote = !options.redact;
   }
 
-  push(chunk: Buffer): Framed[] {
-    const out: Framed[] = [];
+  push(chunk: Buffer, out: FramedSink): void {
     let start = 0;
     let newline: number;
     while ((newline = chunk.indexOf(LF, start)) !== -1) {
@@ -50,16 +55,13 @@ export class NdjsonFramer {
       start = newline + 1;
     }
     if (start < chunk.length) this.hold(chunk.subarray(start));
-    return out;
   }
 
-  end(): Framed[] {
-    const out: Framed[] = [];
+  end(out: FramedSink): void {
     if (this.carryBytes > 0 || this.oversize) {
       this.lines++;
       this.flushCarry(out);
     }
-    return out;
   }
 
   private hold(part: Buffer): void {
@@ -74,7 +76,7 @@ export class NdjsonFramer {
     this.carryBytes += part.length;
   }
 
-  private flushCarry(out: Framed[]): void {
+  private flushCarry(out: FramedSink): void {
     if (this.oversize) {
       out.push({ kind: 'unparseable', line: this.lines, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
     } else {
@@ -85,7 +87,7 @@ export class NdjsonFramer {
     this.oversize = false;
   }
 
-  private frameLine(bytes: Buffer, out: Framed[]): void {
+  private frameLine(bytes: Buffer, out: FramedSink): void {
     const line = this.lines;
     if (bytes.length > this.maxLineBytes) {
       out.push({ kind: 'unparseable', line, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
@@ -95,12 +97,13 @@ export class NdjsonFramer {
     if (end > 0 && bytes[end - 1] === CR) end--;
     if (isBlank(bytes, end)) return;
     const content = end === bytes.length ? bytes : bytes.subarray(0, end);
-    if (!isUtf8(content)) {
+    const text = content.toString('utf8');
+    // Decoding replaces bad bytes with U+FFFD; only then is the (rarer) exact check worth its pass.
+    if (text.includes('\uFFFD') && !isUtf8(content)) {
       const { index, column } = firstInvalidUtf8(content);
       out.push({ kind: 'unparseable', line, column, message: `invalid UTF-8 (byte 0x${content[index]!.toString(16).padStart(2, '0')})` });
       return;
     }
-    const text = content.toString('utf8');
     if (this.extract) {
       const extracted = extractObject(text, this.quote);
       if (extracted.kind === 'value') out.push({ kind: 'value', line, value: extracted.value, extracted: true });

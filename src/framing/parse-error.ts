@@ -1,7 +1,8 @@
 // Where and why a text is not JSON. JSON.parse is the fast path everywhere; only when it fails is the
 // text scanned again, by jsonc-parser's strict visitor, to name the first error and its offset in
 // words a person reads ("unterminated string") rather than V8's.
-import { printParseErrorCode, visit } from 'jsonc-parser';
+import type { printParseErrorCode } from 'jsonc-parser';
+import { loadJsoncParser } from '../lazy.js';
 
 export interface ParseFailure {
   /** Offset in UTF-16 code units from the start of the text. */
@@ -33,6 +34,7 @@ const messages: Record<ReturnType<typeof printParseErrorCode>, string> = {
 
 /** Describes why `text` (which JSON.parse rejected with `error`) is not JSON. */
 export function locateParseError(text: string, error: unknown, quote = true): ParseFailure {
+  const { printParseErrorCode: codeName, visit } = loadJsoncParser();
   let found: { code: number; offset: number; length: number } | undefined;
   visit(
     text,
@@ -44,7 +46,7 @@ export function locateParseError(text: string, error: unknown, quote = true): Pa
     { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
   );
   if (found) {
-    const base = messages[printParseErrorCode(found.code)];
+    const base = messages[codeName(found.code)];
     const atEnd = found.offset >= trimmedLength(text);
     const token = text.slice(found.offset, found.offset + Math.min(found.length, 20));
     let message = base;

@@ -33,6 +33,8 @@ function instantiate(template: string, near: string): string {
 class CodeSet {
   private readonly exact = new Map<string, Set<string>>();
   private readonly patterns: CodePattern[] = [];
+  // A producer's typo repeats on every record it writes: suggest once per distinct code.
+  private readonly suggestions = new Map<string, string | undefined>();
 
   add(code: string, category: string): void {
     if (isPattern(code)) {
@@ -58,8 +60,11 @@ class CodeSet {
   }
 
   nearest(code: string): string | undefined {
+    if (this.suggestions.has(code)) return this.suggestions.get(code);
     const candidates = [...this.exact.keys(), ...this.patterns.map((p) => instantiate(p.template, code))];
-    return nearestName(code, candidates);
+    const suggestion = nearestName(code, candidates);
+    this.suggestions.set(code, suggestion);
+    return suggestion;
   }
 }
 

@@ -3,7 +3,6 @@
 // anything else is a glob. Files found under a folder or glob are sorted by code point.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { globby, isDynamicPattern } from 'globby';
 import { describeError } from '../errors.js';
 import type { InputFailure } from '../types.js';
 
@@ -34,6 +33,10 @@ async function statOrUndefined(path: string) {
   }
 }
 
+// globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
+// named files should not pay for it at start-up.
+const loadGlobby = () => import('globby');
+
 async function expandOne(arg: string, stdinName: string): Promise<InputSource[] | InputFailure> {
   if (arg === '-') return [{ name: stdinName }];
   const asGiven = toSlashes(arg);
@@ -45,6 +48,7 @@ async function expandOne(arg: string, stdinName: string): Promise<InputSource[] 
     return { source: asGiven, message: `cannot read ${asGiven}: ${describeError(error)}` };
   }
   if (info?.isDirectory()) {
+    const { globby } = await loadGlobby();
     const found = await globby(folderPattern, { cwd: path, onlyFiles: true, followSymbolicLinks: false });
     if (found.length === 0) return { source: asGiven, message: `no input files in ${asGiven}` };
     const base = asGiven.replace(/\/+$/, '');
@@ -54,6 +58,7 @@ async function expandOne(arg: string, stdinName: string): Promise<InputSource[] 
     });
   }
   if (info) return [{ name: asGiven, path }];
+  const { globby, isDynamicPattern } = await loadGlobby();
   if (!isDynamicPattern(asGiven)) return { source: asGiven, message: `cannot read ${asGiven}: no such file or directory` };
   const found = await globby(asGiven, { onlyFiles: true });
   if (found.length === 0) return { source: asGiven, message: `no input files in ${asGiven}` };

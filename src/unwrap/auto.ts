@@ -31,6 +31,9 @@ function isTruncationMarker(value: JsonObject): boolean {
   return count === 1 && has(value, truncationKey);
 }
 
+/** Shared by every record without wrapper findings; never written to. */
+const noFindings: RecordFinding[] = [];
+
 function describeId(id: unknown): string {
   return JSON.stringify(id) ?? String(id);
 }
@@ -115,6 +118,11 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
   }
 
   function recognise(value: unknown, where: Where): Unwrapped {
+    // The common case first: an object with `ok` and no wrapper member is a bare envelope whatever
+    // the order below would say (the marker has one member, transcript lines and JSON-RPC have theirs).
+    if (where.transcript === undefined && isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
+      return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: where.extracted ? 'log' : 'bare', findings: noFindings };
+    }
     if (isObject(value)) {
       if (where.transcript === undefined && isTruncationMarker(value)) {
         truncatedAt = where.line;

@@ -5,7 +5,7 @@ export const codeCategoryMismatch: EnvelopeRule = {
   id: 'code-category-mismatch',
   defaultSeverity: 'warning',
   description: 'a known error code under a category the registry does not list it for',
-  check(envelope, { registry }, report) {
+  check(envelope, { registry }, out) {
     const error = errorObject(envelope);
     if (!error) return;
     const code = stringMember(error, 'code');
@@ -16,7 +16,7 @@ export const codeCategoryMismatch: EnvelopeRule = {
     const listed = registry.errorCodeCategories(code);
     if (!listed || listed.has(category)) return;
     const names = [...listed].sort();
-    report({
+    out.push({
       message: `error code ${JSON.stringify(code)} belongs to ${names.join(' or ')}, not ${JSON.stringify(category)}`,
       pointer: '/error/category',
       ...(names.length === 1 && { suggestion: names[0] }),

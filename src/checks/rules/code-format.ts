@@ -1,20 +1,23 @@
-import { childPointer, errorObject, isKebabCase, stringMember, warningObjects } from '../envelope.js';
+import { childPointer, errorObject, isKebabCase, isObject, stringMember, warningList } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
 
 export const codeFormat: EnvelopeRule = {
   id: 'code-format',
   defaultSeverity: 'warning',
   description: 'an error or warning code that is not kebab-case',
-  check(envelope, _context, report) {
+  check(envelope, _context, out) {
     const error = errorObject(envelope);
     const code = error && stringMember(error, 'code');
     if (code !== undefined && !isKebabCase(code)) {
-      report({ message: `error code ${JSON.stringify(code)} is not kebab-case`, pointer: '/error/code' });
+      out.push({ message: `error code ${JSON.stringify(code)} is not kebab-case`, pointer: '/error/code' });
     }
-    for (const [index, warning] of warningObjects(envelope)) {
+    const warnings = warningList(envelope);
+    for (let index = 0; index < warnings.length; index++) {
+      const warning = warnings[index];
+      if (!isObject(warning)) continue;
       const warningCode = stringMember(warning, 'code');
       if (warningCode === undefined || isKebabCase(warningCode)) continue;
-      report({
+      out.push({
         message: `warning code ${JSON.stringify(warningCode)} is not kebab-case`,
         pointer: childPointer(childPointer('/warnings', index), 'code'),
       });

@@ -29,7 +29,7 @@ export const inlineImage: EnvelopeRule = {
   id: 'inline-image',
   defaultSeverity: 'warning',
   description: 'image bytes inlined in error.lastObservation instead of written to an artifact file',
-  check(envelope, _context, report) {
+  check(envelope, _context, out) {
     const error = errorObject(envelope);
     if (!error || !has(error, 'lastObservation')) return;
     const errorNode: Node = { value: error, key: 'error', parent: undefined };
@@ -39,7 +39,7 @@ export const inlineImage: EnvelopeRule = {
       const node = stack.pop()!;
       const what = imageBytesIn(node);
       if (what) {
-        report({ message: `error.lastObservation inlines image bytes (${what}); write them to an artifact file and name the file instead`, pointer: pointerOf(node) });
+        out.push({ message: `error.lastObservation inlines image bytes (${what}); write them to an artifact file and name the file instead`, pointer: pointerOf(node) });
         continue;
       }
       const { value } = node;

@@ -5,8 +5,8 @@ export const missingResult: EnvelopeRule = {
   id: 'missing-result',
   defaultSeverity: 'warning',
   description: 'ok is true but the envelope has no result',
-  check(envelope, _context, report) {
+  check(envelope, _context, out) {
     if (!isObject(envelope) || envelope['ok'] !== true || has(envelope, 'result')) return;
-    report({ message: 'ok is true but result is missing (a success is expected to carry its payload)', pointer: '' });
+    out.push({ message: 'ok is true but result is missing (a success is expected to carry its payload)', pointer: '' });
   },
 };

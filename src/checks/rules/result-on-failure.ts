@@ -6,10 +6,10 @@ export const resultOnFailure: EnvelopeRule = {
   id: 'result-on-failure',
   defaultSeverity: 'error',
   description: 'ok is false but result is not null: a call is a success or a failure, never both',
-  check(envelope, _context, report) {
+  check(envelope, _context, out) {
     if (!isObject(envelope) || envelope['ok'] !== false || !has(envelope, 'result')) return;
     if (envelope['result'] === null) return;
-    report({
+    out.push({
       message: 'ok is false, so result must be omitted or null (a failure keeps its partial payload in error.partialResult)',
       pointer: '/result',
     });

@@ -14,5 +14,6 @@ export interface RuleContext {
 
 /** A contract rule the schema cannot express, checked on every envelope. */
 export interface EnvelopeRule extends RuleInfo {
-  check(envelope: unknown, context: RuleContext, report: (finding: RuleReport) => void): void;
+  /** Appends what it finds to `out` (an array the runner reuses: no closure per record). */
+  check(envelope: unknown, context: RuleContext, out: RuleReport[]): void;
 }

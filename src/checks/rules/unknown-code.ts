@@ -7,11 +7,11 @@ export const unknownCode: EnvelopeRule = {
   id: 'unknown-code',
   defaultSeverity: 'warning',
   description: 'error.code is not in the code registry (with the nearest known code when one is close)',
-  check(envelope, { registry }, report) {
+  check(envelope, { registry }, out) {
     const error = errorObject(envelope);
     const code = error && stringMember(error, 'code');
     if (code === undefined || registry.isKnownErrorCode(code)) return;
     const suggestion = registry.nearestErrorCode(code);
-    report({ message: `unknown error code ${JSON.stringify(code)}`, pointer: '/error/code', ...(suggestion && { suggestion }) });
+    out.push({ message: `unknown error code ${JSON.stringify(code)}`, pointer: '/error/code', ...(suggestion && { suggestion }) });
   },
 };
