@@ -4,11 +4,6 @@ import { errorObject, isObject, stringMember, warningList } from './checks/envel
 import type { CodeRegistry } from './registry/registry.js';
 import type { Finding, SessionCounts, Summary, ToolCounts } from './types.js';
 
-export interface RecordMeta {
-  tool?: string;
-  sessionId?: string;
-  invalid: boolean;
-}
 
 function bump(map: Map<string, number>, key: string): void {
   map.set(key, (map.get(key) ?? 0) + 1);
@@ -48,9 +43,10 @@ export class Tally {
     this.knownCategories = new Set(categoryEnum);
   }
 
-  addRecord(envelope: unknown, meta: RecordMeta): void {
+  /** `sessionId` is the transcript line's, used when the envelope has none. Positional: per record. */
+  addRecord(envelope: unknown, invalid: boolean, tool?: string, transcriptSession?: string): void {
     this.records++;
-    if (meta.invalid) this.invalid++;
+    if (invalid) this.invalid++;
     const ok = isObject(envelope) ? envelope['ok'] : undefined;
     const outcome = ok === true ? 'ok' : ok === false ? 'failed' : 'unknown';
     this.outcomes[outcome]++;
@@ -68,13 +64,13 @@ export class Tally {
       if (code !== undefined) bump(this.warningCodes, code);
     }
 
-    if (meta.tool !== undefined) {
-      let counts = this.tools.get(meta.tool);
-      if (!counts) this.tools.set(meta.tool, (counts = { ok: 0, failed: 0 }));
+    if (tool !== undefined) {
+      let counts = this.tools.get(tool);
+      if (!counts) this.tools.set(tool, (counts = { ok: 0, failed: 0 }));
       if (outcome !== 'unknown') counts[outcome]++;
     }
     const envelopeSession = isObject(envelope) ? stringMember(envelope, 'sessionId') : undefined;
-    const sessionId = envelopeSession ?? meta.sessionId;
+    const sessionId = envelopeSession ?? transcriptSession;
     if (sessionId !== undefined) {
       let counts = this.sessions.get(sessionId);
       if (!counts) this.sessions.set(sessionId, (counts = { records: 0, ok: 0, failed: 0 }));

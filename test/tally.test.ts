@@ -9,12 +9,12 @@ describe('Tally', () => {
   it('counts outcomes, categories (every enum member), codes, tools and sessions as spec section 6 does', () => {
     const tally = new Tally(categories, loadRegistry());
     tally.inputs = 1;
-    tally.addRecord({ ok: true, result: {}, warnings: [{ code: 'tree-truncated' }, { code: 'tree-trunk' }, 'junk'], sessionId: 's1' }, { tool: 'query', invalid: false });
-    tally.addRecord({ ok: false, error: { code: 'window-not-found', category: 'no-target' }, sessionId: 's1' }, { tool: 'find', invalid: false });
+    tally.addRecord({ ok: true, result: {}, warnings: [{ code: 'tree-truncated' }, { code: 'tree-trunk' }, 'junk'], sessionId: 's1' }, false, 'query');
+    tally.addRecord({ ok: false, error: { code: 'window-not-found', category: 'no-target' }, sessionId: 's1' }, false, 'find');
     // Counted whatever ok and validity say.
-    tally.addRecord({ ok: true, error: { code: 'window-not-found', category: 'no_target' } }, { tool: 'find', sessionId: 'from-transcript', invalid: true });
-    tally.addRecord({ ok: 'maybe', error: { code: 7, category: ['timeout'] } }, { invalid: true });
-    tally.addRecord([1, 2], { invalid: true });
+    tally.addRecord({ ok: true, error: { code: 'window-not-found', category: 'no_target' } }, true, 'find', 'from-transcript');
+    tally.addRecord({ ok: 'maybe', error: { code: 7, category: ['timeout'] } }, true);
+    tally.addRecord([1, 2], true);
     tally.addUnparseable();
     tally.addSkipped({ protocolError: true });
     tally.addSkipped({ truncated: true });
@@ -47,7 +47,7 @@ describe('Tally', () => {
   it('sorts distributions by count, then by code point, and omits tools and sessions when none are known', () => {
     const tally = new Tally(categories, loadRegistry());
     for (const code of ['b-code', 'a-code', 'b-code', 'window-not-fonud']) {
-      tally.addRecord({ ok: false, error: { code, category: 'internal' } }, { invalid: false });
+      tally.addRecord({ ok: false, error: { code, category: 'internal' } }, false);
     }
     const summary = tally.summary([]);
     expect(Object.entries(summary.codes)).toEqual([

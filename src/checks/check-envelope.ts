@@ -33,9 +33,10 @@ export function checkEnvelopeWith(context: CheckContext, envelope: unknown): Rec
   for (const rule of envelopeRules) {
     const severity = context.severities[rule.id];
     if (severity === 'off') continue;
-    scratch.length = 0;
     rule.check(envelope, context, scratch);
+    if (scratch.length === 0) continue;
     for (const report of scratch) findings.push({ rule: rule.id, severity, ...report });
+    scratch.length = 0;
   }
   return findings;
 }

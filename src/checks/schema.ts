@@ -98,11 +98,18 @@ interface Conditional {
 }
 
 /** When the error comes from a then/else branch whose `if` reads as a sentence, that sentence. */
+// A producer repeats its mistakes: the same schema paths fail on thousands of records.
+const conditionals = new WeakMap<AnySchemaObject, Map<string, Conditional | undefined>>();
+
 function conditionalOf(document: AnySchemaObject, schemaPath: string): Conditional | undefined {
+  let cache = conditionals.get(document);
+  if (!cache) conditionals.set(document, (cache = new Map()));
+  if (cache.has(schemaPath)) return cache.get(schemaPath);
   const match = /^(.*)\/(then|else)\//.exec(schemaPath);
-  if (!match) return undefined;
-  const condition = describeCondition(schemaAt(document, `${match[1]}/if`), match[2] === 'else');
-  return condition === undefined ? undefined : { condition };
+  const condition = match ? describeCondition(schemaAt(document, `${match[1]}/if`), match[2] === 'else') : undefined;
+  const conditional = condition === undefined ? undefined : { condition };
+  cache.set(schemaPath, conditional);
+  return conditional;
 }
 
 /**

@@ -8,14 +8,17 @@ export class InputDataError extends Error {
   override name = 'InputDataError';
 }
 
-async function* peeked(first: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+/** A whole small file is one Buffer in an array; streams and stdin are async. */
+export type ChunkSource = AsyncIterable<Buffer> | Iterable<Buffer>;
+
+async function* peeked(first: Buffer, rest: AsyncIterator<Buffer> | Iterator<Buffer>): AsyncGenerator<Buffer> {
   if (first.length > 0) yield first;
   for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
 }
 
 /** Reads until at least `n` bytes are there (or the input ends), keeping the rest of the stream. */
-async function peek(chunks: AsyncIterable<Buffer>, n: number): Promise<{ head: Buffer; stream: AsyncGenerator<Buffer> }> {
-  const iterator = chunks[Symbol.asyncIterator]();
+async function peek(chunks: ChunkSource, n: number): Promise<{ head: Buffer; stream: AsyncGenerator<Buffer> }> {
+  const iterator = Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
   const parts: Buffer[] = [];
   let length = 0;
   while (length < n) {
@@ -24,7 +27,7 @@ async function peek(chunks: AsyncIterable<Buffer>, n: number): Promise<{ head: B
     parts.push(next.value);
     length += next.value.length;
   }
-  const head = Buffer.concat(parts, length);
+  const head = parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
   return { head, stream: peeked(head, iterator) };
 }
 
@@ -57,7 +60,7 @@ async function* skip(chunks: AsyncIterable<Buffer>, bytes: number): AsyncGenerat
   }
 }
 
-export async function decodeInput(raw: AsyncIterable<Buffer>): Promise<AsyncIterable<Buffer>> {
+export async function decodeInput(raw: ChunkSource): Promise<AsyncIterable<Buffer>> {
   let { head, stream } = await peek(raw, 3);
   if (head[0] === 0x1f && head[1] === 0x8b) ({ head, stream } = await peek(gunzip(stream), 3));
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return skip(stream, 3);
