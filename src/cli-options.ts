@@ -71,6 +71,15 @@ export interface CheckFlags {
   writeBaseline?: string;
   /** A path, or false for --no-config; undefined searches from the working directory upward. */
   config?: string | false;
+  shard?: { index: number; count: number };
+}
+
+export function parseShard(value: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) throw new UsageError(`--shard: expected i/n with 1 <= i <= n, got "${value}"`);
+  return { index, count };
 }
 
 /**

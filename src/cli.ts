@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
 import { applyBaseline, readBaseline, writeBaseline } from './baseline.js';
-import { decideColor, mergeConfig, parseCount, parseFormatTarget, parseRuleSetting, type CheckFlags } from './cli-options.js';
+import { decideColor, mergeConfig, parseCount, parseFormatTarget, parseRuleSetting, parseShard, type CheckFlags } from './cli-options.js';
+import { mergeReports, readJsonReport } from './merge.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
 import { explain } from './explain/explain.js';
@@ -81,6 +82,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     extract: flags.extract ?? false,
     redact: flags.redact ?? false,
     fingerprints: flags.baseline !== undefined || flags.writeBaseline !== undefined,
+    ...(flags.shard !== undefined && { shard: flags.shard }),
   };
   const baseline = flags.baseline === undefined ? undefined : readBaseline(flags.baseline);
   // Ctrl-C stops reading; the report of what was read is still printed, then exit 130.
@@ -120,6 +122,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')
+    .option('--shard <i/n>', 'check the i-th of n parts of the input files (sorted by path), for CI matrices; merge the JSON reports with `merge`', parseShard)
     .option('--redact', 'keep envelope values (detail, result, observations) out of every report')
     .option('--baseline <file>', 'report (and fail on) only findings that are not in this baseline')
     .option('--write-baseline <file>', "record today's findings as a baseline, and exit 0")
@@ -129,6 +132,22 @@ function program(setStatus: (status: number) => void): Command {
     .option('--color', 'force colour (FORCE_COLOR is honoured too)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
     .action(async (inputs: string[], flags: CheckFlags, command: Command) => setStatus(await runCheck(inputs, flags, command)));
+  root
+    .command('merge')
+    .description('combine JSON reports (of --shard runs) into one report, in any format')
+    .argument('<reports...>', 'reports written by check --format json')
+    .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file`, collect(parseFormatTarget), [])
+    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
+    .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
+    .option('-q, --quiet', 'human output: errors and the summary only')
+    .option('--color', 'force colour (FORCE_COLOR is honoured too)')
+    .option('--no-color', 'no colour (NO_COLOR is honoured too)')
+    .action((paths: string[], flags: CheckFlags) => {
+      const report = mergeReports(paths.map((path) => ({ path, report: readJsonReport(path) })), loadRegistry());
+      writeReports(report, flags);
+      setStatus(exitStatus(report, flags));
+    });
   root
     .command('explain')
     .description('what a category, an error or warning code, or a rule means, and how an agent recovers')

@@ -34,6 +34,8 @@ export interface CheckOptions {
   redact?: boolean;
   /** Give findings the record digest that baselines match on (costs a hash per record with findings). */
   fingerprints?: boolean;
+  /** Check only the i-th (1-based) of n parts of the input files, for CI matrices. */
+  shard?: { index: number; count: number };
   /** What `-` reads (default: process.stdin). */
   stdin?: AsyncIterable<Buffer>;
   /** Stops reading (Ctrl-C); the report then covers what was read, and says it was interrupted. */
@@ -190,9 +192,22 @@ async function checkSource(source: InputSource, context: CheckContext, tally: Ta
   return { findings: checker.findings, ...(failure && { failure }) };
 }
 
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Spec section 7: files sorted by path, the k-th (0-based) goes to shard (k mod n) + 1. */
+export function inShard(sources: readonly InputSource[], shard: { index: number; count: number }): InputSource[] {
+  const names = sources.map((s) => s.name).sort(byCodePoint);
+  const mine = new Set(names.filter((_, k) => (k % shard.count) + 1 === shard.index));
+  return sources.filter((s) => mine.has(s.name));
+}
+
 /** Checks every input and returns the finished report (spec section 6). */
 export async function check(inputs: readonly string[], options: CheckOptions = {}, context = createCheckContext(options)): Promise<Report> {
-  const { sources, failures } = await expandInputs(inputs, options.stdinFilename ?? '-');
+  const expanded = await expandInputs(inputs, options.stdinFilename ?? '-');
+  const { failures } = expanded;
+  const sources = options.shard ? inShard(expanded.sources, options.shard) : expanded.sources;
   const tally = new Tally(context.schema.categories, context.registry);
   const findings: Finding[] = [];
   for (const source of sources) {

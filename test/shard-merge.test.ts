@@ -1,0 +1,77 @@
+// --shard and merge: a corpus spread over CI machines gives, merged, the report of one machine.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
+
+interface Finding {
+  rule: string;
+  source: string;
+  line: number;
+  column?: number;
+  pointer?: string;
+}
+const key = (f: Finding) => `${f.source}:${f.line}:${f.column ?? 0}:${f.rule}:${f.pointer ?? ''}`;
+const inputs = ['fixtures/samples', 'fixtures/transcripts', 'fixtures/jsonrpc', 'fixtures/invalid'];
+
+describe('--shard i/n', () => {
+  it('splits the files deterministically: sorted by path, the k-th to shard (k mod n) + 1', () => {
+    const dir = tempFiles(Object.fromEntries(['e', 'b', 'd', 'a', 'c'].map((n) => [`${n}.jsonl`, '{"ok":false}\n'])));
+    const sourcesOf = (shard: string) => runJson(['--shard', shard, 'e.jsonl', 'b.jsonl', 'd.jsonl', 'a.jsonl', 'c.jsonl'], { cwd: dir }).report.findings.map((f: Finding) => f.source);
+    // Command-line order is kept within a shard; membership follows the sorted order a, b, c, d, e.
+    expect(sourcesOf('1/2')).toEqual(['e.jsonl', 'a.jsonl', 'c.jsonl']);
+    expect(sourcesOf('2/2')).toEqual(['b.jsonl', 'd.jsonl']);
+    expect(sourcesOf('2/3')).toEqual(['e.jsonl', 'b.jsonl']);
+    expect(runJson(['--shard', '1/1', ...inputs]).report.summary).toEqual(runJson(inputs).report.summary);
+  });
+
+  it('an empty shard exits 0 with an empty report', () => {
+    const dir = tempFiles({ 'a.jsonl': '{"ok":false}\n' });
+    const { status, report } = runJson(['--shard', '2/2', 'a.jsonl'], { cwd: dir });
+    expect(status).toBe(0);
+    expect(report.summary).toMatchObject({ inputs: 0, records: 0 });
+  });
+
+  it('rejects a malformed shard', () => {
+    for (const shard of ['0/2', '3/2', 'x', '1/0']) {
+      const result = runCli(['check', '--shard', shard, 'fixtures/samples']);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain('--shard: expected i/n');
+    }
+  });
+});
+
+describe('merge', () => {
+  const dir = tempFiles({});
+  const shards = [1, 2, 3].map((i) => {
+    const path = join(dir, `shard-${i}.json`);
+    runCli(['check', '--shard', `${i}/3`, '-f', `json=${path}`, ...inputs]);
+    return path;
+  });
+  const whole = runJson(inputs).report;
+
+  it('gives the summary and the findings of one run over everything', () => {
+    const result = runCli(['merge', '-f', 'json', ...shards]);
+    expect(result.status).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.summary).toEqual(whole.summary);
+    expect(report.findings.map(key).sort()).toEqual(whole.findings.map(key).sort());
+    expect(Object.keys(report.summary.categories)).toEqual(Object.keys(whole.summary.categories));
+  });
+
+  it('renders the merged report in any format', () => {
+    const human = runCli(['merge', ...shards]);
+    expect(human.stdout).toContain(`in ${whole.summary.inputs} inputs`);
+    expect(human.stdout).toMatch(/unknown error codes\n(.*\n)*\s+window-not-fonud\s+\d+\s+did you mean "window-not-found"\?/);
+    const sarif = JSON.parse(runCli(['merge', '-f', 'sarif', ...shards]).stdout);
+    expect(sarif.runs[0].results).toHaveLength(whole.findings.length);
+  });
+
+  it('refuses what is not a JSON report: exit 2, naming the file', () => {
+    const bad = tempFiles({ 'not-a-report.json': JSON.stringify({ reportVersion: 2 }) });
+    const result = runCli(['merge', join(bad, 'not-a-report.json')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^mcec-result: report .*not-a-report\.json: .* \(merge takes reports of check --format json\)\n$/);
+    expect(readFileSync(shards[0]!, 'utf8')).toContain('"reportVersion": 1');
+  });
+});
