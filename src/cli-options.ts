@@ -72,6 +72,7 @@ export interface CheckFlags {
   /** A path, or false for --no-config; undefined searches from the working directory upward. */
   config?: string | false;
   shard?: { index: number; count: number };
+  jobs?: number;
 }
 
 export function parseShard(value: string): { index: number; count: number } {

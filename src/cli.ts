@@ -83,6 +83,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     redact: flags.redact ?? false,
     fingerprints: flags.baseline !== undefined || flags.writeBaseline !== undefined,
     ...(flags.shard !== undefined && { shard: flags.shard }),
+    ...(flags.jobs !== undefined && { jobs: flags.jobs }),
   };
   const baseline = flags.baseline === undefined ? undefined : readBaseline(flags.baseline);
   // Ctrl-C stops reading; the report of what was read is still printed, then exit 130.
@@ -122,6 +123,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')
+    .option('--jobs <n>', 'worker threads (default: the cores available); the report is the same for any n', count('--jobs', 1))
     .option('--shard <i/n>', 'check the i-th of n parts of the input files (sorted by path), for CI matrices; merge the JSON reports with `merge`', parseShard)
     .option('--redact', 'keep envelope values (detail, result, observations) out of every report')
     .option('--baseline <file>', 'report (and fail on) only findings that are not in this baseline')

@@ -2,7 +2,7 @@
 // is kept) and sorted once when the summary is taken.
 import { errorObject, isObject, stringMember, warningList } from './checks/envelope.js';
 import type { CodeRegistry } from './registry/registry.js';
-import type { Finding, SessionCounts, Summary, ToolCounts } from './types.js';
+import type { Finding, Report, SessionCounts, Summary, ToolCounts } from './types.js';
 
 
 function bump(map: Map<string, number>, key: string): void {
@@ -79,23 +79,6 @@ export class Tally {
     }
   }
 
-  /** The nearest known code of every unknown code seen, where one is close. */
-  suggestions(): { codes: Record<string, string>; warningCodes: Record<string, string> } {
-    const suggest = (map: Map<string, number>, known: (c: string) => boolean, nearest: (c: string) => string | undefined) => {
-      const out: Record<string, string> = {};
-      for (const code of [...map.keys()].sort()) {
-        const suggestion = known(code) ? undefined : nearest(code);
-        if (suggestion !== undefined) out[code] = suggestion;
-      }
-      return out;
-    };
-    const r = this.registry;
-    return {
-      codes: suggest(this.codes, (c) => r.isKnownErrorCode(c), (c) => r.nearestErrorCode(c)),
-      warningCodes: suggest(this.warningCodes, (c) => r.isKnownWarningCode(c), (c) => r.nearestWarningCode(c)),
-    };
-  }
-
   addUnparseable(): void {
     this.unparseable++;
   }
@@ -135,4 +118,72 @@ export class Tally {
       ...(this.sessions.size > 0 && { sessions: byKey(this.sessions) }),
     };
   }
+}
+
+function addCounts(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
+}
+
+function sortedCountsOf(counts: Record<string, number>): Record<string, number> {
+  return sortedCounts(new Map(Object.entries(counts)));
+}
+
+const scalarKeys = ['inputs', 'records', 'valid', 'invalid', 'unparseable', 'skipped', 'errors', 'warnings', 'protocolErrors', 'truncated'] as const;
+const countKeys = ['invalidCategories', 'codes', 'unknownCodes', 'warningCodes', 'unknownWarningCodes'] as const;
+
+/**
+ * Sums the summaries of parts of a run (inputs, byte ranges of one file, shards) into the summary one
+ * pass over everything gives: distributions are re-sorted, categories keep the first part\'s enum order.
+ */
+export function mergeSummaries(summaries: readonly Summary[]): Summary {
+  const merged: Summary = {
+    inputs: 0, records: 0, valid: 0, invalid: 0, unparseable: 0, skipped: 0, errors: 0, warnings: 0, protocolErrors: 0, truncated: 0,
+    outcomes: { ok: 0, failed: 0, unknown: 0 },
+    categories: {}, invalidCategories: {}, codes: {}, unknownCodes: {}, warningCodes: {}, unknownWarningCodes: {},
+  };
+  const tools: NonNullable<Summary['tools']> = {};
+  const sessions: NonNullable<Summary['sessions']> = {};
+  for (const summary of summaries) {
+    for (const key of scalarKeys) merged[key] += summary[key];
+    for (const key of ['ok', 'failed', 'unknown'] as const) merged.outcomes[key] += summary.outcomes[key];
+    // Category order is the schema's enum order, which the first report gives.
+    addCounts(merged.categories, summary.categories);
+    for (const key of countKeys) addCounts(merged[key], summary[key]);
+    for (const [name, t] of Object.entries(summary.tools ?? {})) {
+      const into = (tools[name] ??= { ok: 0, failed: 0 });
+      into.ok += t.ok;
+      into.failed += t.failed;
+    }
+    for (const [id, s] of Object.entries(summary.sessions ?? {})) {
+      const into = (sessions[id] ??= { records: 0, ok: 0, failed: 0 });
+      into.records += s.records;
+      into.ok += s.ok;
+      into.failed += s.failed;
+    }
+    if (summary.baseline) {
+      const into = (merged.baseline ??= { suppressed: 0, stale: 0 });
+      into.suppressed += summary.baseline.suppressed;
+      into.stale += summary.baseline.stale;
+    }
+  }
+  for (const key of countKeys) merged[key] = sortedCountsOf(merged[key]);
+  if (Object.keys(tools).length > 0) merged.tools = byKey(new Map(Object.entries(tools)));
+  if (Object.keys(sessions).length > 0) merged.sessions = byKey(new Map(Object.entries(sessions)));
+  return merged;
+}
+
+/** The nearest known code of every unknown code of a summary, where one is close. */
+export function suggestionsFor(summary: Summary, registry: CodeRegistry): Report['suggestions'] {
+  const suggest = (codes: Record<string, number>, nearest: (code: string) => string | undefined) => {
+    const out: Record<string, string> = {};
+    for (const code of Object.keys(codes).sort()) {
+      const suggestion = nearest(code);
+      if (suggestion !== undefined) out[code] = suggestion;
+    }
+    return out;
+  };
+  return {
+    codes: suggest(summary.unknownCodes, (c) => registry.nearestErrorCode(c)),
+    warningCodes: suggest(summary.unknownWarningCodes, (c) => registry.nearestWarningCode(c)),
+  };
 }

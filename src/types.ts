@@ -58,6 +58,8 @@ export interface Finding {
   /** Not in the JSON report: the record's error code and digest, which baselines match on. */
   code?: string;
   fingerprint?: string;
+  /** A parse error that may be a pretty-printed value; the run words the input's first one. */
+  hint?: boolean;
 }
 
 /** A finding as a check produces it, before the record's place in its input is known. */
@@ -74,7 +76,7 @@ export interface RecordFinding {
 /** What framing yields for every non-blank line (or `.json` array element): a value or why there is none. */
 export type Framed =
   | { kind: 'value'; line: number; value: unknown; extracted?: boolean }
-  | { kind: 'unparseable'; line: number; column?: number; message: string }
+  | { kind: 'unparseable'; line: number; column?: number; message: string; hint?: boolean }
   /** A line with no JSON object under --extract: counted as skipped. */
   | { kind: 'noise'; line: number };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadRegistry } from '../src/registry/load.js';
-import { Tally } from '../src/tally.js';
+import { Tally, suggestionsFor } from '../src/tally.js';
 import type { Finding } from '../src/types.js';
 
 const categories = ['timeout', 'no-target', 'internal'];
@@ -20,7 +20,8 @@ describe('Tally', () => {
     tally.addSkipped({ truncated: true });
     tally.addSkipped();
     const findings = [{ severity: 'error' }, { severity: 'error' }, { severity: 'warning' }] as Finding[];
-    expect(tally.summary(findings)).toEqual({
+    const summary = tally.summary(findings);
+    expect(summary).toEqual({
       inputs: 1,
       records: 5,
       valid: 2,
@@ -41,7 +42,7 @@ describe('Tally', () => {
       tools: { find: { ok: 1, failed: 1 }, query: { ok: 1, failed: 0 } },
       sessions: { 'from-transcript': { records: 1, ok: 1, failed: 0 }, s1: { records: 2, ok: 1, failed: 1 } },
     });
-    expect(tally.suggestions()).toEqual({ codes: {}, warningCodes: {} });
+    expect(suggestionsFor(summary, loadRegistry())).toEqual({ codes: {}, warningCodes: {} });
   });
 
   it('sorts distributions by count, then by code point, and omits tools and sessions when none are known', () => {
@@ -57,6 +58,6 @@ describe('Tally', () => {
     ]);
     expect(summary.tools).toBeUndefined();
     expect(summary.sessions).toBeUndefined();
-    expect(tally.suggestions().codes).toEqual({ 'window-not-fonud': 'window-not-found' });
+    expect(suggestionsFor(summary, loadRegistry()).codes).toEqual({ 'window-not-fonud': 'window-not-found' });
   });
 });

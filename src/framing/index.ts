@@ -24,13 +24,13 @@ export interface FramingOptions {
 
 export type { FramedSink } from './ndjson.js';
 
-/** Frames every entry of the input into `sink`, in order. */
-export async function frameInput(chunks: AsyncIterable<Buffer>, framing: Framing, options: FramingOptions, sink: FramedSink): Promise<void> {
+/** Frames every entry of the input into `sink`, in order; returns the number of lines read. */
+export async function frameInput(chunks: AsyncIterable<Buffer>, framing: Framing, options: FramingOptions, sink: FramedSink): Promise<number> {
   if (framing === 'ndjson') {
     const framer = new NdjsonFramer(options);
     for await (const chunk of chunks) framer.push(chunk, sink);
     framer.end(sink);
-    return;
+    return framer.lineCount;
   }
   const parts: Buffer[] = [];
   let length = 0;
@@ -42,4 +42,6 @@ export async function frameInput(chunks: AsyncIterable<Buffer>, framing: Framing
     parts.push(chunk);
   }
   for (const framed of frameDocument(Buffer.concat(parts, length), options)) sink.push(framed);
+  // Line offsets matter only for byte ranges, and a .json document is never split.
+  return 0;
 }

@@ -19,7 +19,8 @@ const TAB = 0x09;
 
 export const defaultMaxLineBytes = 64 * 1024 * 1024;
 
-const prettyHint = ' (a JSON value spread over several lines? check the file with --input json)';
+/** Added by the run to the first hinted parse error of each input (see src/run.ts). */
+export const prettyHint = ' (a JSON value spread over several lines? check the file with --input json)';
 
 export class NdjsonFramer {
   /** Number of line breaks seen so far: the next line is `lines + 1`. */
@@ -28,7 +29,12 @@ export class NdjsonFramer {
   private carryBytes = 0;
   /** The current line passed --max-line-bytes: its bytes are dropped until its end. */
   private oversize = false;
-  private hinted = false;
+  private oversizeBlank = true;
+
+  /** Lines ended so far; for a byte range of a file, how many lines it holds. */
+  get lineCount(): number {
+    return this.lines;
+  }
 
   private readonly maxLineBytes: number;
   private readonly extract: boolean;
@@ -65,9 +71,14 @@ export class NdjsonFramer {
   }
 
   private hold(part: Buffer): void {
-    if (this.oversize) return;
+    if (this.oversize) {
+      // Dropped bytes are still looked at for blankness: a long blank line is no record at all.
+      if (this.oversizeBlank) this.oversizeBlank = isBlank(part, part.length);
+      return;
+    }
     if (this.carryBytes + part.length > this.maxLineBytes) {
       this.oversize = true;
+      this.oversizeBlank = this.carry.every((held) => isBlank(held, held.length)) && isBlank(part, part.length);
       this.carry = [];
       this.carryBytes = 0;
       return;
@@ -78,7 +89,7 @@ export class NdjsonFramer {
 
   private flushCarry(out: FramedSink): void {
     if (this.oversize) {
-      out.push({ kind: 'unparseable', line: this.lines, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
+      if (!this.oversizeBlank) out.push({ kind: 'unparseable', line: this.lines, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
     } else {
       this.frameLine(this.carry.length === 1 ? this.carry[0]! : Buffer.concat(this.carry, this.carryBytes), out);
     }
@@ -89,7 +100,7 @@ export class NdjsonFramer {
 
   private frameLine(bytes: Buffer, out: FramedSink): void {
     const line = this.lines;
-    if (bytes.length > this.maxLineBytes) {
+    if (bytes.length > this.maxLineBytes && !isBlank(bytes, bytes.length)) {
       out.push({ kind: 'unparseable', line, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
       return;
     }
@@ -115,13 +126,10 @@ export class NdjsonFramer {
       out.push({ kind: 'value', line, value: JSON.parse(text) });
     } catch (error) {
       const failure = locateParseError(text, error, this.quote);
-      let message = failure.message;
-      // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off one.
-      if (failure.atEnd && !this.hinted && /[{[,:]\s*$/.test(text)) {
-        this.hinted = true;
-        message += prettyHint;
-      }
-      out.push({ kind: 'unparseable', line, column: failure.offset + 1, message });
+      // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off
+      // one. Which hinted line is the input's first is decided later: a file may be framed in parts.
+      const hint = failure.atEnd && /[{[,:]\s*$/.test(text);
+      out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: failure.message, ...(hint && { hint }) });
     }
   }
 }

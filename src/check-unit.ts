@@ -1,0 +1,202 @@
+// One unit of work: a whole input, or a byte range of a large line-delimited file. Reads it, frames
+// it, unwraps and checks every entry, and returns its findings (sorted) and its own summary. The same
+// code runs on the main thread and in worker threads; src/run.ts puts the results together.
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { addAbortSignal, type Readable } from 'node:stream';
+import { checkEnvelopeWith, ruleFinding, type CheckContext } from './checks/check-envelope.js';
+import { errorObject, stringMember } from './checks/envelope.js';
+import type { CheckOptions } from './context.js';
+import { describeError } from './errors.js';
+import { fingerprint } from './fingerprint.js';
+import { frameInput, framingFor, type FramingOptions } from './framing/index.js';
+import { NdjsonFramer } from './framing/ndjson.js';
+import { InputDataError, decodeInput, type ChunkSource } from './sources/decode.js';
+import type { InputSource } from './sources/expand.js';
+import { Tally } from './tally.js';
+import type { Finding, Framed, InputFailure, RecordFinding, Summary, Wrapping } from './types.js';
+import { unwrappers, type UnwrapMode } from './unwrap/index.js';
+
+/** A byte range [start, end) of a file, starting at a line start; `index` 0 is the file's first. */
+export interface ByteRange {
+  start: number;
+  end: number;
+  index: number;
+}
+
+export interface Unit {
+  source: InputSource;
+  range?: ByteRange;
+}
+
+export interface UnitResult {
+  /** Sorted by line, column, rule; lines relative to the range's first line. */
+  findings: Finding[];
+  summary: Summary;
+  /** Entries framed: an input with none at all gets `empty-input`. */
+  entries: number;
+  /** Line breaks read: where the next range's line numbers start. */
+  lines: number;
+  failure?: InputFailure;
+}
+
+/** The options a unit needs; plain data, so that they can be posted to a worker. */
+export type UnitOptions = Omit<CheckOptions, 'stdin' | 'signal' | 'shard' | 'jobs' | 'stdinFilename'>;
+
+function byPlace(a: Finding, b: Finding): number {
+  return a.location.line - b.location.line || (a.location.column ?? 0) - (b.location.column ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
+}
+
+interface Place {
+  source: string;
+  line: number;
+  column?: number;
+  tool?: string;
+  wrapping?: Wrapping;
+  code?: string;
+  fingerprint?: string;
+  hint?: boolean;
+}
+
+function locate(finding: RecordFinding, place: Place): Finding {
+  const { pointer, ...rest } = finding;
+  return {
+    ...rest,
+    location: {
+      source: place.source,
+      line: place.line,
+      ...(place.column !== undefined && { column: place.column }),
+      ...(pointer !== undefined && { pointer }),
+    },
+    ...(place.tool !== undefined && { tool: place.tool }),
+    ...(place.wrapping !== undefined && { wrapping: place.wrapping }),
+    ...(place.code !== undefined && { code: place.code }),
+    ...(place.fingerprint !== undefined && { fingerprint: place.fingerprint }),
+    ...(place.hint && { hint: true }),
+  };
+}
+
+class SourceChecker {
+  readonly findings: Finding[] = [];
+  entries = 0;
+  private readonly unwrapper;
+
+  constructor(
+    private readonly source: InputSource,
+    private readonly context: CheckContext,
+    private readonly tally: Tally,
+    unwrap: UnwrapMode,
+    private readonly fingerprints: boolean,
+  ) {
+    this.unwrapper = unwrappers[unwrap]({ check: context });
+  }
+
+  /** What a baseline matches a record's findings on; computed only when asked for and needed. */
+  private identity(value: unknown, count: number): { fingerprint?: string; code?: string } {
+    if (!this.fingerprints || count === 0) return {};
+    const error = errorObject(value);
+    const code = error && stringMember(error, 'code');
+    return { fingerprint: fingerprint(value), ...(code !== undefined && { code }) };
+  }
+
+  private add(finding: RecordFinding | undefined, place: Omit<Place, 'source'>): void {
+    if (finding) this.findings.push(locate(finding, { source: this.source.name, ...place }));
+  }
+
+  /** Takes each framed entry as framing produces it (the checker is framing's sink). */
+  push(framed: Framed): void {
+    this.entries++;
+    if (framed.kind === 'unparseable') {
+      this.tally.addUnparseable();
+      this.add(ruleFinding(this.context, 'parse-error', { message: framed.message }), {
+        line: framed.line,
+        ...(framed.hint && { hint: true }),
+        ...(framed.column !== undefined && { column: framed.column }),
+        ...this.identity(`parse-error:${framed.column ?? 0}:${framed.message}`, 1),
+      });
+      return;
+    }
+    if (framed.kind === 'noise') {
+      this.tally.addSkipped();
+      return;
+    }
+    const unwrapped = this.unwrapper.unwrap(framed);
+    if (unwrapped.kind === 'skipped') {
+      this.tally.addSkipped(unwrapped);
+      const identity = this.identity(framed.value, unwrapped.findings.length);
+      for (const finding of unwrapped.findings) this.add(finding, { line: framed.line, ...identity });
+      return;
+    }
+    let findings = unwrapped.findings;
+    if (unwrapped.hasEnvelope) {
+      const checked = checkEnvelopeWith(this.context, unwrapped.envelope);
+      findings = findings.length === 0 ? checked : findings.concat(checked);
+    }
+    const { tool, sessionId, wrapping } = unwrapped;
+    let invalid = false;
+    for (const finding of findings) if (finding.severity === 'error') invalid = true;
+    this.tally.addRecord(unwrapped.envelope, invalid, tool, sessionId);
+    if (findings.length === 0) return;
+    const identity = this.identity(unwrapped.hasEnvelope ? unwrapped.envelope : framed.value, findings.length);
+    for (const finding of findings) this.add(finding, { line: framed.line, wrapping, ...(tool !== undefined && { tool }), ...identity });
+  }
+
+  finish(readFailed: boolean, reportEmpty: boolean): void {
+    for (const late of this.unwrapper.finish()) {
+      this.add(late.finding, {
+        line: late.line,
+        ...(late.tool !== undefined && { tool: late.tool }),
+        ...(late.wrapping !== undefined && { wrapping: late.wrapping }),
+        ...this.identity(`${late.finding.rule}:${late.finding.message}`, 1),
+      });
+    }
+    if (this.entries === 0 && !readFailed && reportEmpty) this.add(ruleFinding(this.context, 'empty-input', { message: 'the input holds no record' }), { line: 1, ...this.identity('empty-input', 1) });
+    this.findings.sort(byPlace);
+  }
+}
+
+const maxChunk = 1 << 20;
+
+/**
+ * A file up to one chunk is read in one synchronous call: for 10k small files, the thread-pool
+ * round trips of open/read/close were most of the time. Larger files stream in 1 MiB chunks.
+ */
+function openFile(path: string): ChunkSource {
+  if (statSync(path).size <= maxChunk) return [readFileSync(path)];
+  return createReadStream(path, { highWaterMark: maxChunk });
+}
+
+/** A later range of a plain UTF-8 file: no BOM or gzip to detect, framed from its first byte. */
+async function frameRange(path: string, range: ByteRange, options: FramingOptions, sink: SourceChecker): Promise<number> {
+  const framer = new NdjsonFramer(options);
+  const stream = createReadStream(path, { start: range.start, end: range.end - 1, highWaterMark: maxChunk });
+  for await (const chunk of stream) framer.push(chunk as Buffer, sink);
+  framer.end(sink);
+  return framer.lineCount;
+}
+
+export async function checkUnit(unit: Unit, context: CheckContext, options: UnitOptions, stdin?: ChunkSource, signal?: AbortSignal): Promise<UnitResult> {
+  const { source, range } = unit;
+  const tally = new Tally(context.schema.categories, context.registry);
+  const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false);
+  let failure: InputFailure | undefined;
+  let lines = 0;
+  try {
+    if (range && range.index > 0) {
+      lines = await frameRange(source.path!, range, options, checker);
+    } else {
+      let raw: ChunkSource =
+        source.path === undefined ? (stdin ?? process.stdin) : range ? createReadStream(source.path, { start: 0, end: range.end - 1, highWaterMark: maxChunk }) : openFile(source.path);
+      // An idle pipe never yields again: aborting destroys the stream so the loop below ends at once.
+      if (signal && 'destroy' in raw) raw = addAbortSignal(signal, raw as Readable);
+      lines = await frameInput(await decodeInput(raw), framingFor(source.path, options.input ?? 'auto'), options, checker);
+    }
+  } catch (error) {
+    if (!signal?.aborted) {
+      const message = error instanceof InputDataError ? `${source.name}: ${error.message}` : `cannot read ${source.name}: ${describeError(error)}`;
+      failure = { source: source.name, message };
+    }
+  }
+  // A range never reports the whole input empty: the run decides that from every range's entries.
+  checker.finish(failure !== undefined || signal?.aborted === true, range === undefined);
+  return { findings: checker.findings, summary: tally.summary([]), entries: checker.entries, lines, ...(failure && { failure }) };
+}

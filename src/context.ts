@@ -1,0 +1,46 @@
+// The settings of a run and the context every check shares: the compiled schema, the code
+// registry, the severities. Built once per run, and once per worker thread.
+import { type CheckContext } from './checks/check-envelope.js';
+import { loadEnvelopeSchema } from './checks/schema-load.js';
+import { resolveSeverities } from './checks/severity.js';
+import type { InputMode } from './framing/index.js';
+import { loadRegistry } from './registry/load.js';
+import type { RuleId, RuleSetting } from './types.js';
+import type { UnwrapMode } from './unwrap/index.js';
+
+export interface CheckOptions {
+  /** Path of another envelope schema (default: the bundled MCEC schema). */
+  schema?: string;
+  /** Extra codes files merged onto the bundled registry. */
+  codes?: readonly string[];
+  strictCodes?: boolean;
+  rules?: Partial<Record<RuleId, RuleSetting>>;
+  input?: InputMode;
+  unwrap?: UnwrapMode;
+  stdinFilename?: string;
+  maxLineBytes?: number;
+  /** Find the JSON object inside prefixed log lines; lines without one are skipped. */
+  extract?: boolean;
+  /** Keep envelope values (detail, result, observations) and raw text out of every message. */
+  redact?: boolean;
+  /** Give findings the record digest that baselines match on (costs a hash per record with findings). */
+  fingerprints?: boolean;
+  /** Check only the i-th (1-based) of n parts of the input files, for CI matrices. */
+  shard?: { index: number; count: number };
+  /** What `-` reads (default: process.stdin). */
+  stdin?: AsyncIterable<Buffer>;
+  /** Stops reading (Ctrl-C); the report then covers what was read, and says it was interrupted. */
+  signal?: AbortSignal;
+  /** Worker threads (default: the cores available). The report is the same for any number. */
+  jobs?: number;
+}
+
+export function createCheckContext(options: CheckOptions = {}): CheckContext {
+  return {
+    schema: loadEnvelopeSchema(options.schema),
+    registry: loadRegistry(options.codes),
+    severities: resolveSeverities(options),
+    redact: options.redact ?? false,
+  };
+}
+

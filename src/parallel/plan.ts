@@ -1,0 +1,74 @@
+// Which units of work a run has: one per input, and for a large plain line-delimited file of bare
+// envelopes, one per byte range, so that even a single big file uses every core (issue 5).
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import type { Unit } from '../check-unit.js';
+import { framingFor, type InputMode } from '../framing/index.js';
+import type { InputSource } from '../sources/expand.js';
+
+/** Below this a file is not worth splitting: a worker's start costs about as much as 16 MiB of work. */
+export const splitThreshold = 16 * 1024 * 1024;
+const probeBytes = 64 * 1024;
+
+/** Where the first line at or after `offset` starts (one past its LF), or the file's size. */
+function nextLineStart(fd: number, offset: number, size: number): number {
+  const buffer = Buffer.allocUnsafe(probeBytes);
+  for (let position = offset; position < size; position += probeBytes) {
+    const read = readSync(fd, buffer, 0, probeBytes, position);
+    const newline = buffer.subarray(0, read).indexOf(0x0a);
+    if (newline !== -1) return position + newline + 1;
+    if (read === 0) break;
+  }
+  return size;
+}
+
+/**
+ * Transcripts and JSON-RPC captures pair lines across the file, gzip and UTF-16 must be decoded from
+ * the start: such files stay whole. Bare envelopes (and logs) are independent line by line.
+ */
+function splittable(fd: number): boolean {
+  const head = Buffer.allocUnsafe(probeBytes);
+  const read = readSync(fd, head, 0, probeBytes, 0);
+  const bytes = head.subarray(0, read);
+  if ((bytes[0] === 0x1f && bytes[1] === 0x8b) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return false;
+  return !bytes.includes('"direction"') && !bytes.includes('"jsonrpc"') && !bytes.includes('"content"');
+}
+
+function rangesOf(path: string, size: number, parts: number): Unit['range'][] {
+  const fd = openSync(path, 'r');
+  try {
+    if (!splittable(fd)) return [undefined];
+    const starts = [0];
+    for (let k = 1; k < parts; k++) {
+      const start = nextLineStart(fd, Math.floor((size * k) / parts) - 1, size);
+      if (start > starts.at(-1)! && start < size) starts.push(start);
+    }
+    return starts.map((start, index) => ({ start, end: starts[index + 1] ?? size, index }));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface Plan {
+  units: Unit[];
+  bytes: number;
+}
+
+export function planUnits(sources: readonly InputSource[], jobs: number, input: InputMode): Plan {
+  const units: Unit[] = [];
+  let bytes = 0;
+  for (const source of sources) {
+    let size = 0;
+    try {
+      size = source.path === undefined ? 0 : statSync(source.path).size;
+    } catch {
+      // Reported when the unit tries to read it.
+    }
+    bytes += size;
+    if (source.path === undefined || jobs < 2 || size < splitThreshold || framingFor(source.path, input) !== 'ndjson') {
+      units.push({ source });
+      continue;
+    }
+    for (const range of rangesOf(source.path, size, jobs)) units.push(range ? { source, range } : { source });
+  }
+  return { units, bytes };
+}

@@ -1,0 +1,58 @@
+// --jobs: worker threads across files and across byte ranges of one large file. The report must be
+// byte-identical to a single-threaded run (issue 5), line numbers included.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { binary, lines, tempFiles } from './helpers/cli.js';
+
+function run(args: string[], cwd: string) {
+  const result = spawnSync(process.execPath, [binary, 'check', ...args], { cwd, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** About 20 MiB of bare envelopes, with faults spread over the whole file (so over every range). */
+function bigFile(): string {
+  const out: string[] = [];
+  let size = 0;
+  for (let i = 0; size < 20 * 1024 * 1024; i++) {
+    let line: string;
+    if (i % 997 === 0) line = '{"ok":false,"sessionId":"s1"}';
+    else if (i % 1499 === 0) line = '{"ok":true,"result":{"cut":"off';
+    else if (i % 2003 === 0) line = '';
+    else if (i % 4001 === 0) line = '{\n  "ok": true,';
+    else if (i % 3001 === 0) line = JSON.stringify({ ok: false, error: { code: 'window-not-fonud', category: 'no-target', detail: `run ${i}` }, sessionId: `s${i % 7}` });
+    else line = JSON.stringify({ ok: true, result: { i, title: 'Untitled - Notepad', padding: 'x'.repeat(200) }, sessionId: `s${i % 7}` });
+    out.push(line);
+    size += line.length + 1;
+  }
+  return `${out.join('\n')}\n`;
+}
+
+describe('--jobs', () => {
+  const dir = tempFiles({ 'big.jsonl': bigFile(), 'small/a.jsonl': lines({ ok: false }), 'small/b.json': '[{"ok":true}]', 'small/empty.jsonl': '' });
+
+  it('splits a large file into byte ranges and gives the same report, byte for byte', () => {
+    const one = run(['--jobs', '1', '-f', 'json', 'big.jsonl', 'small'], dir);
+    expect(one.status).toBe(1);
+    const report = JSON.parse(one.stdout);
+    expect(report.summary.records).toBeGreaterThan(70_000);
+    // The hint goes to the first pretty-printed-looking line only, wherever the ranges fall.
+    expect(one.stdout.match(/check the file with --input json/g)).toHaveLength(1);
+    for (const jobs of ['2', '3']) {
+      const many = run(['--jobs', jobs, '-f', 'json', 'big.jsonl', 'small'], dir);
+      expect(many.stderr).toBe('');
+      expect(many.status).toBe(1);
+      expect(many.stdout === one.stdout).toBe(true);
+    }
+  });
+
+  it('the human report is the same too', () => {
+    expect(run(['--jobs', '2', '--max-listed', '0', 'big.jsonl'], dir).stdout).toBe(run(['--jobs', '1', '--max-listed', '0', 'big.jsonl'], dir).stdout);
+  });
+
+  it('rejects --jobs 0', () => {
+    const result = run(['--jobs', '0', join(dir, 'big.jsonl')], dir);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--jobs: expected a whole number of at least 1');
+  });
+});

@@ -1,0 +1,496 @@
+// Property-based tests (fast-check) of the invariants ARCHITECTURE.md and spec sections 3, 6 and 7
+// state: framing never throws and yields one entry per non-blank line at its 1-based line number,
+// chunking never changes what framing yields, unwrapping and checking never throw, and a whole run
+// accounts for every non-blank line exactly once.
+import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createCheckContext, check } from '../src/run.js';
+import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
+import { frameDocument } from '../src/framing/document.js';
+import { extractObject } from '../src/framing/extract.js';
+import { NdjsonFramer } from '../src/framing/ndjson.js';
+import type { Framed } from '../src/types.js';
+import { autoUnwrapper } from '../src/unwrap/auto.js';
+import type { Unwrapped } from '../src/unwrap/types.js';
+
+const slow = { timeout: 120_000 };
+const context = createCheckContext();
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+const LF = 0x0a;
+
+/** Bytes heavy in the ones framing cares about: LF, CR, 0xff, `{`, `"`, blanks; plus anything. */
+const interestingByte = fc.oneof(
+  { arbitrary: fc.constantFrom(0x0a, 0x0d, 0xff, 0x7b, 0x7d, 0x22, 0x20, 0x09, 0x3a, 0x2c, 0x5c, 0xc3, 0xa9, 0xe2, 0x80), weight: 3 },
+  { arbitrary: fc.integer({ min: 0, max: 255 }), weight: 2 },
+);
+const arbitraryBytes = fc.array(interestingByte, { maxLength: 400 }).map((bytes) => Buffer.from(bytes));
+
+/** Line numbers (1-based) of the non-blank lines, computed on bytes: a line ends at LF; blank = only space, tab, CR. */
+function nonBlankLines(bytes: Uint8Array): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let blank = true;
+  let empty = true;
+  for (const b of bytes) {
+    if (b === LF) {
+      if (!blank) lines.push(line);
+      line++;
+      blank = true;
+      empty = true;
+      continue;
+    }
+    empty = false;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) blank = false;
+  }
+  // A last line without LF counts when it has bytes (and is not blank).
+  if (!empty && !blank) lines.push(line);
+  return lines;
+}
+
+/** Number of lines in the input: LF-separated, a trailing LF does not open another line. */
+function lineCount(bytes: Uint8Array): number {
+  let count = 0;
+  for (const b of bytes) if (b === LF) count++;
+  if (bytes.length > 0 && bytes[bytes.length - 1] !== LF) count++;
+  return count;
+}
+
+function frame(bytes: Buffer, splits: readonly number[] = [], options: { maxLineBytes?: number; extract?: boolean } = {}): Framed[] {
+  const framer = new NdjsonFramer(options);
+  const out: Framed[] = [];
+  const points = [...new Set(splits.map((s) => s % (bytes.length + 1)))].sort((a, b) => a - b);
+  let at = 0;
+  for (const point of points) {
+    framer.push(bytes.subarray(at, point), out);
+    at = point;
+  }
+  framer.push(bytes.subarray(at), out);
+  framer.end(out);
+  return out;
+}
+
+function expectWellFormed(entries: Framed[], expectedLines: number[], extract: boolean): void {
+  expect(entries.map((e) => e.line)).toEqual(expectedLines);
+  for (let i = 1; i < entries.length; i++) expect(entries[i]!.line).toBeGreaterThan(entries[i - 1]!.line);
+  for (const entry of entries) {
+    if (entry.kind === 'unparseable') {
+      expect(typeof entry.message).toBe('string');
+      expect(entry.message.length).toBeGreaterThan(0);
+      if (entry.column !== undefined) {
+        expect(Number.isInteger(entry.column)).toBe(true);
+        expect(entry.column).toBeGreaterThanOrEqual(1);
+      }
+    } else if (entry.kind === 'noise') {
+      expect(extract).toBe(true);
+    } else {
+      expect(entry.kind).toBe('value');
+      if (extract) {
+        expect(entry.extracted).toBe(true);
+        expect(typeof entry.value === 'object' && entry.value !== null && !Array.isArray(entry.value)).toBe(true);
+      }
+    }
+  }
+}
+
+/** Realistic NDJSON: JSON values (multi-byte and surrogate-heavy strings included) between LF, CRLF and blank lines. */
+const separator = fc.constantFrom('\n', '\r\n', '\n\n', '\n \t\n', '\r\n\r\n', '\n\r\n', '\n   \n');
+const ndjsonText = fc
+  .tuple(
+    fc.array(fc.tuple(fc.oneof(fc.jsonValue({ stringUnit: 'binary', maxDepth: 4 }), fc.jsonValue({ stringUnit: 'grapheme', maxDepth: 3 })), separator), { maxLength: 12 }),
+    fc.constantFrom('', '\n', '\r\n', ' '),
+  )
+  .map(([items, tail]) => items.map(([value, sep]) => JSON.stringify(value) + sep).join('') + tail);
+
+const splitPoints = fc.array(fc.nat(), { maxLength: 30 });
+
+// ---------------------------------------------------------------------------------------------
+// 1-3: line-delimited framing
+
+describe('NdjsonFramer properties', () => {
+  it('never throws on arbitrary bytes and yields one entry per non-blank line, at its 1-based line', () => {
+    fc.assert(
+      fc.property(arbitraryBytes, (bytes) => {
+        const entries = frame(bytes);
+        expectWellFormed(entries, nonBlankLines(bytes), false);
+        for (const entry of entries) expect(entry.kind).not.toBe('noise');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('chunking does not matter on arbitrary bytes (messages, columns and values included), small --max-line-bytes too', () => {
+    fc.assert(
+      fc.property(arbitraryBytes, splitPoints, fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }), fc.boolean(), (bytes, splits, maxLineBytes, extract) => {
+        const options = { ...(maxLineBytes !== undefined && { maxLineBytes }), extract };
+        const whole = frame(bytes, [], options);
+        expect(frame(bytes, splits, options)).toEqual(whole);
+        // Byte-at-a-time is the most extreme chunking.
+        if (bytes.length <= 120) expect(frame(bytes, Array.from({ length: bytes.length }, (_, i) => i), options)).toEqual(whole);
+      }),
+      { numRuns: 250 },
+    );
+  });
+
+  it('chunking does not matter on realistic NDJSON, and each value is the parsed line', () => {
+    fc.assert(
+      fc.property(ndjsonText, splitPoints, (text, splits) => {
+        const bytes = Buffer.from(text, 'utf8');
+        const whole = frame(bytes);
+        expect(frame(bytes, splits)).toEqual(whole);
+        const expectedLines = nonBlankLines(bytes);
+        expectWellFormed(whole, expectedLines, false);
+        const lines = text.split('\n');
+        for (const entry of whole) {
+          expect(entry.kind).toBe('value');
+          if (entry.kind === 'value') expect(entry.value).toEqual(JSON.parse(lines[entry.line - 1]!));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  // Found by this property: a blank line longer than --max-line-bytes used to become an unparseable
+  // entry (six spaces with maxLineBytes 3), breaking `records + unparseable + skipped == non-blank lines`.
+  it('with a small --max-line-bytes: still one entry per non-blank line, over-long ones named as such', () => {
+    const blankHeavy = fc.array(fc.oneof(fc.constantFrom(0x20, 0x09, 0x0d, 0x0a), interestingByte), { maxLength: 200 }).map((b) => Buffer.from(b));
+    fc.assert(
+      fc.property(blankHeavy, fc.integer({ min: 1, max: 12 }), splitPoints, (bytes, maxLineBytes, splits) => {
+        const entries = frame(bytes, splits, { maxLineBytes });
+        expect(entries.map((e) => e.line)).toEqual(nonBlankLines(bytes));
+        const raw = bytes.toString('latin1').split('\n');
+        for (const entry of entries) {
+          const line = raw[entry.line - 1]!;
+          const tooLong = entry.kind === 'unparseable' && entry.message.startsWith('line is longer than --max-line-bytes');
+          if (line.replace(/\r$/, '').length > maxLineBytes) expect(tooLong).toBe(true);
+          if (line.length <= maxLineBytes) expect(tooLong).toBe(false);
+        }
+      }),
+      { numRuns: 200, seed: 7 },
+    );
+  });
+
+  it('with extract: never throws, one entry per non-blank line, objects only', () => {
+    const prefix = fc.constantFrom('', '2026-07-01T10:15:02Z INFO agent result ', 'ctx={"req":7} ', '{"', 'x {"a":', '>> ', '{ "ok": true} ');
+    const logLine = fc.oneof(
+      fc.tuple(prefix, fc.jsonValue({ maxDepth: 3 })).map(([p, v]) => p + JSON.stringify(v)),
+      fc.tuple(prefix, fc.string({ maxLength: 30 })).map(([p, s]) => p + s),
+      fc.string({ unit: fc.constantFrom('{', '"', '}', ':', ',', 'a', ' ', '1', '[', ']', '\\'), maxLength: 40 }),
+    );
+    const text = fc.array(fc.tuple(logLine, separator), { maxLength: 10 }).map((items) => items.map(([l, s]) => l + s).join(''));
+    fc.assert(
+      fc.property(fc.oneof(text.map((t) => Buffer.from(t, 'utf8')), arbitraryBytes), splitPoints, (bytes, splits) => {
+        const entries = frame(bytes, splits, { extract: true });
+        expectWellFormed(entries, nonBlankLines(bytes), true);
+        expect(frame(bytes, [], { extract: true })).toEqual(entries);
+      }),
+      { numRuns: 250 },
+    );
+  });
+
+  it('extractObject never throws and finds an object exactly when the rest of the line is one', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 20 }), fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.string({ maxLength: 30 })), (prefix, tail) => {
+        const text = prefix + (typeof tail === 'string' ? tail : JSON.stringify(tail));
+        const extracted = extractObject(text);
+        expect(['value', 'noise', 'unparseable']).toContain(extracted.kind);
+        if (extracted.kind === 'noise') expect(text).not.toContain('{"');
+        if (extracted.kind === 'value') expect(typeof extracted.value === 'object' && extracted.value !== null && !Array.isArray(extracted.value)).toBe(true);
+        if (extracted.kind === 'unparseable') {
+          expect(extracted.failure.offset).toBeGreaterThanOrEqual(0);
+          expect(extracted.failure.message.length).toBeGreaterThan(0);
+        }
+        // A non-empty object after a prefix without `{"` is always found (spec section 7, --extract).
+        if (typeof tail !== 'string' && tail !== null && typeof tail === 'object' && !Array.isArray(tail) && Object.keys(tail).length > 0 && !prefix.includes('{')) {
+          expect(extracted).toEqual({ kind: 'value', value: JSON.parse(JSON.stringify(tail)) });
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 4: .json documents
+
+/** Lines a value takes when pretty-printed with `indent`. */
+function linesOf(value: unknown, indent: number | string): number {
+  return JSON.stringify(value, null, indent).split('\n').length;
+}
+
+describe('frameDocument properties', () => {
+  it('never throws on arbitrary bytes or arbitrary JSON text', () => {
+    fc.assert(
+      fc.property(fc.oneof(arbitraryBytes, fc.json({ maxDepth: 4 }).map((t) => Buffer.from(t, 'utf8'))), (bytes) => {
+        const entries = frameDocument(bytes);
+        expect(Array.isArray(entries)).toBe(true);
+        for (const entry of entries) {
+          expect(entry.line).toBeGreaterThanOrEqual(1);
+          expect(entry.line).toBeLessThanOrEqual(Math.max(1, lineCount(bytes)));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a JSON value that is not an array is one value; an array gives one value per element, at the line where it starts', () => {
+    const indent = fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constantFrom('\t', ' ', ''));
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' }), fc.array(fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }), { maxLength: 12 }), indent, (single, array, space) => {
+        if (!Array.isArray(single)) {
+          const text = JSON.stringify(single, null, space);
+          expect(frameDocument(Buffer.from(text, 'utf8'))).toEqual([{ kind: 'value', line: 1, value: JSON.parse(text) }]);
+        }
+        const text = JSON.stringify(array, null, space);
+        const entries = frameDocument(Buffer.from(text, 'utf8'));
+        const parsed = JSON.parse(text) as unknown[];
+        expect(entries).toHaveLength(array.length);
+        entries.forEach((entry, i) => {
+          expect(entry.kind).toBe('value');
+          if (entry.kind === 'value') expect(entry.value).toEqual(parsed[i]);
+        });
+        for (let i = 1; i < entries.length; i++) expect(entries[i]!.line).toBeGreaterThanOrEqual(entries[i - 1]!.line);
+        // Exact lines: pretty-printed, element i starts after `[` and the lines of the elements before it.
+        const pretty = text.includes('\n');
+        let expected = pretty ? 2 : 1;
+        entries.forEach((entry, i) => {
+          expect(entry.line).toBe(expected);
+          if (pretty) expected += linesOf(array[i], space);
+        });
+      }),
+      { numRuns: 250 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 5: unwrapping and checking
+
+const smallObject = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3, noNullPrototype: true });
+const category = fc.constantFrom('timeout', 'ambiguous-selector', 'stale-element', 'no-target', 'invalid-argument', 'capture-blank', 'focus', 'elevation', 'foreground', 'internal', 'no_target', 'Timeout', '');
+const errorLike = fc.record(
+  {
+    code: fc.oneof(fc.constantFrom('element-not-found', 'window-not-fonud', 'selector-matched-3', 'Bad_Code'), fc.jsonValue({ maxDepth: 1 })),
+    category: fc.oneof(category, fc.jsonValue({ maxDepth: 1 })),
+    detail: fc.oneof(fc.string({ maxLength: 20 }), fc.jsonValue({ maxDepth: 1 })),
+    lastObservation: fc.oneof(smallObject, fc.constant(null), fc.record({ base64: fc.string() }), fc.constant({ png: 'data:image/png;base64,iVBORw0KGgo=' }), fc.jsonValue({ maxDepth: 2 })),
+    partialResult: fc.oneof(smallObject, fc.constant(null), fc.jsonValue({ maxDepth: 1 })),
+    extra: fc.jsonValue({ maxDepth: 1 }),
+  },
+  { requiredKeys: [] },
+);
+const envelopeLike = fc.record(
+  {
+    ok: fc.oneof(fc.boolean(), fc.jsonValue({ maxDepth: 1 })),
+    result: fc.oneof(smallObject, fc.constant(null), fc.jsonValue({ maxDepth: 2 })),
+    error: fc.oneof(errorLike, fc.constant(null), fc.jsonValue({ maxDepth: 1 })),
+    warnings: fc.oneof(fc.array(fc.record({ code: fc.oneof(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 1 })), detail: fc.string({ maxLength: 10 }) }, { requiredKeys: [] }), { maxLength: 3 }), fc.jsonValue({ maxDepth: 1 })),
+    sessionId: fc.oneof(fc.constantFrom('5f19c9c01a3f', 's2'), fc.constant(null), fc.jsonValue({ maxDepth: 1 })),
+    junk: fc.jsonValue({ maxDepth: 1 }),
+  },
+  { requiredKeys: [] },
+);
+const textBlock = fc.oneof(
+  envelopeLike.map((e) => ({ type: 'text', text: JSON.stringify(e) })),
+  fc.record({ type: fc.constantFrom('text', 'image', 'resource', 7), text: fc.oneof(fc.string({ maxLength: 20 }), fc.json({ maxDepth: 2 }), fc.jsonValue({ maxDepth: 1 })), data: fc.constant('<redacted base64>') }, { requiredKeys: [] }),
+  fc.jsonValue({ maxDepth: 1 }),
+);
+const callToolResult = fc.record(
+  {
+    content: fc.oneof(fc.array(textBlock, { maxLength: 4 }), fc.jsonValue({ maxDepth: 1 })),
+    structuredContent: fc.oneof(envelopeLike, fc.jsonValue({ maxDepth: 2 })),
+    isError: fc.oneof(fc.boolean(), fc.jsonValue({ maxDepth: 0 })),
+    ok: fc.boolean(),
+  },
+  { requiredKeys: [] },
+);
+const rpcId = fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constantFrom('a', 'b'), fc.constant(null), fc.jsonValue({ maxDepth: 1 }));
+const rpcMessage = fc.oneof(
+  fc.record(
+    {
+      jsonrpc: fc.oneof(fc.constant('2.0'), fc.jsonValue({ maxDepth: 0 })),
+      id: rpcId,
+      method: fc.oneof(fc.constantFrom('tools/call', 'tools/list', 'initialize'), fc.jsonValue({ maxDepth: 1 })),
+      params: fc.oneof(fc.record({ name: fc.oneof(fc.constantFrom('capture', 'find', 'invoke'), fc.jsonValue({ maxDepth: 0 })), arguments: smallObject }, { requiredKeys: [] }), fc.jsonValue({ maxDepth: 1 })),
+    },
+    { requiredKeys: ['jsonrpc'] },
+  ),
+  fc.record(
+    {
+      jsonrpc: fc.oneof(fc.constant('2.0'), fc.jsonValue({ maxDepth: 0 })),
+      id: rpcId,
+      result: fc.oneof(callToolResult, envelopeLike, fc.jsonValue({ maxDepth: 2 })),
+      error: fc.oneof(fc.record({ code: fc.integer(), message: fc.string({ maxLength: 10 }) }), fc.jsonValue({ maxDepth: 1 })),
+    },
+    { requiredKeys: ['jsonrpc'] },
+  ),
+);
+const transcriptLine = fc.record(
+  {
+    ts: fc.constant('2026-07-01T10:15:02.123Z'),
+    sessionId: fc.oneof(fc.constantFrom('5f19c9c01a3f', 'other'), fc.jsonValue({ maxDepth: 0 })),
+    direction: fc.oneof(fc.constantFrom('request', 'response'), fc.jsonValue({ maxDepth: 0 })),
+    method: fc.constantFrom('tools/call', 'tools/list'),
+    payload: fc.oneof(rpcMessage, callToolResult, envelopeLike, fc.jsonValue({ maxDepth: 2 })),
+    ok: fc.boolean(),
+    jsonrpc: fc.constant('2.0'),
+  },
+  { requiredKeys: ['direction', 'payload'] },
+);
+const truncation = fc.oneof(fc.constant({ truncated: 'tool-call log size cap reached' }), fc.record({ truncated: fc.jsonValue({ maxDepth: 1 }) }));
+const anyLineValue = fc.oneof(
+  { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 2 },
+  { arbitrary: envelopeLike, weight: 2 },
+  { arbitrary: callToolResult, weight: 2 },
+  { arbitrary: rpcMessage, weight: 2 },
+  { arbitrary: transcriptLine, weight: 3 },
+  { arbitrary: truncation, weight: 1 },
+);
+/** Values as framing hands them over: parsed JSON (own `__proto__` keys included when fc makes them). */
+const parsedLineValue = anyLineValue.map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+
+const wrappings = ['bare', 'mcp', 'jsonrpc', 'transcript', 'log'];
+const ruleIds = new Set(Object.keys(context.severities));
+
+function expectFindings(findings: unknown): void {
+  expect(Array.isArray(findings)).toBe(true);
+  for (const finding of findings as Record<string, unknown>[]) {
+    expect(ruleIds.has(finding['rule'] as string)).toBe(true);
+    expect(['error', 'warning']).toContain(finding['severity']);
+    expect(typeof finding['message']).toBe('string');
+    if (finding['pointer'] !== undefined) expect(finding['pointer']).toMatch(/^(\/.*)?$/s);
+  }
+}
+
+function expectUnwrapped(unwrapped: Unwrapped): void {
+  expect(['record', 'skipped']).toContain(unwrapped.kind);
+  expectFindings(unwrapped.findings);
+  if (unwrapped.kind === 'record') {
+    expect(typeof unwrapped.hasEnvelope).toBe('boolean');
+    expect(wrappings).toContain(unwrapped.wrapping);
+    if (unwrapped.hasEnvelope) expect(Object.hasOwn(unwrapped, 'envelope')).toBe(true);
+    else expect(unwrapped.findings.length).toBeGreaterThan(0);
+  }
+}
+
+describe('unwrapping and checking properties', () => {
+  it('autoUnwrapper never throws and gives a record or a skipped entry for every value; checking never throws', slow, () => {
+      fc.assert(
+        fc.property(fc.array(parsedLineValue, { minLength: 1, maxLength: 12 }), fc.boolean(), (values, extracted) => {
+          const unwrapper = autoUnwrapper(context);
+          values.forEach((value, i) => {
+            const unwrapped = unwrapper.unwrap({ value, line: i + 1, extracted });
+            expectUnwrapped(unwrapped);
+            if (unwrapped.kind === 'record' && unwrapped.hasEnvelope) expectFindings(checkEnvelopeWith(context, unwrapped.envelope));
+          });
+          for (const late of unwrapper.finish()) {
+            expect(late.line).toBeGreaterThanOrEqual(1);
+            expect(late.line).toBeLessThanOrEqual(values.length);
+            expectFindings([late.finding]);
+          }
+        }),
+        { numRuns: 300 },
+      );
+  });
+
+  it('checkEnvelopeWith never throws on arbitrary JSON values, and a non-object is schema-invalid', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue({ maxDepth: 4 }), envelopeLike, errorLike), (value) => {
+        const findings = checkEnvelopeWith(context, value);
+        expectFindings(findings);
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) expect(findings.some((f) => f.rule === 'schema')).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 6: accounting end to end
+
+const S = '5f19c9c01a3f';
+const goodEnvelope = fc.oneof(
+  fc.record({ ok: fc.constant(true), result: fc.oneof(smallObject, fc.constant(null)), sessionId: fc.constantFrom(S, null) }, { requiredKeys: ['ok'] }),
+  fc.record({
+    ok: fc.constant(false),
+    error: fc.record({ code: fc.constantFrom('element-not-found', 'window-not-fonud', 'timeout-elapsed'), category: category, detail: fc.string({ maxLength: 10 }) }),
+  }),
+);
+const inputLine = fc.oneof(
+  { arbitrary: goodEnvelope.map((e) => JSON.stringify(e)), weight: 3 },
+  { arbitrary: envelopeLike.map((e) => JSON.stringify(e)), weight: 1 },
+  {
+    arbitrary: fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom('capture', 'find', 'invoke'), fc.constantFrom('tools/call', 'tools/list'), fc.constantFrom(S, 'other')).map(([id, name, method, sessionId]) =>
+      JSON.stringify({ ts: '2026-07-01T10:15:02.123Z', sessionId, direction: 'request', method, payload: { jsonrpc: '2.0', id, method, params: { name, arguments: {} } } }),
+    ),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.tuple(fc.integer({ min: 1, max: 4 }), fc.oneof(goodEnvelope, envelopeLike), fc.boolean(), fc.constantFrom(S, 'other'), fc.boolean()).map(([id, envelope, isError, sessionId, rpcError]) =>
+      JSON.stringify({
+        ts: '2026-07-01T10:15:02.123Z',
+        sessionId,
+        direction: 'response',
+        method: 'tools/call',
+        payload: rpcError ? { jsonrpc: '2.0', id, error: { code: -32000, message: 'boom' } } : { jsonrpc: '2.0', id, result: { content: [{ type: 'image', data: '<redacted base64>' }, { type: 'text', text: JSON.stringify(envelope) }], isError } },
+      }),
+    ),
+    weight: 2,
+  },
+  { arbitrary: rpcMessage.map((m) => JSON.stringify(m)), weight: 1 },
+  { arbitrary: callToolResult.map((m) => JSON.stringify(m)), weight: 1 },
+  { arbitrary: fc.constant('{"truncated":"tool-call log size cap reached"}'), weight: 1 },
+  { arbitrary: fc.string({ maxLength: 30 }), weight: 2 },
+  { arbitrary: fc.constantFrom('{"ok":true,', '{', '  "ok": true,', '}', '[1,', 'null', '42', '"x"', '{"ok":tru}', '\u00e9\u6f22', '{"a":1}x'), weight: 2 },
+  { arbitrary: fc.constantFrom('', ' ', '\t', '\r', ' \t\r '), weight: 2 },
+);
+
+// Decoding (spec section 7, text encoding; section 3, gzip) must not change what is counted.
+const encodings = {
+  utf8: (text: string) => Buffer.from(text, 'utf8'),
+  'utf8 with BOM': (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]),
+  'utf-16le with BOM': (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+  'utf-16be with BOM': (text: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]),
+  gzip: (text: string) => gzipSync(Buffer.from(text, 'utf8')),
+};
+const encoding = fc.oneof(
+  { arbitrary: fc.constant('utf8' as const), weight: 4 },
+  { arbitrary: fc.constantFrom(...(Object.keys(encodings) as (keyof typeof encodings)[])), weight: 2 },
+);
+
+async function* chunksOf(bytes: Buffer, splits: readonly number[]): AsyncGenerator<Buffer> {
+  const points = [...new Set(splits.map((s) => s % (bytes.length + 1)))].sort((a, b) => a - b);
+  let at = 0;
+  for (const point of points) {
+    yield bytes.subarray(at, point);
+    at = point;
+  }
+  yield bytes.subarray(at);
+}
+
+describe('accounting end to end', () => {
+  it('records + unparseable + skipped == non-blank lines, every finding on a line of the input', slow, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.tuple(inputLine, fc.constantFrom('\n', '\r\n')), { maxLength: 30, size: 'medium' }), fc.boolean(), encoding, splitPoints, async (lines, finalBreak, encode, splits) => {
+          let text = lines.map(([l, s]) => l + s).join('');
+          if (!finalBreak && text.endsWith('\n')) text = text.replace(/\r?\n$/, '');
+          const bytes = Buffer.from(text, 'utf8');
+          const report = await check(['-'], { stdin: chunksOf(encodings[encode](text), splits) }, context);
+          const { summary } = report;
+          expect(summary.records + summary.unparseable + summary.skipped).toBe(nonBlankLines(bytes).length);
+          expect(summary.valid + summary.invalid).toBe(summary.records);
+          expect(report.inputFailures).toEqual([]);
+          const total = Math.max(1, lineCount(bytes));
+          for (const finding of report.findings) {
+            expect(finding.location.source).toBe('-');
+            expect(finding.location.line).toBeGreaterThanOrEqual(1);
+            expect(finding.location.line).toBeLessThanOrEqual(total);
+          }
+        }),
+        { numRuns: 120 },
+      );
+  });
+});
