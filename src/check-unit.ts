@@ -13,7 +13,7 @@ import { NdjsonFramer } from './framing/ndjson.js';
 import { InputDataError, decodeInput, type ChunkSource } from './sources/decode.js';
 import type { InputSource } from './sources/expand.js';
 import { Tally } from './tally.js';
-import type { Finding, Framed, InputFailure, RecordFinding, Summary, Wrapping } from './types.js';
+import type { Finding, Framed, InputFailure, Progress, RecordFinding, Summary, Wrapping } from './types.js';
 import { unwrappers, type UnwrapMode } from './unwrap/index.js';
 
 /** A byte range [start, end) of a file, starting at a line start; `index` 0 is the file's first. */
@@ -98,13 +98,19 @@ class SourceChecker {
     return { fingerprint: fingerprint(value), ...(code !== undefined && { code }) };
   }
 
+  /** Counters for the progress line; a throwaway object when nobody watches. */
+  progress: Progress = { bytes: 0, entries: 0, findings: 0 };
+
   private add(finding: RecordFinding | undefined, place: Omit<Place, 'source'>): void {
-    if (finding) this.findings.push(locate(finding, { source: this.source.name, ...place }));
+    if (!finding) return;
+    this.findings.push(locate(finding, { source: this.source.name, ...place }));
+    this.progress.findings++;
   }
 
   /** Takes each framed entry as framing produces it (the checker is framing's sink). */
   push(framed: Framed): void {
     this.entries++;
+    this.progress.entries++;
     if (framed.kind === 'unparseable') {
       this.tally.addUnparseable();
       this.add(ruleFinding(this.context, 'parse-error', { message: framed.message }), {
@@ -169,15 +175,34 @@ function openFile(path: string): ChunkSource {
 async function frameRange(path: string, range: ByteRange, options: FramingOptions, sink: SourceChecker): Promise<number> {
   const framer = new NdjsonFramer(options);
   const stream = createReadStream(path, { start: range.start, end: range.end - 1, highWaterMark: maxChunk });
-  for await (const chunk of stream) framer.push(chunk as Buffer, sink);
+  for await (const chunk of stream) {
+    sink.progress.bytes += (chunk as Buffer).length;
+    framer.push(chunk as Buffer, sink);
+  }
   framer.end(sink);
   return framer.lineCount;
 }
 
-export async function checkUnit(unit: Unit, context: CheckContext, options: UnitOptions, stdin?: ChunkSource, signal?: AbortSignal): Promise<UnitResult> {
+/** Counts the raw bytes read, for the progress line. */
+async function* counted(chunks: ChunkSource, progress: Progress): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) {
+    progress.bytes += chunk.length;
+    yield chunk;
+  }
+}
+
+export interface UnitIo {
+  stdin?: ChunkSource;
+  signal?: AbortSignal;
+  progress?: Progress;
+}
+
+export async function checkUnit(unit: Unit, context: CheckContext, options: UnitOptions, io: UnitIo = {}): Promise<UnitResult> {
+  const { stdin, signal } = io;
   const { source, range } = unit;
   const tally = new Tally(context.schema.categories, context.registry);
   const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false);
+  if (io.progress) checker.progress = io.progress;
   let failure: InputFailure | undefined;
   let lines = 0;
   try {
@@ -188,6 +213,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
         source.path === undefined ? (stdin ?? process.stdin) : range ? createReadStream(source.path, { start: 0, end: range.end - 1, highWaterMark: maxChunk }) : openFile(source.path);
       // An idle pipe never yields again: aborting destroys the stream so the loop below ends at once.
       if (signal && 'destroy' in raw) raw = addAbortSignal(signal, raw as Readable);
+      if (io.progress) raw = counted(raw, io.progress);
       lines = await frameInput(await decodeInput(raw), framingFor(source.path, options.input ?? 'auto'), options, checker);
     }
   } catch (error) {

@@ -73,6 +73,8 @@ export interface CheckFlags {
   config?: string | false;
   shard?: { index: number; count: number };
   jobs?: number;
+  /** false with --no-progress. */
+  progress?: boolean;
 }
 
 export function parseShard(value: string): { index: number; count: number } {

@@ -7,6 +7,7 @@ import { ruleIds } from './checks/catalog.js';
 import { applyBaseline, readBaseline, writeBaseline } from './baseline.js';
 import { decideColor, mergeConfig, parseCount, parseFormatTarget, parseRuleSetting, parseShard, type CheckFlags } from './cli-options.js';
 import { mergeReports, readJsonReport } from './merge.js';
+import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
 import { explain } from './explain/explain.js';
@@ -85,12 +86,17 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     ...(flags.shard !== undefined && { shard: flags.shard }),
     ...(flags.jobs !== undefined && { jobs: flags.jobs }),
   };
+  const progress = progressLine(process.stderr, process.env, flags.progress !== false);
+  if (progress) options.onProgress = (p) => progress.update(p);
   const baseline = flags.baseline === undefined ? undefined : readBaseline(flags.baseline);
   // Ctrl-C stops reading; the report of what was read is still printed, then exit 130.
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
   process.once('SIGINT', onSigint);
-  let report = await check(inputs, { ...options, signal: interrupt.signal }).finally(() => process.off('SIGINT', onSigint));
+  let report = await check(inputs, { ...options, signal: interrupt.signal }).finally(() => {
+    process.off('SIGINT', onSigint);
+    progress?.clear();
+  });
   if (flags.writeBaseline !== undefined) writeBaseline(flags.writeBaseline, report.findings);
   if (baseline) report = applyBaseline(report, baseline);
   writeReports(report, flags);
@@ -124,6 +130,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')
     .option('--jobs <n>', 'worker threads (default: the cores available); the report is the same for any n', count('--jobs', 1))
+    .option('--no-progress', 'no progress line on stderr (it shows only on a terminal, for large inputs)')
     .option('--shard <i/n>', 'check the i-th of n parts of the input files (sorted by path), for CI matrices; merge the JSON reports with `merge`', parseShard)
     .option('--redact', 'keep envelope values (detail, result, observations) out of every report')
     .option('--baseline <file>', 'report (and fail on) only findings that are not in this baseline')

@@ -33,6 +33,16 @@ export interface CheckOptions {
   signal?: AbortSignal;
   /** Worker threads (default: the cores available). The report is the same for any number. */
   jobs?: number;
+  /** Called a few times a second while the run goes on (the CLI's progress line). */
+  onProgress?: (progress: RunProgress) => void;
+}
+
+export interface RunProgress {
+  bytes: number;
+  totalBytes: number;
+  entries: number;
+  findings: number;
+  elapsedMs: number;
 }
 
 export function createCheckContext(options: CheckOptions = {}): CheckContext {

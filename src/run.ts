@@ -11,9 +11,9 @@ import { prettyHint } from './framing/ndjson.js';
 import { planUnits } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
 import { mergeSummaries, suggestionsFor } from './tally.js';
-import type { Finding, InputFailure, Report } from './types.js';
+import type { Finding, InputFailure, Progress, Report } from './types.js';
 
-export { createCheckContext, type CheckOptions } from './context.js';
+export { createCheckContext, type CheckOptions, type RunProgress } from './context.js';
 
 /** Workers pay for their start (~0.1 s each); below this much input one thread is faster. */
 const parallelBytes = 8 * 1024 * 1024;
@@ -31,22 +31,29 @@ export function inShard(sources: readonly InputSource[], shard: { index: number;
 }
 
 function unitOptions(options: CheckOptions): UnitOptions {
-  const { stdin: _stdin, signal: _signal, shard: _shard, jobs: _jobs, stdinFilename: _name, ...rest } = options;
+  const { stdin: _stdin, signal: _signal, shard: _shard, jobs: _jobs, stdinFilename: _name, onProgress: _onProgress, ...rest } = options;
   return rest;
 }
 
 async function runUnits(units: readonly Unit[], jobs: number, bytes: number, options: CheckOptions, context: CheckContext): Promise<(UnitResult | undefined)[]> {
   const inline = units.some((u) => u.source.path === undefined) || jobs < 2 || units.length < 2 || (bytes < parallelBytes && units.length < parallelFiles);
-  if (!inline) {
-    const { runOnWorkers } = await import('./parallel/pool.js');
-    return runOnWorkers(units, jobs, unitOptions(options), options.signal);
+  const progress: Progress | undefined = options.onProgress ? { bytes: 0, entries: 0, findings: 0 } : undefined;
+  const started = Date.now();
+  const timer = progress && setInterval(() => options.onProgress!({ ...progress, totalBytes: bytes, elapsedMs: Date.now() - started }), 250);
+  try {
+    if (!inline) {
+      const { runOnWorkers } = await import('./parallel/pool.js');
+      return await runOnWorkers(units, jobs, unitOptions(options), options.signal, progress);
+    }
+    const results: UnitResult[] = [];
+    for (const unit of units) {
+      if (options.signal?.aborted) break;
+      results.push(await checkUnit(unit, context, unitOptions(options), { ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) }));
+    }
+    return results;
+  } finally {
+    if (timer) clearInterval(timer);
   }
-  const results: UnitResult[] = [];
-  for (const unit of units) {
-    if (options.signal?.aborted) break;
-    results.push(await checkUnit(unit, context, unitOptions(options), options.stdin, options.signal));
-  }
-  return results;
 }
 
 /** One input's findings from its units: lines shifted past earlier ranges, the empty and hint rules applied. */

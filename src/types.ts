@@ -122,6 +122,13 @@ export interface InputFailure {
   message: string;
 }
 
+/** Work done so far, for the progress line: counters that the units of a run add to. */
+export interface Progress {
+  bytes: number;
+  entries: number;
+  findings: number;
+}
+
 export interface Report {
   reportVersion: 1;
   tool: { name: string; version: string };

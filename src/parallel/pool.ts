@@ -2,15 +2,16 @@
 // order, so that the report does not depend on which worker finished first.
 import { Worker } from 'node:worker_threads';
 import type { Unit, UnitOptions, UnitResult } from '../check-unit.js';
+import type { Progress } from '../types.js';
 
 export interface WorkerRequest {
   index: number;
   unit: Unit;
 }
 
-export type WorkerReply = { index: number; result: UnitResult } | { index: number; error: string };
+export type WorkerReply = { index: number; result: UnitResult } | { index: number; error: string } | { progress: Progress };
 
-export async function runOnWorkers(units: readonly Unit[], jobs: number, options: UnitOptions, signal?: AbortSignal): Promise<(UnitResult | undefined)[]> {
+export async function runOnWorkers(units: readonly Unit[], jobs: number, options: UnitOptions, signal?: AbortSignal, progress?: Progress): Promise<(UnitResult | undefined)[]> {
   const results: (UnitResult | undefined)[] = new Array(units.length);
   let next = 0;
   const workers: Worker[] = [];
@@ -29,9 +30,13 @@ export async function runOnWorkers(units: readonly Unit[], jobs: number, options
         worker.postMessage({ index, unit: units[index]! } satisfies WorkerRequest);
       };
       for (let k = 0; k < Math.min(jobs, units.length); k++) {
-        const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { options } });
+        const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined } });
         workers.push(worker);
         worker.on('message', (reply: WorkerReply) => {
+          if ('progress' in reply) {
+            if (progress) for (const key of ['bytes', 'entries', 'findings'] as const) progress[key] += reply.progress[key];
+            return;
+          }
           running--;
           if ('error' in reply) return reject(new Error(reply.error));
           results[reply.index] = reply.result;

@@ -4,14 +4,27 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { checkUnit, type UnitOptions } from '../check-unit.js';
 import { createCheckContext } from '../context.js';
 import { describeError } from '../errors.js';
+import type { Progress } from '../types.js';
 import type { WorkerReply, WorkerRequest } from './pool.js';
 
-const options = (workerData as { options: UnitOptions }).options;
+const { options, progress: watched } = workerData as { options: UnitOptions; progress: boolean };
 const context = createCheckContext(options);
 
+// Progress is sent as deltas a few times a second, only when someone shows it.
+const progress: Progress = { bytes: 0, entries: 0, findings: 0 };
+function sendProgress(): void {
+  if (progress.bytes === 0 && progress.entries === 0) return;
+  parentPort!.postMessage({ progress: { ...progress } } satisfies WorkerReply);
+  progress.bytes = progress.entries = progress.findings = 0;
+}
+if (watched) setInterval(sendProgress, 250).unref();
+
 parentPort!.on('message', ({ index, unit }: WorkerRequest) => {
-  checkUnit(unit, context, options).then(
-    (result) => parentPort!.postMessage({ index, result } satisfies WorkerReply),
+  checkUnit(unit, context, options, watched ? { progress } : {}).then(
+    (result) => {
+      if (watched) sendProgress();
+      parentPort!.postMessage({ index, result } satisfies WorkerReply);
+    },
     (error: unknown) => parentPort!.postMessage({ index, error: describeError(error) } satisfies WorkerReply),
   );
 });

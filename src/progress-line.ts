@@ -1,0 +1,38 @@
+// The progress line on stderr (issue 5): one line, rewritten in place, only on a terminal and never
+// in CI logs or pipes, and only once the run is large or slow enough to be worth watching.
+import type { RunProgress } from './context.js';
+
+const largeInput = 16 * 1024 * 1024;
+const slowRunMs = 1000;
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function progressText(p: RunProgress): string {
+  const rate = p.elapsedMs > 0 ? Math.round((p.entries * 1000) / p.elapsedMs) : 0;
+  const share = p.totalBytes > 0 ? ` (${Math.min(100, Math.floor((p.bytes / p.totalBytes) * 100))}%)` : '';
+  const total = p.totalBytes > 0 ? ` of ${megabytes(p.totalBytes)}` : '';
+  return `checking: ${megabytes(p.bytes)}${total}${share}, ${rate.toLocaleString('en-US')} records/s, ${p.findings.toLocaleString('en-US')} findings`;
+}
+
+export interface ProgressLine {
+  update(progress: RunProgress): void;
+  clear(): void;
+}
+
+export function progressLine(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv, enabled: boolean): ProgressLine | undefined {
+  if (!enabled || stream.isTTY !== true || (env['CI'] !== undefined && env['CI'] !== '' && env['CI'] !== 'false')) return undefined;
+  let shown = false;
+  return {
+    update(progress) {
+      if (!shown && progress.totalBytes < largeInput && progress.elapsedMs < slowRunMs) return;
+      shown = true;
+      // \r and erase-line: the line is redrawn in place, never scrolled.
+      stream.write(`\r\u001b[K${progressText(progress)}`);
+    },
+    clear() {
+      if (shown) stream.write('\r\u001b[K');
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { progressLine, progressText } from '../src/progress-line.js';
+
+function fakeStream(isTTY: boolean) {
+  const writes: string[] = [];
+  return { stream: { isTTY, write: (text: string) => writes.push(text) } as unknown as NodeJS.WriteStream, writes };
+}
+
+const large = { bytes: 50 * 1024 * 1024, totalBytes: 100 * 1024 * 1024, entries: 20_000, findings: 1234, elapsedMs: 2000 };
+
+describe('the progress line', () => {
+  it('says bytes read of total, records/s and findings so far', () => {
+    expect(progressText(large)).toBe('checking: 50.0 MB of 100.0 MB (50%), 10,000 records/s, 1,234 findings');
+  });
+
+  it('is redrawn in place on a terminal and cleared at the end', () => {
+    const { stream, writes } = fakeStream(true);
+    const line = progressLine(stream, {}, true)!;
+    line.update(large);
+    line.update({ ...large, bytes: large.totalBytes });
+    line.clear();
+    expect(writes).toEqual([`\r\u001b[K${progressText(large)}`, `\r\u001b[K${progressText({ ...large, bytes: large.totalBytes })}`, '\r\u001b[K']);
+  });
+
+  it('stays quiet for a small, quick run', () => {
+    const { stream, writes } = fakeStream(true);
+    const line = progressLine(stream, {}, true)!;
+    line.update({ ...large, totalBytes: 1000, elapsedMs: 200 });
+    line.clear();
+    expect(writes).toEqual([]);
+  });
+
+  it('never shows in pipes, in CI, or with --no-progress', () => {
+    expect(progressLine(fakeStream(false).stream, {}, true)).toBeUndefined();
+    expect(progressLine(fakeStream(true).stream, { CI: 'true' }, true)).toBeUndefined();
+    expect(progressLine(fakeStream(true).stream, {}, false)).toBeUndefined();
+  });
+});
