@@ -3,11 +3,8 @@
 // rule, source, tool, code, pointer and a fingerprint of its record, never by line number, so
 // inserting lines does not break a baseline. Matching counts: two identical findings need two entries.
 import { writeFileSync } from 'node:fs';
-import type { ValidateFunction } from 'ajv';
-import { readJsonAsset } from './assets.js';
 import { UsageError, describeError } from './errors.js';
-import { compileOwnSchema } from './lazy.js';
-import { readJsonFile } from './load-json.js';
+import { readValidatedJsonFile } from './load-json.js';
 import type { Finding, Report } from './types.js';
 
 export interface BaselineEntry {
@@ -64,16 +61,8 @@ export function writeBaseline(path: string, findings: readonly Finding[]): void 
   }
 }
 
-let validateBaseline: ValidateFunction | undefined;
-
 export function readBaseline(path: string): Baseline {
-  const data = readJsonFile(path, 'baseline');
-  validateBaseline ??= compileOwnSchema(readJsonAsset('data/baseline.schema.json') as object);
-  if (!validateBaseline(data)) {
-    const first = validateBaseline.errors?.[0];
-    throw new UsageError(`baseline ${path}${first?.instancePath ? ` at ${first.instancePath}` : ''}: ${first?.message ?? 'invalid'} (write one with --write-baseline)`);
-  }
-  return data as Baseline;
+  return readValidatedJsonFile<Baseline>(path, 'baseline', 'data/baseline.schema.json', 'write one with --write-baseline');
 }
 
 /** The report without the findings the baseline knows, with `summary.baseline` and recounted totals. */

@@ -31,7 +31,8 @@ export interface Unit {
 export interface UnitResult {
   /** Sorted by line, column, rule; lines relative to the range's first line. */
   findings: Finding[];
-  summary: Summary;
+  /** This unit's own counts; absent when it added them to a tally the caller passed. */
+  summary?: Summary;
   /** Entries framed: an input with none at all gets `empty-input`. */
   entries: number;
   /** Line breaks read: where the next range's line numbers start. */
@@ -195,12 +196,14 @@ export interface UnitIo {
   stdin?: ChunkSource;
   signal?: AbortSignal;
   progress?: Progress;
+  /** Count into this tally (one for a whole single-threaded run) instead of one per unit. */
+  tally?: Tally;
 }
 
 export async function checkUnit(unit: Unit, context: CheckContext, options: UnitOptions, io: UnitIo = {}): Promise<UnitResult> {
   const { stdin, signal } = io;
   const { source, range } = unit;
-  const tally = new Tally(context.schema.categories, context.registry);
+  const tally = io.tally ?? new Tally(context.schema.categories, context.registry);
   const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false);
   if (io.progress) checker.progress = io.progress;
   let failure: InputFailure | undefined;
@@ -224,5 +227,5 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
   }
   // A range never reports the whole input empty: the run decides that from every range's entries.
   checker.finish(failure !== undefined || signal?.aborted === true, range === undefined);
-  return { findings: checker.findings, summary: tally.summary([]), entries: checker.entries, lines, ...(failure && { failure }) };
+  return { findings: checker.findings, ...(!io.tally && { summary: tally.summary([]) }), entries: checker.entries, lines, ...(failure && { failure }) };
 }

@@ -1,6 +1,9 @@
 // Reads a JSON file the user named (schema, codes, config). Any failure is a UsageError whose one
 // line names the file, and for bad JSON the line and column: these end the run with exit 2.
 import { readFileSync } from 'node:fs';
+import type { ValidateFunction } from 'ajv';
+import { readJsonAsset } from './assets.js';
+import { compileOwnSchema } from './lazy.js';
 import { UsageError, describeError } from './errors.js';
 import { LineIndex } from './framing/document.js';
 import { locateParseError } from './framing/parse-error.js';
@@ -20,4 +23,19 @@ export function readJsonFile(path: string, what: string): unknown {
     const { line, column } = new LineIndex(text).position(failure.offset);
     throw new UsageError(`${what} ${path}:${line}:${column}: ${failure.message}`);
   }
+}
+
+const validators = new Map<string, ValidateFunction>();
+
+/**
+ * Reads one of the package's own file kinds (codes, baseline, report), validated by the schema the
+ * package ships for it; the first problem names the file and the place, and `hint` says what fits.
+ */
+export function readValidatedJsonFile<T>(path: string, what: string, schemaAsset: string, hint: string): T {
+  const data = readJsonFile(path, what);
+  let validate = validators.get(schemaAsset);
+  if (!validate) validators.set(schemaAsset, (validate = compileOwnSchema(readJsonAsset(schemaAsset) as object)));
+  if (validate(data)) return data as T;
+  const first = validate.errors?.[0];
+  throw new UsageError(`${what} ${path}${first?.instancePath ? ` at ${first.instancePath}` : ''}: ${first?.message ?? 'invalid'} (${hint})`);
 }

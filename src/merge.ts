@@ -1,26 +1,16 @@
 // `mcec-result merge`: JSON reports of shards (spec section 4, --shard) combined into one report,
 // which any formatter can then render. Counts and distributions are summed; findings keep the
 // order of the reports as given (each report's findings are already in its inputs' order).
-import type { ValidateFunction } from 'ajv';
-import { packageVersion, readJsonAsset } from './assets.js';
+import { packageVersion } from './assets.js';
 import { UsageError } from './errors.js';
 import type { JsonFinding, JsonReport } from './formatters/json.js';
-import { compileOwnSchema } from './lazy.js';
-import { readJsonFile } from './load-json.js';
+import { readValidatedJsonFile } from './load-json.js';
 import type { CodeRegistry } from './registry/registry.js';
 import { mergeSummaries, suggestionsFor } from './tally.js';
 import type { Finding, Report } from './types.js';
 
-let validateReport: ValidateFunction | undefined;
-
 export function readJsonReport(path: string): JsonReport {
-  const data = readJsonFile(path, 'report');
-  validateReport ??= compileOwnSchema(readJsonAsset('schemas/report-v1.schema.json') as object);
-  if (!validateReport(data)) {
-    const first = validateReport.errors?.[0];
-    throw new UsageError(`report ${path}${first?.instancePath ? ` at ${first.instancePath}` : ''}: ${first?.message ?? 'invalid'} (merge takes reports of check --format json)`);
-  }
-  return data as JsonReport;
+  return readValidatedJsonFile<JsonReport>(path, 'report', 'schemas/report-v1.schema.json', 'merge takes reports of check --format json');
 }
 
 function fromJsonFinding(finding: JsonFinding): Finding {

@@ -4,20 +4,19 @@
 // Nothing here prints; the CLI decides what to do with the report.
 import { availableParallelism } from 'node:os';
 import { packageVersion } from './assets.js';
-import { checkUnit, type Unit, type UnitOptions, type UnitResult } from './check-unit.js';
+import { checkUnit, type UnitOptions, type UnitResult } from './check-unit.js';
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { createCheckContext, type CheckOptions } from './context.js';
 import { prettyHint } from './framing/ndjson.js';
-import { planUnits } from './parallel/plan.js';
+import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
-import { mergeSummaries, suggestionsFor } from './tally.js';
-import type { Finding, InputFailure, Progress, Report } from './types.js';
+import { Tally, mergeSummaries, suggestionsFor } from './tally.js';
+import type { Finding, InputFailure, Progress, Report, Summary } from './types.js';
 
 export { createCheckContext, type CheckOptions, type RunProgress } from './context.js';
 
 /** Workers pay for their start (~0.1 s each); below this much input one thread is faster. */
 const parallelBytes = 8 * 1024 * 1024;
-const parallelFiles = 256;
 
 function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -35,22 +34,31 @@ function unitOptions(options: CheckOptions): UnitOptions {
   return rest;
 }
 
-async function runUnits(units: readonly Unit[], jobs: number, bytes: number, options: CheckOptions, context: CheckContext): Promise<(UnitResult | undefined)[]> {
-  const inline = units.some((u) => u.source.path === undefined) || jobs < 2 || units.length < 2 || (bytes < parallelBytes && units.length < parallelFiles);
+interface RunResults {
+  /** In unit order; undefined for a unit not run (Ctrl-C). */
+  results: (UnitResult | undefined)[];
+  summaries: Summary[];
+}
+
+async function runUnits({ units, sizes, bytes }: Plan, jobs: number, options: CheckOptions, context: CheckContext): Promise<RunResults> {
+  // Workers pay for their start and for sending results back; many small files are faster here.
+  const inline = units.some((u) => u.source.path === undefined) || jobs < 2 || units.length < 2 || bytes < parallelBytes;
   const progress: Progress | undefined = options.onProgress ? { bytes: 0, entries: 0, findings: 0 } : undefined;
   const started = Date.now();
   const timer = progress && setInterval(() => options.onProgress!({ ...progress, totalBytes: bytes, elapsedMs: Date.now() - started }), 250);
   try {
     if (!inline) {
       const { runOnWorkers } = await import('./parallel/pool.js');
-      return await runOnWorkers(units, jobs, unitOptions(options), options.signal, progress);
+      const results = await runOnWorkers(units, sizes, jobs, unitOptions(options), options.signal, progress);
+      return { results, summaries: results.flatMap((r) => (r?.summary ? [r.summary] : [])) };
     }
+    const tally = new Tally(context.schema.categories, context.registry);
     const results: UnitResult[] = [];
     for (const unit of units) {
       if (options.signal?.aborted) break;
-      results.push(await checkUnit(unit, context, unitOptions(options), { ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) }));
+      results.push(await checkUnit(unit, context, unitOptions(options), { tally, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) }));
     }
-    return results;
+    return { results, summaries: [tally.summary([])] };
   } finally {
     if (timer) clearInterval(timer);
   }
@@ -89,10 +97,9 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   const sources = options.shard ? inShard(expanded.sources, options.shard) : expanded.sources;
   const jobs = Math.max(1, options.jobs ?? availableParallelism());
   const plan = planUnits(sources, jobs, options.input ?? 'auto');
-  const results = await runUnits(plan.units, jobs, plan.bytes, options, context);
+  const { results, summaries } = await runUnits(plan, jobs, options, context);
 
   const findings: Finding[] = [];
-  const summaries = [];
   let checked = 0;
   for (let u = 0; u < plan.units.length; ) {
     const source = plan.units[u]!.source;
@@ -107,7 +114,6 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     const assembled = assembleInput(source, parts, context);
     for (const finding of assembled.findings) findings.push(finding);
     failures.push(...assembled.failures);
-    summaries.push(...parts.map((p) => p.summary));
   }
 
   const summary = mergeSummaries(summaries);

@@ -45,6 +45,7 @@ export const mcecMatchers = { toBeMcecResult };
 expect.extend(mcecMatchers);
 
 declare module 'vitest' {
+  // The type parameter must repeat vitest's own declaration (`T = any`) for the interfaces to merge.
   interface Assertion<T = any> {
     /** Passes when the value (a bare envelope or an MCP CallToolResult) has no error-severity finding. */
     toBeMcecResult(options?: McecResultOptions): void;

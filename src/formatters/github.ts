@@ -6,7 +6,7 @@
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
-import { messageWithSuggestion } from './message.js';
+import { groupBySource, messageWithSuggestion } from './common.js';
 
 type CommandName = 'error' | 'warning' | 'notice';
 
@@ -39,14 +39,6 @@ function annotation(finding: Finding, cwd: string): string {
   return command(finding.severity, properties, messageWithSuggestion(finding));
 }
 
-function groupBySource(findings: readonly Finding[]): Finding[][] {
-  const groups = new Map<string, Finding[]>();
-  for (const finding of findings) {
-    const source = finding.location.source;
-    (groups.get(source) ?? groups.set(source, []).get(source)!).push(finding);
-  }
-  return [...groups.values()];
-}
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;

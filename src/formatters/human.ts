@@ -3,7 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { messageWithSuggestion } from './message.js';
+import { groupBySource, messageWithSuggestion } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
@@ -14,15 +14,6 @@ function place(finding: Finding): string {
 }
 
 
-function groupBySource(findings: readonly Finding[]): Finding[][] {
-  const groups: Finding[][] = [];
-  for (const finding of findings) {
-    const last = groups.at(-1);
-    if (last && last[0]!.location.source === finding.location.source) last.push(finding);
-    else groups.push([finding]);
-  }
-  return groups;
-}
 
 function findingLines(group: readonly Finding[], c: ChalkInstance, maxListed: number): string[] {
   const listed = maxListed > 0 ? group.slice(0, maxListed) : group;

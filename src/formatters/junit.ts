@@ -6,7 +6,7 @@
 // Schema: https://github.com/windyroad/JUnit-Schema/blob/master/JUnit.xsd
 // (as the reporters read it: https://github.com/testmoapp/junitxml)
 import type { Finding, Report } from '../types.js';
-import { messageWithSuggestion } from './message.js';
+import { messageWithSuggestion } from './common.js';
 
 interface LineCase {
   line: number;

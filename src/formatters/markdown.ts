@@ -5,7 +5,7 @@
 // Mermaid pie: https://mermaid.js.org/syntax/pie.html
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { messageWithSuggestion } from './message.js';
+import { groupBySource, messageWithSuggestion } from './common.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
@@ -86,14 +86,6 @@ function place(finding: Finding): string {
 }
 
 
-function groupBySource(findings: readonly Finding[]): Finding[][] {
-  const groups = new Map<string, Finding[]>();
-  for (const finding of findings) {
-    const source = finding.location.source;
-    (groups.get(source) ?? groups.set(source, []).get(source)!).push(finding);
-  }
-  return [...groups.values()];
-}
 
 function findingRows(group: readonly Finding[], maxListed: number): string[][] {
   const listed = maxListed > 0 ? group.slice(0, maxListed) : group;

@@ -8,7 +8,7 @@ import { ruleCatalog, ruleIds } from '../checks/catalog.js';
 import type { Finding, Report, RuleId, Severity, Wrapping } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
-import { messageWithSuggestion } from './message.js';
+import { messageWithSuggestion } from './common.js';
 
 const sarifSchema = 'https://json.schemastore.org/sarif-2.1.0.json';
 const informationUri = 'https://github.com/tig/mcec';

@@ -50,11 +50,14 @@ function rangesOf(path: string, size: number, parts: number): Unit['range'][] {
 
 export interface Plan {
   units: Unit[];
+  /** Bytes of each unit, for batching; and of the whole run, for deciding to use workers. */
+  sizes: number[];
   bytes: number;
 }
 
 export function planUnits(sources: readonly InputSource[], jobs: number, input: InputMode): Plan {
   const units: Unit[] = [];
+  const sizes: number[] = [];
   let bytes = 0;
   for (const source of sources) {
     let size = 0;
@@ -66,9 +69,13 @@ export function planUnits(sources: readonly InputSource[], jobs: number, input: 
     bytes += size;
     if (source.path === undefined || jobs < 2 || size < splitThreshold || framingFor(source.path, input) !== 'ndjson') {
       units.push({ source });
+      sizes.push(size);
       continue;
     }
-    for (const range of rangesOf(source.path, size, jobs)) units.push(range ? { source, range } : { source });
+    for (const range of rangesOf(source.path, size, jobs)) {
+      units.push(range ? { source, range } : { source });
+      sizes.push(range ? range.end - range.start : size);
+    }
   }
-  return { units, bytes };
+  return { units, sizes, bytes };
 }

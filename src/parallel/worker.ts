@@ -19,12 +19,16 @@ function sendProgress(): void {
 }
 if (watched) setInterval(sendProgress, 250).unref();
 
-parentPort!.on('message', ({ index, unit }: WorkerRequest) => {
-  checkUnit(unit, context, options, watched ? { progress } : {}).then(
-    (result) => {
+parentPort!.on('message', ({ first, units }: WorkerRequest) => {
+  void (async () => {
+    const results = [];
+    for (const unit of units) results.push(await checkUnit(unit, context, options, watched ? { progress } : {}));
+    return results;
+  })().then(
+    (results) => {
       if (watched) sendProgress();
-      parentPort!.postMessage({ index, result } satisfies WorkerReply);
+      parentPort!.postMessage({ first, results } satisfies WorkerReply);
     },
-    (error: unknown) => parentPort!.postMessage({ index, error: describeError(error) } satisfies WorkerReply),
+    (error: unknown) => parentPort!.postMessage({ first, error: describeError(error) } satisfies WorkerReply),
   );
 });
