@@ -9,6 +9,7 @@ import { isCallToolResult, unwrapCallToolResult } from './mcp.js';
 import type { FramedValue, LateFinding, Unwrapped, Unwrapper } from './types.js';
 
 interface Request {
+  /** '' for the stub an unpaired response leaves behind. */
   method: string;
   tool?: string;
   line: number;
@@ -26,6 +27,8 @@ interface Where {
 const truncationKey = 'truncated';
 
 function isTruncationMarker(value: JsonObject): boolean {
+  // Cheap test first: this runs on every transcript line.
+  if (!has(value, truncationKey)) return false;
   let count = 0;
   for (const key in value) if (Object.hasOwn(value, key) && ++count > 1) return false;
   return count === 1 && has(value, truncationKey);
@@ -40,7 +43,6 @@ function describeId(id: unknown): string {
 
 export function autoUnwrapper(context: CheckContext): Unwrapper {
   const requests = new Map<string, Request>();
-  const responded = new Set<string>();
   let truncatedAt: number | undefined;
 
   const finding = (rule: RuleId, message: string, pointer?: string): RecordFinding[] => {
@@ -77,7 +79,8 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
   function jsonRpc(message: JsonObject, where: Where): Unwrapped {
     const id = message['id'];
     const hasId = typeof id === 'string' || typeof id === 'number';
-    const key = hasId ? `${where.transcript?.sessionId ?? ''}\0${typeof id}:${id}` : undefined;
+    // 7 and "7" are different ids; the session keeps two transcripts' ids apart in one file.
+    const key = hasId ? (where.transcript?.sessionId ?? '') + (typeof id === 'number' ? '\0n' : '\0s') + id : undefined;
     const wrapping = wrappingOf(where, 'jsonrpc');
 
     if (has(message, 'method')) {
@@ -90,12 +93,15 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       return { kind: 'skipped', findings: [] };
     }
 
-    const request = key === undefined ? undefined : requests.get(key);
+    // One map for requests and answers: a response without a request leaves a stub, so that a
+    // second response to its id is still a duplicate.
+    const known = key === undefined ? undefined : requests.get(key);
+    const request = known?.method === '' ? undefined : known;
     const findings: RecordFinding[] = [];
-    const duplicate = key !== undefined && responded.has(key);
-    if (key !== undefined) responded.add(key);
-    if (request) request.answered = true;
-    else if (where.transcript && key !== undefined && !duplicate) {
+    const duplicate = known?.answered === true;
+    if (known) known.answered = true;
+    else if (key !== undefined) requests.set(key, { method: '', line: where.line, transcript: where.transcript !== undefined, answered: true });
+    if (!known && where.transcript && key !== undefined) {
       findings.push(...finding('unpaired-response', `response to id ${describeId(id)} has no request of that id before it in this transcript`));
     }
 

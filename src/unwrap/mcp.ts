@@ -23,11 +23,13 @@ interface TextSearch {
 
 function envelopeFromText(content: unknown): TextSearch {
   if (!Array.isArray(content)) return { instead: 'it has no content array' };
-  const texts = content.filter((block): block is JsonObject => isObject(block) && block['type'] === 'text');
-  if (texts.length === 0) return { instead: `its content has no text block (${content.length} block${content.length === 1 ? '' : 's'}: ${describeBlocks(content)})` };
-  let instead = 'its text block is not JSON';
-  for (let i = texts.length - 1; i >= 0; i--) {
-    const text = texts[i]!['text'];
+  let instead: string | undefined;
+  // Backwards: the last text block that holds an envelope wins (spec section 7).
+  for (let i = content.length - 1; i >= 0; i--) {
+    const block: unknown = content[i];
+    if (!isObject(block) || block['type'] !== 'text') continue;
+    instead ??= 'its text block is not JSON';
+    const text = block['text'];
     if (typeof text !== 'string') continue;
     let parsed: unknown;
     try {
@@ -38,7 +40,7 @@ function envelopeFromText(content: unknown): TextSearch {
     if (isObject(parsed) && has(parsed, 'ok')) return { envelope: parsed, instead: '' };
     instead = isObject(parsed) ? 'its text block is JSON without ok' : `its text block is JSON but not an object (${Array.isArray(parsed) ? 'array' : typeof parsed})`;
   }
-  return { instead };
+  return { instead: instead ?? `its content has no text block (${content.length} block${content.length === 1 ? '' : 's'}: ${describeBlocks(content)})` };
 }
 
 function describeBlocks(content: unknown[]): string {
