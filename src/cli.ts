@@ -37,16 +37,19 @@ function writeReports(report: Report, flags: CheckFlags): void {
   const toStdout = flags.output === undefined;
   const color = decideColor(flags.color, toStdout && process.stdout.isTTY === true, process.env);
   const options = { maxListed: flags.maxListed, quiet: flags.quiet ?? false, cwd: process.cwd() };
-  let main = '';
+  const main: string[] = [];
   for (const target of targets) {
     const file = target.file ?? flags.output;
     const text = formatters[target.format](report, { ...options, color: file === undefined && color });
     if (target.file !== undefined) writeReportFile(target.file, text);
-    else main += text;
+    else main.push(text);
   }
-  if (main === '') return;
-  if (flags.output !== undefined) writeReportFile(flags.output, main);
-  else process.stdout.write(main);
+  // Written one by one: joining large reports first would hold a second copy of them.
+  if (flags.output !== undefined) {
+    if (main.length > 0) writeReportFile(flags.output, main.join(''));
+    return;
+  }
+  for (const text of main) process.stdout.write(text);
 }
 
 function writeReportFile(path: string, text: string): void {
