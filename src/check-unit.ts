@@ -133,7 +133,7 @@ class SourceChecker {
       for (const finding of unwrapped.findings) this.add(finding, { line: framed.line, ...identity });
       return;
     }
-    let findings = unwrapped.findings;
+    let findings: readonly RecordFinding[] = unwrapped.findings;
     if (unwrapped.hasEnvelope) {
       const checked = checkEnvelopeWith(this.context, unwrapped.envelope);
       findings = findings.length === 0 ? checked : findings.concat(checked);

@@ -18,5 +18,6 @@ let defaultContext: CheckContext | undefined;
  */
 export function checkEnvelope(value: unknown, options?: CheckOptions): RecordFinding[] {
   const context = options === undefined ? (defaultContext ??= createCheckContext()) : createCheckContext(options);
-  return checkEnvelopeWith(context, value);
+  // A copy: the checker shares one empty array between records, and callers may append to theirs.
+  return [...checkEnvelopeWith(context, value)];
 }

@@ -3,7 +3,7 @@ import type { CodeRegistry } from '../registry/registry.js';
 import type { RecordFinding, RuleId } from '../types.js';
 import { envelopeRules } from './catalog.js';
 import type { RuleReport } from './rules/rule.js';
-import { schemaFindings } from './schema.js';
+import { describeSchemaErrors } from './schema.js';
 import type { EnvelopeSchema } from './schema-load.js';
 import type { Severities } from './severity.js';
 
@@ -24,19 +24,24 @@ export function ruleFinding(context: CheckContext, rule: RuleId, report: RuleRep
 
 const scratch: RuleReport[] = [];
 
-export function checkEnvelopeWith(context: CheckContext, envelope: unknown): RecordFinding[] {
-  const findings: RecordFinding[] = [];
+// Most records have no finding: they share this (frozen, so that nobody appends to it by mistake).
+const noFindings: readonly RecordFinding[] = Object.freeze([]);
+
+/** The findings of one envelope; the returned array may be shared and must not be modified. */
+export function checkEnvelopeWith(context: CheckContext, envelope: unknown): readonly RecordFinding[] {
+  let findings: RecordFinding[] | undefined;
   const schemaSeverity = context.severities.schema;
-  if (schemaSeverity !== 'off') {
-    for (const finding of schemaFindings(context.schema, envelope, context.redact)) findings.push({ rule: 'schema', severity: schemaSeverity, ...finding });
+  if (schemaSeverity !== 'off' && !context.schema.validate(envelope)) {
+    findings = describeSchemaErrors(context.schema, envelope, context.redact).map((finding) => ({ rule: 'schema', severity: schemaSeverity, ...finding }));
   }
   for (const rule of envelopeRules) {
     const severity = context.severities[rule.id];
     if (severity === 'off') continue;
     rule.check(envelope, context, scratch);
     if (scratch.length === 0) continue;
+    findings ??= [];
     for (const report of scratch) findings.push({ rule: rule.id, severity, ...report });
     scratch.length = 0;
   }
-  return findings;
+  return findings ?? noFindings;
 }

@@ -199,8 +199,8 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, root: unknown, red
   }
 }
 
-export function schemaFindings(schema: EnvelopeSchema, value: unknown, redact = false): SchemaFinding[] {
-  if (schema.validate(value)) return [];
+/** The findings of `value`, which `schema.validate` has just rejected (its errors are read). */
+export function describeSchemaErrors(schema: EnvelopeSchema, value: unknown, redact = false): SchemaFinding[] {
   const byPlace = new Map<string, SchemaFinding>();
   for (const error of schema.validate.errors ?? []) {
     // `if` errors only say that a then/else failed; that failure is reported on its own.
