@@ -1,7 +1,8 @@
 // Picks the framing for an input and runs it over its decoded chunks.
 import { InputDataError } from '../sources/decode.js';
 import { frameDocument } from './document.js';
-import { NdjsonFramer, type FramedSink } from './ndjson.js';
+import { JsonArrayStreamer, NotAnArray } from './json-array-stream.js';
+import { NdjsonFramer, defaultMaxLineBytes, type FramedSink } from './ndjson.js';
 
 export type InputMode = 'auto' | 'json' | 'ndjson';
 export type Framing = 'json' | 'ndjson';
@@ -20,6 +21,8 @@ export interface FramingOptions {
   extract?: boolean;
   /** No raw text in parse-error messages (--redact). */
   redact?: boolean;
+  /** A `.json` document larger than this is streamed (arrays) or refused; tests lower it. */
+  maxDocumentBytes?: number;
 }
 
 export type { FramedSink } from './ndjson.js';
@@ -32,16 +35,32 @@ export async function frameInput(chunks: AsyncIterable<Buffer>, framing: Framing
     framer.end(sink);
     return framer.lineCount;
   }
+  const limit = options.maxDocumentBytes ?? maxDocumentBytes;
   const parts: Buffer[] = [];
   let length = 0;
-  for await (const chunk of chunks) {
-    length += chunk.length;
-    if (length > maxDocumentBytes) {
-      throw new InputDataError(`a .json document over ${maxDocumentBytes / 1024 / 1024} MiB is not read whole; write it as NDJSON (one envelope a line) and check that instead`);
+  let streamer: JsonArrayStreamer | undefined;
+  try {
+    for await (const chunk of chunks) {
+      if (streamer) {
+        streamer.push(chunk, sink);
+        continue;
+      }
+      parts.push(chunk);
+      length += chunk.length;
+      if (length > limit) {
+        // Too large to hold: from here on, an array is cut into its elements as it streams past.
+        streamer = new JsonArrayStreamer(options.maxLineBytes ?? defaultMaxLineBytes);
+        for (const part of parts.splice(0)) streamer.push(part, sink);
+      }
     }
-    parts.push(chunk);
+  } catch (error) {
+    if (error instanceof NotAnArray) {
+      throw new InputDataError(`a .json document over ${Math.round(limit / 1024 / 1024)} MiB is read only when it is an array; write it as NDJSON (one envelope a line) and check that instead`);
+    }
+    throw error;
   }
-  for (const framed of frameDocument(Buffer.concat(parts, length), options)) sink.push(framed);
+  if (streamer) streamer.end(sink);
+  else for (const framed of frameDocument(Buffer.concat(parts, length), options)) sink.push(framed);
   // Line offsets matter only for byte ranges, and a .json document is never split.
   return 0;
 }

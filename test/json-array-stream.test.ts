@@ -1,0 +1,71 @@
+// A .json document over the size limit is cut into its array elements as it streams; these tests
+// lower the limit so that small documents take that path, and compare it with the whole-file path.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { frameDocument } from '../src/framing/document.js';
+import { frameInput } from '../src/framing/index.js';
+import type { Framed } from '../src/types.js';
+
+async function* chunks(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+async function streamed(text: string, chunkSize: number, maxLineBytes?: number): Promise<Framed[]> {
+  const out: Framed[] = [];
+  await frameInput(chunks(Buffer.from(text), chunkSize), 'json', { maxDocumentBytes: 1, ...(maxLineBytes !== undefined && { maxLineBytes }) }, out);
+  return out;
+}
+
+describe('streamed .json arrays', () => {
+  it('give the same values at the same lines as reading the file whole, for any chunking', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.jsonValue(), { maxLength: 12 }), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 64 }), async (values, indent, size) => {
+        const text = JSON.stringify(values, null, indent);
+        expect(await streamed(text, size)).toEqual(frameDocument(Buffer.from(text)));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('read scalars, strings with escapes and brackets, and nested values', async () => {
+    const text = '[\n 1, "a\\"],[", {"b": ["}", 2]},\n true,null ,-0.5e3\n]\n';
+    expect(await streamed(text, 3)).toEqual([
+      { kind: 'value', line: 2, value: 1 },
+      { kind: 'value', line: 2, value: 'a"],[' },
+      { kind: 'value', line: 2, value: { b: ['}', 2] } },
+      { kind: 'value', line: 3, value: true },
+      { kind: 'value', line: 3, value: null },
+      { kind: 'value', line: 3, value: -500 },
+    ]);
+  });
+
+  it('report broken elements at their lines and keep going', async () => {
+    const framed = await streamed('[\n{"ok":true},\n{"ok":tru},\n{"ok":false}\n]', 5);
+    expect(framed.map((f) => [f.kind, f.line])).toEqual([
+      ['value', 2],
+      ['unparseable', 3],
+      ['value', 4],
+    ]);
+  });
+
+  it('report an array that is not closed, and text after it', async () => {
+    expect((await streamed('[{"ok":true},\n{"ok":', 4)).map((f) => [f.kind, f.line])).toEqual([
+      ['value', 1],
+      ['unparseable', 2],
+    ]);
+    expect((await streamed('[1]\n x', 2)).map((f) => [f.kind, f.line])).toEqual([
+      ['value', 1],
+      ['unparseable', 2],
+    ]);
+  });
+
+  it('bound an element by --max-line-bytes without holding it', async () => {
+    const framed = await streamed(`[{"big":"${'x'.repeat(500)}"},{"ok":true}]`, 7, 100);
+    expect(framed[0]).toMatchObject({ kind: 'unparseable', line: 1, message: expect.stringContaining('--max-line-bytes') });
+    expect(framed[1]).toEqual({ kind: 'value', line: 1, value: { ok: true } });
+  });
+
+  it('refuse a large document that is not an array', async () => {
+    await expect(streamed('{"ok":true}', 4)).rejects.toThrow(/is read only when it is an array; write it as NDJSON/);
+  });
+});
