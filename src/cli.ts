@@ -71,7 +71,11 @@ function withConfig(flags: CheckFlags, command: Command): CheckFlags {
 async function runCheck(inputs: string[], given: CheckFlags, command: Command): Promise<number> {
   const flags = withConfig(given, command);
   if (inputs.length === 0) {
-    if (process.stdin.isTTY) throw new UsageError('no inputs: name files, folders or globs, or pipe records in (see mcec-result check --help)');
+    if (process.stdin.isTTY) {
+      // Spec section 4: nothing named and nothing piped in prints usage and exits 2.
+      process.stderr.write('mcec-result: no inputs: name files, folders or globs, or pipe records in\n\n');
+      command.help({ error: true });
+    }
     inputs = ['-'];
   }
   const options: CheckOptions = {

@@ -148,6 +148,14 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
     });
   }
 
+  it('no inputs on a terminal: usage on stderr, exit 2', () => {
+    // `script` gives the command a terminal for standard input, as a person typing it has.
+    const result = spawnSync('script', ['-qec', `"${process.execPath}" "${binary}" check; echo "exit=$?"`, '/dev/null'], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(result.stdout).toContain('mcec-result: no inputs: name files, folders or globs, or pipe records in');
+    expect(result.stdout).toContain('Usage: mcec-result check [options] [inputs...]');
+    expect(result.stdout).toMatch(/exit=2\s*$/);
+  });
+
   it('--help and --version exit 0', () => {
     expect(runCli(['--version'])).toMatchObject({ status: 0, stdout: '0.1.0\n' });
     const help = runCli(['check', '--help']);
