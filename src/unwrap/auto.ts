@@ -42,7 +42,14 @@ function describeId(id: unknown): string {
 }
 
 export function autoUnwrapper(context: CheckContext): Unwrapper {
-  const requests = new Map<string, Request>();
+  // Per transcript session, by JSON-RPC id: a Map tells 7 from "7" itself, and no key string is
+  // built per line.
+  const sessions = new Map<string, Map<string | number, Request>>();
+  const requestsOf = (session: string): Map<string | number, Request> => {
+    let requests = sessions.get(session);
+    if (!requests) sessions.set(session, (requests = new Map()));
+    return requests;
+  };
   let truncatedAt: number | undefined;
 
   const finding = (rule: RuleId, message: string, pointer?: string): RecordFinding[] => {
@@ -79,8 +86,8 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
   function jsonRpc(message: JsonObject, where: Where): Unwrapped {
     const id = message['id'];
     const hasId = typeof id === 'string' || typeof id === 'number';
-    // 7 and "7" are different ids; the session keeps two transcripts' ids apart in one file.
-    const key = hasId ? (where.transcript?.sessionId ?? '') + (typeof id === 'number' ? '\0n' : '\0s') + id : undefined;
+    const key = hasId ? id : undefined;
+    const requests = requestsOf(where.transcript?.sessionId ?? '');
     const wrapping = wrappingOf(where, 'jsonrpc');
 
     if (has(message, 'method')) {
@@ -156,7 +163,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     unwrap: ({ value, line, extracted }: FramedValue) => recognise(value, { line, extracted: extracted === true }),
     finish() {
       const late: LateFinding[] = [];
-      for (const request of requests.values()) {
+      for (const request of [...sessions.values()].flatMap((requests) => [...requests.values()])) {
         if (request.answered || !request.transcript) continue;
         if (truncatedAt !== undefined && request.line < truncatedAt) continue;
         const [made] = finding('unanswered-request', `${request.tool ?? request.method} request is never answered in this transcript`);
