@@ -7,47 +7,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import type { JsonFinding, JsonReport } from '../src/formatters/json.js';
+import type { Summary } from '../src/types.js';
+
+type Report = Pick<JsonReport, 'summary' | 'findings'>;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'mcec-result.js');
 
-interface Finding {
-  rule: string;
-  severity: 'error' | 'warning';
-  message: string;
-  source: string;
-  line: number;
-  column?: number;
-  pointer?: string;
-  keyword?: string;
-  schemaPath?: string;
-  suggestion?: string;
-  wrapping?: string;
-}
+// The report's own public types: the fixtures are checked against the shapes the package ships.
+type Finding = JsonFinding;
 
-interface Summary {
-  inputs: number;
-  records: number;
-  valid: number;
-  invalid: number;
-  unparseable: number;
-  skipped: number;
-  errors: number;
-  warnings: number;
-  outcomes: { ok: number; failed: number; unknown: number };
-  categories: Record<string, number>;
-  invalidCategories: Record<string, number>;
-  codes: Record<string, number>;
-  unknownCodes: Record<string, number>;
-  warningCodes: Record<string, number>;
-  unknownWarningCodes: Record<string, number>;
-  sessions?: Record<string, { records: number; ok: number; failed: number }>;
-}
 
-interface Report {
-  summary: Summary;
-  findings: Finding[];
-}
 
 const runs = new Map<string, { status: number | null; report: Report }>();
 
