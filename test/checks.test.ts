@@ -6,7 +6,7 @@ import type { RecordFinding } from '../src/types.js';
 
 const context = createCheckContext();
 const check = (value: unknown, ctx = context) => checkEnvelopeWith(ctx, value);
-const brief = (findings: RecordFinding[]) => findings.map((f) => [f.rule, f.pointer ?? null, f.severity]);
+const brief = (findings: readonly RecordFinding[]) => findings.map((f) => [f.rule, f.pointer ?? null, f.severity]);
 
 const failure = (error: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   ok: false,

@@ -54,6 +54,7 @@ function report(overrides: Partial<Report> = {}): Report {
     findings,
     suggestions: { codes: { 'window-not-fonud': 'window-not-found' }, warningCodes: {} },
     inputFailures: [],
+    interrupted: false,
     ...overrides,
   };
 }

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
+import { runCli, runJson, tempFiles } from './helpers/cli.js';
 
 interface Finding {
   rule: string;
