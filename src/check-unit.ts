@@ -38,6 +38,8 @@ export interface UnitResult {
   /** Line breaks read: where the next range's line numbers start. */
   lines: number;
   failure?: InputFailure;
+  /** It held JSON-RPC messages, whose pairing a byte range cannot see whole. */
+  paired: boolean;
 }
 
 /** The options a unit needs; plain data, so that they can be posted to a worker. */
@@ -97,6 +99,10 @@ class SourceChecker {
     const error = errorObject(value);
     const code = error && stringMember(error, 'code');
     return { fingerprint: fingerprint(value), ...(code !== undefined && { code }) };
+  }
+
+  paired(): boolean {
+    return this.unwrapper.paired();
   }
 
   /** Counters for the progress line; a throwaway object when nobody watches. */
@@ -227,5 +233,5 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
   }
   // A range never reports the whole input empty: the run decides that from every range's entries.
   checker.finish(failure !== undefined || signal?.aborted === true, range === undefined);
-  return { findings: checker.findings, ...(!io.tally && { summary: tally.summary([]) }), entries: checker.entries, lines, ...(failure && { failure }) };
+  return { findings: checker.findings, ...(!io.tally && { summary: tally.summary([]) }), entries: checker.entries, lines, paired: checker.paired(), ...(failure && { failure }) };
 }

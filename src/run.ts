@@ -4,7 +4,7 @@
 // Nothing here prints; the CLI decides what to do with the report.
 import { availableParallelism } from 'node:os';
 import { packageVersion } from './assets.js';
-import { checkUnit, type UnitOptions, type UnitResult } from './check-unit.js';
+import { checkUnit, type Unit, type UnitOptions, type UnitResult } from './check-unit.js';
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { createCheckContext, type CheckOptions } from './context.js';
 import { prettyHint } from './framing/ndjson.js';
@@ -40,9 +40,30 @@ interface RunResults {
   summaries: Summary[];
 }
 
-async function runUnits({ units, sizes, bytes }: Plan, jobs: number, options: CheckOptions, context: CheckContext): Promise<RunResults> {
-  // Workers pay for their start and for sending results back; many small files are faster here.
-  const inline = units.some((u) => u.source.path === undefined) || jobs < 2 || units.length < 2 || bytes < parallelBytes;
+/**
+ * A file is split only when its start looks like bare envelopes; if a range met JSON-RPC messages
+ * after all, their pairing spans ranges, so that file is checked again whole (rare, and correct).
+ */
+async function recheckPairedRanges(units: readonly Unit[], results: (UnitResult | undefined)[], options: CheckOptions, context: CheckContext): Promise<void> {
+  for (let u = 0; u < units.length; u++) {
+    const { source, range } = units[u]!;
+    if (range?.index !== 0) continue;
+    let last = u;
+    while (last + 1 < units.length && units[last + 1]!.source === source) last++;
+    if (!results.slice(u, last + 1).some((r) => r?.paired) || options.signal?.aborted) continue;
+    results[u] = await checkUnit({ source }, context, unitOptions(options), options.signal ? { signal: options.signal } : {});
+    for (let k = u + 1; k <= last; k++) results[k] = undefined;
+  }
+}
+
+/** Workers pay for their start and for sending results back; small runs are faster on this thread. */
+function runsInline({ units, bytes }: Plan, jobs: number): boolean {
+  return units.some((u) => u.source.path === undefined) || jobs < 2 || units.length < 2 || bytes < parallelBytes;
+}
+
+async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context: CheckContext): Promise<RunResults> {
+  const { units, sizes, bytes } = plan;
+  const inline = runsInline(plan, jobs);
   const progress: Progress | undefined = options.onProgress ? { bytes: 0, entries: 0, findings: 0 } : undefined;
   const started = Date.now();
   const timer = progress && setInterval(() => options.onProgress!({ ...progress, totalBytes: bytes, elapsedMs: Date.now() - started }), 250);
@@ -50,6 +71,7 @@ async function runUnits({ units, sizes, bytes }: Plan, jobs: number, options: Ch
     if (!inline) {
       const { runOnWorkers } = await import('./parallel/pool.js');
       const results = await runOnWorkers(units, sizes, jobs, unitOptions(options), options.signal, progress);
+      await recheckPairedRanges(units, results, options, context);
       return { results, summaries: results.flatMap((r) => (r?.summary ? [r.summary] : [])) };
     }
     const tally = new Tally(context.schema.categories, context.registry);
@@ -96,7 +118,9 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   const failures = [...expanded.failures];
   const sources = options.shard ? inShard(expanded.sources, options.shard) : expanded.sources;
   const jobs = Math.max(1, options.jobs ?? availableParallelism());
-  const plan = planUnits(sources, jobs, options.input ?? 'auto');
+  let plan = planUnits(sources, jobs, options.input ?? 'auto');
+  // Byte ranges are for workers; a run that stays on this thread reads each file whole.
+  if (runsInline(plan, jobs) && plan.units.some((u) => u.range)) plan = planUnits(sources, 1, options.input ?? 'auto');
   const { results, summaries } = await runUnits(plan, jobs, options, context);
 
   const findings: Finding[] = [];

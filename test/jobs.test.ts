@@ -46,6 +46,20 @@ describe('--jobs', () => {
     }
   });
 
+  it('a large file with transcript lines past its start is checked whole, pairing intact', () => {
+    const request = JSON.stringify({ ts: 't', sessionId: 'S', direction: 'request', method: 'tools/call', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'capture', arguments: {} } } });
+    const response = JSON.stringify({ ts: 't', sessionId: 'S', direction: 'response', method: 'tools/call', payload: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '{"ok":false}' }], isError: true } } });
+    const body = bigFile().split('\n');
+    body.splice(Math.floor(body.length * 0.75), 0, response);
+    body.splice(Math.floor(body.length * 0.25), 0, request);
+    const mixed = tempFiles({ 'mixed.jsonl': body.join('\n') });
+    const one = run(['--jobs', '1', '-f', 'json', 'mixed.jsonl'], mixed);
+    const report = JSON.parse(one.stdout);
+    expect(report.summary.tools).toEqual({ capture: { ok: 0, failed: 1 } });
+    expect(report.findings.some((f: { rule: string }) => f.rule === 'unpaired-response' || f.rule === 'unanswered-request')).toBe(false);
+    expect(run(['--jobs', '2', '-f', 'json', 'mixed.jsonl'], mixed).stdout === one.stdout).toBe(true);
+  });
+
   it('the human report is the same too', () => {
     expect(run(['--jobs', '2', '--max-listed', '0', 'big.jsonl'], dir).stdout).toBe(run(['--jobs', '1', '--max-listed', '0', 'big.jsonl'], dir).stdout);
   });

@@ -83,7 +83,10 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     };
   }
 
+  let sawJsonRpc = false;
+
   function jsonRpc(message: JsonObject, where: Where): Unwrapped {
+    sawJsonRpc = true;
     const id = message['id'];
     const hasId = typeof id === 'string' || typeof id === 'number';
     const key = hasId ? id : undefined;
@@ -161,6 +164,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
 
   return {
     unwrap: ({ value, line, extracted }: FramedValue) => recognise(value, { line, extracted: extracted === true }),
+    paired: () => sawJsonRpc,
     finish() {
       const late: LateFinding[] = [];
       for (const request of [...sessions.values()].flatMap((requests) => [...requests.values()])) {

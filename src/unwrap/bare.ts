@@ -5,5 +5,6 @@ export function bareUnwrapper(): Unwrapper {
   return {
     unwrap: ({ value, extracted }) => ({ kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted ? 'log' : 'bare', findings: [] }),
     finish: () => [],
+    paired: () => false,
   };
 }

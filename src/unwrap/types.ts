@@ -35,4 +35,6 @@ export interface FramedValue {
 export interface Unwrapper {
   unwrap(framed: FramedValue): Unwrapped;
   finish(): LateFinding[];
+  /** Whether a JSON-RPC message was seen: its pairing spans the input, so the input cannot be split. */
+  paired(): boolean;
 }
