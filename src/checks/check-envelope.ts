@@ -1,8 +1,8 @@
 // One envelope in, its findings out: the schema first, then every contract rule that is not off.
 import type { CodeRegistry } from '../registry/registry.js';
-import type { RecordFinding, RuleId } from '../types.js';
+import type { RecordFinding, RuleId, Severity } from '../types.js';
 import { envelopeRules } from './catalog.js';
-import type { RuleReport } from './rules/rule.js';
+import type { EnvelopeRule, RuleReport } from './rules/rule.js';
 import { describeSchemaErrors } from './schema.js';
 import type { EnvelopeSchema } from './schema-load.js';
 import type { Severities } from './severity.js';
@@ -24,6 +24,21 @@ export function ruleFinding(context: CheckContext, rule: RuleId, report: RuleRep
 
 const scratch: RuleReport[] = [];
 
+const activeBySeverities = new WeakMap<Severities, readonly { rule: EnvelopeRule; severity: Severity }[]>();
+
+/** The rules that are not off, with their severities: worked out once per run, not per record. */
+function activeRules(severities: Severities): readonly { rule: EnvelopeRule; severity: Severity }[] {
+  let active = activeBySeverities.get(severities);
+  if (!active) {
+    active = envelopeRules.flatMap((rule) => {
+      const severity = severities[rule.id];
+      return severity === 'off' ? [] : [{ rule, severity }];
+    });
+    activeBySeverities.set(severities, active);
+  }
+  return active;
+}
+
 // Most records have no finding: they share this (frozen, so that nobody appends to it by mistake).
 const noFindings: readonly RecordFinding[] = Object.freeze([]);
 
@@ -34,9 +49,7 @@ export function checkEnvelopeWith(context: CheckContext, envelope: unknown): rea
   if (schemaSeverity !== 'off' && !context.schema.validate(envelope)) {
     findings = describeSchemaErrors(context.schema, envelope, context.redact).map((finding) => ({ rule: 'schema', severity: schemaSeverity, ...finding }));
   }
-  for (const rule of envelopeRules) {
-    const severity = context.severities[rule.id];
-    if (severity === 'off') continue;
+  for (const { rule, severity } of activeRules(context.severities)) {
     rule.check(envelope, context, scratch);
     if (scratch.length === 0) continue;
     findings ??= [];
