@@ -24,6 +24,19 @@ describe('README', () => {
     expect(pkg.scripts.test).toContain('vitest run');
   });
 
+  it('the config file example is a valid config that takes effect', () => {
+    const config = /### Config file[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(config).toBeDefined();
+    const dir = tempFiles({ 'mcec-result.config.json': config!, 'mcec-codes.json': JSON.stringify({ errorCodes: {} }), 'reports/.keep': '' });
+    cpSync(join(repoRoot, 'fixtures/samples/legacy-server.ndjson'), join(dir, 'run.ndjson'));
+    const result = spawnSync(process.execPath, [binary, 'check', 'run.ndjson'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(1);
+    // "unknown-code": "error" in the example turns the typo'd code into an error.
+    expect(result.stdout).toMatch(/error\s+unknown error code "window-not-fonud"/);
+    expect(JSON.parse(readFileSync(join(dir, 'reports/mcec.sarif'), 'utf8')).version).toBe('2.1.0');
+  });
+
   it("the GitHub Actions workflow's commands work as written", () => {
     const commands = workflowCommands();
     expect(commands).toHaveLength(2);
