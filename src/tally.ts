@@ -20,7 +20,6 @@ function byKey<T>(map: Map<string, T>): Record<string, T> {
 }
 
 export class Tally {
-  inputs = 0;
   private records = 0;
   private invalid = 0;
   private unparseable = 0;
@@ -97,7 +96,8 @@ export class Tally {
     const unknown = (map: Map<string, number>, known: (code: string) => boolean) =>
       new Map([...map].filter(([code]) => !known(code)));
     return {
-      inputs: this.inputs,
+      // A tally sees records, not inputs: the run counts those (one input may be several units).
+      inputs: 0,
       records: this.records,
       valid: this.records - this.invalid,
       invalid: this.invalid,

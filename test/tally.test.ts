@@ -8,7 +8,6 @@ const categories = ['timeout', 'no-target', 'internal'];
 describe('Tally', () => {
   it('counts outcomes, categories (every enum member), codes, tools and sessions as spec section 6 does', () => {
     const tally = new Tally(categories, loadRegistry());
-    tally.inputs = 1;
     tally.addRecord({ ok: true, result: {}, warnings: [{ code: 'tree-truncated' }, { code: 'tree-trunk' }, 'junk'], sessionId: 's1' }, false, 'query');
     tally.addRecord({ ok: false, error: { code: 'window-not-found', category: 'no-target' }, sessionId: 's1' }, false, 'find');
     // Counted whatever ok and validity say.
@@ -22,7 +21,7 @@ describe('Tally', () => {
     const findings = [{ severity: 'error' }, { severity: 'error' }, { severity: 'warning' }] as Finding[];
     const summary = tally.summary(findings);
     expect(summary).toEqual({
-      inputs: 1,
+      inputs: 0,
       records: 5,
       valid: 2,
       invalid: 3,
