@@ -20,8 +20,10 @@ interface Request {
 interface Where {
   line: number;
   extracted: boolean;
-  /** Set when the value is a transcript line's payload. */
-  transcript?: { sessionId?: string };
+  /** True for a transcript line's payload. A fixed shape: this object is made for every line. */
+  inTranscript: boolean;
+  /** The transcript line's sessionId. */
+  sessionId: string | undefined;
 }
 
 const truncationKey = 'truncated';
@@ -57,28 +59,27 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     return made ? [made] : [];
   };
 
-  const wrappingOf = (where: Where, inner: Wrapping): Wrapping => (where.transcript ? 'transcript' : inner);
+  const wrappingOf = (where: Where, inner: Wrapping): Wrapping => (where.inTranscript ? 'transcript' : inner);
 
+  // Records are built with every member present (undefined where unknown): one object shape for all
+  // of them keeps the per-line code monomorphic.
   function noEnvelope(where: Where, wrapping: Wrapping, tool: string | undefined, findings: RecordFinding[]): Unwrapped {
-    const sessionId = where.transcript?.sessionId;
-    return { kind: 'record', hasEnvelope: false, wrapping, ...(tool !== undefined && { tool }), ...(sessionId !== undefined && { sessionId }), findings };
+    return { kind: 'record', envelope: undefined, hasEnvelope: false, wrapping, tool, sessionId: where.sessionId, findings };
   }
 
-  function mcpRecord(result: unknown, where: Where, wrapping: Wrapping, extra: { tool?: string; findings?: RecordFinding[] } = {}): Unwrapped {
+  function mcpRecord(result: unknown, where: Where, wrapping: Wrapping, tool?: string, findings: RecordFinding[] = []): Unwrapped {
     const unwrapped = unwrapCallToolResult(result);
-    const findings = [...(extra.findings ?? [])];
     for (const { rule, ...report } of unwrapped.findings) {
       const made = ruleFinding(context, rule, report);
       if (made) findings.push(made);
     }
-    const sessionId = where.transcript?.sessionId;
     return {
       kind: 'record',
-      ...(unwrapped.found && { envelope: unwrapped.envelope }),
+      envelope: unwrapped.found ? unwrapped.envelope : undefined,
       hasEnvelope: unwrapped.found,
       wrapping,
-      ...(extra.tool !== undefined && { tool: extra.tool }),
-      ...(sessionId !== undefined && { sessionId }),
+      tool,
+      sessionId: where.sessionId,
       findings,
     };
   }
@@ -90,7 +91,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     const id = message['id'];
     const hasId = typeof id === 'string' || typeof id === 'number';
     const key = hasId ? id : undefined;
-    const requests = requestsOf(where.transcript?.sessionId ?? '');
+    const requests = requestsOf(where.sessionId ?? '');
     const wrapping = wrappingOf(where, 'jsonrpc');
 
     if (has(message, 'method')) {
@@ -98,7 +99,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       if (key !== undefined) {
         const params = message['params'];
         const tool = method === 'tools/call' && isObject(params) ? stringMember(params, 'name') : undefined;
-        requests.set(key, { method, ...(tool !== undefined && { tool }), line: where.line, transcript: where.transcript !== undefined, answered: false });
+        requests.set(key, { method, ...(tool !== undefined && { tool }), line: where.line, transcript: where.inTranscript, answered: false });
       }
       return { kind: 'skipped', findings: [] };
     }
@@ -110,8 +111,8 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     const findings: RecordFinding[] = [];
     const duplicate = known?.answered === true;
     if (known) known.answered = true;
-    else if (key !== undefined) requests.set(key, { method: '', line: where.line, transcript: where.transcript !== undefined, answered: true });
-    if (!known && where.transcript && key !== undefined) {
+    else if (key !== undefined) requests.set(key, { method: '', line: where.line, transcript: where.inTranscript, answered: true });
+    if (!known && where.inTranscript && key !== undefined) {
       findings.push(...finding('unpaired-response', `response to id ${describeId(id)} has no request of that id before it in this transcript`));
     }
 
@@ -130,40 +131,40 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     } else if (!isToolOutcome) {
       return { kind: 'skipped', findings };
     }
-    return mcpRecord(result, where, wrapping, { ...(request?.tool !== undefined && { tool: request.tool }), findings });
+    return mcpRecord(result, where, wrapping, request?.tool, findings);
   }
 
   function recognise(value: unknown, where: Where): Unwrapped {
     // The common case first: an object with `ok` and no wrapper member is a bare envelope whatever
     // the order below would say (the marker has one member, transcript lines and JSON-RPC have theirs).
-    if (where.transcript === undefined && isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
-      return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: where.extracted ? 'log' : 'bare', findings: noFindings };
+    if (!where.inTranscript && isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
+      return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: where.extracted ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
     }
     if (isObject(value)) {
-      if (where.transcript === undefined && isTruncationMarker(value)) {
+      if (!where.inTranscript && isTruncationMarker(value)) {
         truncatedAt = where.line;
         return { kind: 'skipped', truncated: true, findings: finding('transcript-truncated', `the transcript was cut off here: ${JSON.stringify(value[truncationKey])}; later tool calls are missing`) };
       }
-      if (where.transcript === undefined && has(value, 'direction') && has(value, 'payload')) {
+      if (!where.inTranscript && has(value, 'direction') && has(value, 'payload')) {
         const sessionId = stringMember(value, 'sessionId');
-        return recognise(value['payload'], { ...where, transcript: sessionId === undefined ? {} : { sessionId } });
+        return recognise(value['payload'], { line: where.line, extracted: where.extracted, inTranscript: true, sessionId });
       }
       if (has(value, 'jsonrpc')) return jsonRpc(value, where);
       if (isCallToolResult(value)) return mcpRecord(value, where, wrappingOf(where, 'mcp'));
     }
-    const sessionId = where.transcript?.sessionId;
     return {
       kind: 'record',
       envelope: value,
       hasEnvelope: true,
-      wrapping: where.transcript ? 'transcript' : where.extracted ? 'log' : 'bare',
-      ...(sessionId !== undefined && { sessionId }),
-      findings: [],
+      wrapping: where.inTranscript ? 'transcript' : where.extracted ? 'log' : 'bare',
+      tool: undefined,
+      sessionId: where.sessionId,
+      findings: noFindings,
     };
   }
 
   return {
-    unwrap: ({ value, line, extracted }: FramedValue) => recognise(value, { line, extracted: extracted === true }),
+    unwrap: ({ value, line, extracted }: FramedValue) => recognise(value, { line, extracted: extracted === true, inTranscript: false, sessionId: undefined }),
     paired: () => sawJsonRpc,
     finish() {
       const late: LateFinding[] = [];
