@@ -3,8 +3,8 @@
 // code runs on the main thread and in worker threads; src/run.ts puts the results together.
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
-import { checkEnvelopeWith, ruleFinding, type CheckContext } from './checks/check-envelope.js';
-import { errorObject, stringMember } from './checks/envelope.js';
+import { checkFacts, ruleFinding, type CheckContext } from './checks/check-envelope.js';
+import { errorObject, factsOf, stringMember } from './checks/envelope.js';
 import type { CheckOptions } from './context.js';
 import { describeError } from './errors.js';
 import { fingerprint } from './fingerprint.js';
@@ -139,15 +139,17 @@ class SourceChecker {
       for (const finding of unwrapped.findings) this.add(finding, { line: framed.line, ...identity });
       return;
     }
+    // Read once, for the rules and the tally alike.
+    const facts = factsOf(unwrapped.hasEnvelope ? unwrapped.envelope : undefined);
     let findings: readonly RecordFinding[] = unwrapped.findings;
     if (unwrapped.hasEnvelope) {
-      const checked = checkEnvelopeWith(this.context, unwrapped.envelope);
+      const checked = checkFacts(this.context, facts);
       findings = findings.length === 0 ? checked : findings.concat(checked);
     }
     const { tool, sessionId, wrapping } = unwrapped;
     let invalid = false;
     for (const finding of findings) if (finding.severity === 'error') invalid = true;
-    this.tally.addRecord(unwrapped.envelope, invalid, tool, sessionId);
+    this.tally.addRecord(facts, invalid, tool, sessionId);
     if (findings.length === 0) return;
     const identity = this.identity(unwrapped.hasEnvelope ? unwrapped.envelope : framed.value, findings.length);
     for (const finding of findings) this.add(finding, { line: framed.line, wrapping, ...(tool !== undefined && { tool }), ...identity });

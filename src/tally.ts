@@ -1,6 +1,6 @@
 // Counts and distributions of spec section 6, accumulated as records stream past (nothing per record
 // is kept) and sorted once when the summary is taken.
-import { errorObject, isObject, stringMember, warningList } from './checks/envelope.js';
+import { isObject, stringMember, type EnvelopeFacts } from './checks/envelope.js';
 import type { CodeRegistry } from './registry/registry.js';
 import type { Finding, Report, SessionCounts, Summary, ToolCounts } from './types.js';
 
@@ -43,21 +43,16 @@ export class Tally {
   }
 
   /** `sessionId` is the transcript line's, used when the envelope has none. Positional: per record. */
-  addRecord(envelope: unknown, invalid: boolean, tool?: string, transcriptSession?: string): void {
+  addRecord(facts: EnvelopeFacts, invalid: boolean, tool?: string, transcriptSession?: string): void {
     this.records++;
     if (invalid) this.invalid++;
-    const ok = isObject(envelope) ? envelope['ok'] : undefined;
+    const { ok, category, code } = facts;
     const outcome = ok === true ? 'ok' : ok === false ? 'failed' : 'unknown';
     this.outcomes[outcome]++;
 
-    const error = errorObject(envelope);
-    if (error) {
-      const category = stringMember(error, 'category');
-      if (category !== undefined) bump(this.knownCategories.has(category) ? this.categories : this.invalidCategories, category);
-      const code = stringMember(error, 'code');
-      if (code !== undefined) bump(this.codes, code);
-    }
-    for (const warning of warningList(envelope)) {
+    if (category !== undefined) bump(this.knownCategories.has(category) ? this.categories : this.invalidCategories, category);
+    if (code !== undefined) bump(this.codes, code);
+    for (const warning of facts.warnings) {
       if (!isObject(warning)) continue;
       const code = stringMember(warning, 'code');
       if (code !== undefined) bump(this.warningCodes, code);
@@ -68,8 +63,7 @@ export class Tally {
       if (!counts) this.tools.set(tool, (counts = { ok: 0, failed: 0 }));
       if (outcome !== 'unknown') counts[outcome]++;
     }
-    const envelopeSession = isObject(envelope) ? stringMember(envelope, 'sessionId') : undefined;
-    const sessionId = envelopeSession ?? transcriptSession;
+    const sessionId = facts.sessionId ?? transcriptSession;
     if (sessionId !== undefined) {
       let counts = this.sessions.get(sessionId);
       if (!counts) this.sessions.set(sessionId, (counts = { records: 0, ok: 0, failed: 0 }));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadRegistry } from '../src/registry/load.js';
+import { factsOf } from '../src/checks/envelope.js';
 import { Tally, suggestionsFor } from '../src/tally.js';
 import type { Finding } from '../src/types.js';
 
@@ -8,12 +9,12 @@ const categories = ['timeout', 'no-target', 'internal'];
 describe('Tally', () => {
   it('counts outcomes, categories (every enum member), codes, tools and sessions as spec section 6 does', () => {
     const tally = new Tally(categories, loadRegistry());
-    tally.addRecord({ ok: true, result: {}, warnings: [{ code: 'tree-truncated' }, { code: 'tree-trunk' }, 'junk'], sessionId: 's1' }, false, 'query');
-    tally.addRecord({ ok: false, error: { code: 'window-not-found', category: 'no-target' }, sessionId: 's1' }, false, 'find');
+    tally.addRecord(factsOf({ ok: true, result: {}, warnings: [{ code: 'tree-truncated' }, { code: 'tree-trunk' }, 'junk'], sessionId: 's1' }), false, 'query');
+    tally.addRecord(factsOf({ ok: false, error: { code: 'window-not-found', category: 'no-target' }, sessionId: 's1' }), false, 'find');
     // Counted whatever ok and validity say.
-    tally.addRecord({ ok: true, error: { code: 'window-not-found', category: 'no_target' } }, true, 'find', 'from-transcript');
-    tally.addRecord({ ok: 'maybe', error: { code: 7, category: ['timeout'] } }, true);
-    tally.addRecord([1, 2], true);
+    tally.addRecord(factsOf({ ok: true, error: { code: 'window-not-found', category: 'no_target' } }), true, 'find', 'from-transcript');
+    tally.addRecord(factsOf({ ok: 'maybe', error: { code: 7, category: ['timeout'] } }), true);
+    tally.addRecord(factsOf([1, 2]), true);
     tally.addUnparseable();
     tally.addSkipped({ protocolError: true });
     tally.addSkipped({ truncated: true });
@@ -47,7 +48,7 @@ describe('Tally', () => {
   it('sorts distributions by count, then by code point, and omits tools and sessions when none are known', () => {
     const tally = new Tally(categories, loadRegistry());
     for (const code of ['b-code', 'a-code', 'b-code', 'window-not-fonud']) {
-      tally.addRecord({ ok: false, error: { code, category: 'internal' } }, false);
+      tally.addRecord(factsOf({ ok: false, error: { code, category: 'internal' } }), false);
     }
     const summary = tally.summary([]);
     expect(Object.entries(summary.codes)).toEqual([

@@ -2,6 +2,7 @@
 import type { CodeRegistry } from '../registry/registry.js';
 import type { RecordFinding, RuleId, Severity } from '../types.js';
 import { envelopeRules } from './catalog.js';
+import { factsOf, type EnvelopeFacts } from './envelope.js';
 import type { EnvelopeRule, RuleReport } from './rules/rule.js';
 import { describeSchemaErrors } from './schema.js';
 import type { EnvelopeSchema } from './schema-load.js';
@@ -44,13 +45,19 @@ const noFindings: readonly RecordFinding[] = Object.freeze([]);
 
 /** The findings of one envelope; the returned array may be shared and must not be modified. */
 export function checkEnvelopeWith(context: CheckContext, envelope: unknown): readonly RecordFinding[] {
+  return checkFacts(context, factsOf(envelope));
+}
+
+/** As checkEnvelopeWith, for facts the caller has read already (and hands on to the tally). */
+export function checkFacts(context: CheckContext, facts: EnvelopeFacts): readonly RecordFinding[] {
+  const envelope = facts.value;
   let findings: RecordFinding[] | undefined;
   const schemaSeverity = context.severities.schema;
   if (schemaSeverity !== 'off' && !context.schema.validate(envelope)) {
     findings = describeSchemaErrors(context.schema, envelope, context.redact).map((finding) => ({ rule: 'schema', severity: schemaSeverity, ...finding }));
   }
   for (const { rule, severity } of activeRules(context.severities)) {
-    rule.check(envelope, context, scratch);
+    rule.check(facts, context, scratch);
     if (scratch.length === 0) continue;
     findings ??= [];
     for (const report of scratch) findings.push({ rule: rule.id, severity, ...report });

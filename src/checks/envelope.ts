@@ -43,3 +43,44 @@ export function isKebabCase(code: string): boolean {
 export function childPointer(base: string, key: string | number): string {
   return `${base}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
+
+/**
+ * What the rules and the tally read of an envelope, read once. Envelopes come in many shapes (each
+ * a different hidden class to V8), so every member access is slow-ish; one pass beats ten.
+ */
+export interface EnvelopeFacts {
+  /** The envelope itself, as checked. */
+  value: unknown;
+  /** `ok` when the envelope is an object (undefined when absent). */
+  ok: unknown;
+  hasResult: boolean;
+  result: unknown;
+  /** The `error` member when it is an object. */
+  error: JsonObject | undefined;
+  /** `error.code` and `error.category` when they are strings. */
+  code: string | undefined;
+  category: string | undefined;
+  /** The `warnings` array (items unchecked), or an empty one. */
+  warnings: readonly unknown[];
+  /** `sessionId` when it is a string. */
+  sessionId: string | undefined;
+}
+
+export function factsOf(value: unknown): EnvelopeFacts {
+  if (!isObject(value)) {
+    return { value, ok: undefined, hasResult: false, result: undefined, error: undefined, code: undefined, category: undefined, warnings: none, sessionId: undefined };
+  }
+  const error = errorObject(value);
+  const hasResult = has(value, 'result');
+  return {
+    value,
+    ok: has(value, 'ok') ? value['ok'] : undefined,
+    hasResult,
+    result: hasResult ? value['result'] : undefined,
+    error,
+    code: error && stringMember(error, 'code'),
+    category: error && stringMember(error, 'category'),
+    warnings: warningList(value),
+    sessionId: stringMember(value, 'sessionId'),
+  };
+}

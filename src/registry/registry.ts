@@ -14,6 +14,8 @@ interface CodePattern {
 }
 
 const placeholder = '{n}';
+/** Bounds the caches of pattern matches and misses, whatever codes a corpus invents. */
+const maxRemembered = 10_000;
 
 function isPattern(code: string): boolean {
   return code.includes(placeholder);
@@ -35,6 +37,8 @@ class CodeSet {
   private readonly patterns: CodePattern[] = [];
   // A producer's typo repeats on every record it writes: suggest once per distinct code.
   private readonly suggestions = new Map<string, string | undefined>();
+  private readonly misses = new Set<string>();
+  private readonly matched = new Map<string, Set<string>>();
 
   add(code: string, category: string): void {
     if (isPattern(code)) {
@@ -53,9 +57,16 @@ class CodeSet {
 
   /** The categories a code is listed under, or undefined for an unknown code. */
   categoriesOf(code: string): ReadonlySet<string> | undefined {
-    const exact = this.exact.get(code);
+    const exact = this.exact.get(code) ?? this.matched.get(code);
     if (exact) return exact;
-    for (const pattern of this.patterns) if (pattern.regex.test(code)) return pattern.categories;
+    if (this.misses.has(code)) return undefined;
+    for (const pattern of this.patterns) {
+      if (!pattern.regex.test(code)) continue;
+      // Remembered apart from the exact codes, which are the candidates for suggestions.
+      if (this.matched.size < maxRemembered) this.matched.set(code, pattern.categories);
+      return pattern.categories;
+    }
+    if (this.misses.size < maxRemembered) this.misses.add(code);
     return undefined;
   }
 

@@ -1,15 +1,10 @@
-import { errorObject, stringMember } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
 
 export const codeCategoryMismatch: EnvelopeRule = {
   id: 'code-category-mismatch',
   defaultSeverity: 'warning',
   description: 'a known error code under a category the registry does not list it for',
-  check(envelope, { registry }, out) {
-    const error = errorObject(envelope);
-    if (!error) return;
-    const code = stringMember(error, 'code');
-    const category = stringMember(error, 'category');
+  check({ code, category }, { registry }, out) {
     // Spec section 5 makes no exception for a category outside the schema's enum: the schema rule
     // says the category is not one, this rule says which category the code belongs to.
     if (code === undefined || category === undefined) return;

@@ -1,17 +1,14 @@
-import { childPointer, errorObject, isKebabCase, isObject, stringMember, warningList } from '../envelope.js';
+import { childPointer, isKebabCase, isObject, stringMember } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
 
 export const codeFormat: EnvelopeRule = {
   id: 'code-format',
   defaultSeverity: 'warning',
   description: 'an error or warning code that is not kebab-case',
-  check(envelope, _context, out) {
-    const error = errorObject(envelope);
-    const code = error && stringMember(error, 'code');
+  check({ code, warnings }, _context, out) {
     if (code !== undefined && !isKebabCase(code)) {
       out.push({ message: `error code ${JSON.stringify(code)} is not kebab-case`, pointer: '/error/code' });
     }
-    const warnings = warningList(envelope);
     for (let index = 0; index < warnings.length; index++) {
       const warning = warnings[index];
       if (!isObject(warning)) continue;

@@ -1,4 +1,4 @@
-import { childPointer, errorObject, has, isObject } from '../envelope.js';
+import { childPointer, has, isObject } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
 
 // Invariant 5 of spec section 1; what counts as image bytes is spec section 7's definition.
@@ -29,8 +29,7 @@ export const inlineImage: EnvelopeRule = {
   id: 'inline-image',
   defaultSeverity: 'warning',
   description: 'image bytes inlined in error.lastObservation instead of written to an artifact file',
-  check(envelope, _context, out) {
-    const error = errorObject(envelope);
+  check({ error }, _context, out) {
     if (!error || !has(error, 'lastObservation')) return;
     const errorNode: Node = { value: error, key: 'error', parent: undefined };
     // An explicit stack, not recursion: observations come from untrusted producers and may nest deeply.

@@ -1,12 +1,11 @@
-import { has, isObject } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
 
 export const missingResult: EnvelopeRule = {
   id: 'missing-result',
   defaultSeverity: 'warning',
   description: 'ok is true but the envelope has no result',
-  check(envelope, _context, out) {
-    if (!isObject(envelope) || envelope['ok'] !== true || has(envelope, 'result')) return;
+  check({ ok, hasResult }, _context, out) {
+    if (ok !== true || hasResult) return;
     out.push({ message: 'ok is true but result is missing (a success is expected to carry its payload)', pointer: '' });
   },
 };

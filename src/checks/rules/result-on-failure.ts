@@ -1,4 +1,3 @@
-import { has, isObject } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
 
 // Invariant 3 of spec section 1: the schema allows `ok: false` with a result, the contract does not.
@@ -6,9 +5,8 @@ export const resultOnFailure: EnvelopeRule = {
   id: 'result-on-failure',
   defaultSeverity: 'error',
   description: 'ok is false but result is not null: a call is a success or a failure, never both',
-  check(envelope, _context, out) {
-    if (!isObject(envelope) || envelope['ok'] !== false || !has(envelope, 'result')) return;
-    if (envelope['result'] === null) return;
+  check({ ok, hasResult, result }, _context, out) {
+    if (ok !== false || !hasResult || result === null) return;
     out.push({
       message: 'ok is false, so result must be omitted or null (a failure keeps its partial payload in error.partialResult)',
       pointer: '/result',

@@ -1,5 +1,6 @@
 import type { CodeRegistry } from '../../registry/registry.js';
 import type { RuleInfo } from '../../types.js';
+import type { EnvelopeFacts } from '../envelope.js';
 
 /** What a rule may report for one envelope; the runner adds the rule id and severity. */
 export interface RuleReport {
@@ -15,5 +16,5 @@ export interface RuleContext {
 /** A contract rule the schema cannot express, checked on every envelope. */
 export interface EnvelopeRule extends RuleInfo {
   /** Appends what it finds to `out` (an array the runner reuses: no closure per record). */
-  check(envelope: unknown, context: RuleContext, out: RuleReport[]): void;
+  check(envelope: EnvelopeFacts, context: RuleContext, out: RuleReport[]): void;
 }

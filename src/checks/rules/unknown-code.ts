@@ -1,4 +1,3 @@
-import { errorObject, stringMember } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
 
 // The code set is open (consumers must tolerate unknown codes), so this is a warning by default:
@@ -7,9 +6,7 @@ export const unknownCode: EnvelopeRule = {
   id: 'unknown-code',
   defaultSeverity: 'warning',
   description: 'error.code is not in the code registry (with the nearest known code when one is close)',
-  check(envelope, { registry }, out) {
-    const error = errorObject(envelope);
-    const code = error && stringMember(error, 'code');
+  check({ code }, { registry }, out) {
     if (code === undefined || registry.isKnownErrorCode(code)) return;
     const suggestion = registry.nearestErrorCode(code);
     out.push({ message: `unknown error code ${JSON.stringify(code)}`, pointer: '/error/code', ...(suggestion && { suggestion }) });

@@ -1,12 +1,11 @@
-import { childPointer, isObject, stringMember, warningList } from '../envelope.js';
+import { childPointer, isObject, stringMember } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
 
 export const unknownWarningCode: EnvelopeRule = {
   id: 'unknown-warning-code',
   defaultSeverity: 'warning',
   description: 'warnings[].code is not in the code registry (with the nearest known code when one is close)',
-  check(envelope, { registry }, out) {
-    const warnings = warningList(envelope);
+  check({ warnings }, { registry }, out) {
     for (let index = 0; index < warnings.length; index++) {
       const warning = warnings[index];
       if (!isObject(warning)) continue;
