@@ -26,6 +26,8 @@ export interface ByteRange {
 export interface Unit {
   source: InputSource;
   range?: ByteRange;
+  /** The file's size when the plan has read it already (one stat per file, not two). */
+  size?: number;
 }
 
 export interface UnitResult {
@@ -175,8 +177,8 @@ const maxChunk = 1 << 20;
  * A file up to one chunk is read in one synchronous call: for 10k small files, the thread-pool
  * round trips of open/read/close were most of the time. Larger files stream in 1 MiB chunks.
  */
-function openFile(path: string): ChunkSource {
-  if (statSync(path).size <= maxChunk) return [readFileSync(path)];
+function openFile(path: string, size = statSync(path).size): ChunkSource {
+  if (size <= maxChunk) return [readFileSync(path)];
   return createReadStream(path, { highWaterMark: maxChunk });
 }
 
@@ -221,7 +223,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
       lines = await frameRange(source.path!, range, options, checker);
     } else {
       let raw: ChunkSource =
-        source.path === undefined ? (stdin ?? process.stdin) : range ? createReadStream(source.path, { start: 0, end: range.end - 1, highWaterMark: maxChunk }) : openFile(source.path);
+        source.path === undefined ? (stdin ?? process.stdin) : range ? createReadStream(source.path, { start: 0, end: range.end - 1, highWaterMark: maxChunk }) : openFile(source.path, unit.size);
       // An idle pipe never yields again: aborting destroys the stream so the loop below ends at once.
       if (signal && 'destroy' in raw) raw = addAbortSignal(signal, raw as Readable);
       if (io.progress) raw = counted(raw, io.progress);

@@ -5,7 +5,7 @@ import type { ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
 import { compileOwnSchema } from './lazy.js';
 import { UsageError, describeError } from './errors.js';
-import { LineIndex } from './framing/document.js';
+import { LineIndex } from './framing/line-index.js';
 import { locateParseError } from './framing/parse-error.js';
 
 export function readJsonFile(path: string, what: string): unknown {

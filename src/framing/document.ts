@@ -2,28 +2,10 @@
 // array's elements are records (not flattened further) at the line where each starts.
 import { loadJsoncParser } from '../lazy.js';
 import type { Framed } from '../types.js';
+import { JsonArrayStreamer } from './json-array-stream.js';
+import { LineIndex } from './line-index.js';
 import { locateParseError } from './parse-error.js';
 import { firstInvalidUtf8, isUtf8 } from './utf8.js';
-
-/** Converts UTF-16 offsets of one text to 1-based line and column; only LF breaks lines. */
-export class LineIndex {
-  private readonly starts: number[] = [0];
-
-  constructor(text: string) {
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
-  }
-
-  position(offset: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - this.starts[lo]! + 1 };
-  }
-}
 
 export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {}): Framed[] {
   if (!isUtf8(bytes)) {
@@ -32,8 +14,19 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
     const { line, column } = new LineIndex(prefix).position(prefix.length);
     return [{ kind: 'unparseable', line, column, message: `invalid UTF-8 (byte 0x${bytes[index]!.toString(16).padStart(2, '0')})` }];
   }
+  let first = 0;
+  while (first < bytes.length && (bytes[first] === 0x20 || bytes[first] === 0x09 || bytes[first] === 0x0a || bytes[first] === 0x0d)) first++;
+  if (first === bytes.length) return [];
+  if (bytes[first] === 0x5b) {
+    // An array is cut into its elements on the bytes, each parsed alone at the line where it starts:
+    // one pass, no second scanner for the lines. A broken array falls through to the one-entry report.
+    const framed: Framed[] = [];
+    const streamer = new JsonArrayStreamer(Number.POSITIVE_INFINITY);
+    streamer.push(bytes, framed);
+    streamer.end(framed);
+    if (framed.every((f) => f.kind === 'value')) return framed;
+  }
   const text = bytes.toString('utf8');
-  if (text.trim() === '') return [];
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -3,7 +3,7 @@
 // counted) and each is parsed on its own, at the line where it starts. Memory is bounded by the
 // largest element, as it is by the longest line in NDJSON.
 import type { Framed } from '../types.js';
-import { LineIndex } from './document.js';
+import { LineIndex } from './line-index.js';
 import type { FramedSink } from './ndjson.js';
 import { locateParseError } from './parse-error.js';
 import { isUtf8 } from './utf8.js';
@@ -161,7 +161,7 @@ export class JsonArrayStreamer {
   private frame(): Framed {
     const line = this.elementLine;
     if (this.tooLarge) return { kind: 'unparseable', line, column: 1, message: `array element is longer than --max-line-bytes (${this.maxElementBytes} bytes)` };
-    const bytes = Buffer.concat(this.parts, this.partsBytes);
+    const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partsBytes);
     if (!isUtf8(bytes)) return { kind: 'unparseable', line, message: 'invalid UTF-8 in this array element' };
     const text = bytes.toString('utf8');
     try {

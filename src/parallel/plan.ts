@@ -60,16 +60,16 @@ export function planUnits(sources: readonly InputSource[], jobs: number, input: 
   const sizes: number[] = [];
   let bytes = 0;
   for (const source of sources) {
-    let size = 0;
+    let size: number | undefined;
     try {
-      size = source.path === undefined ? 0 : statSync(source.path).size;
+      if (source.path !== undefined) size = statSync(source.path).size;
     } catch {
       // Reported when the unit tries to read it.
     }
-    bytes += size;
-    if (source.path === undefined || jobs < 2 || size < splitThreshold || framingFor(source.path, input) !== 'ndjson') {
-      units.push({ source });
-      sizes.push(size);
+    bytes += size ?? 0;
+    if (source.path === undefined || size === undefined || jobs < 2 || size < splitThreshold || framingFor(source.path, input) !== 'ndjson') {
+      units.push(size === undefined ? { source } : { source, size });
+      sizes.push(size ?? 0);
       continue;
     }
     for (const range of rangesOf(source.path, size, jobs)) {
