@@ -1,0 +1,27 @@
+// What an installed package holds: everything the CLI reads at run time must be in `files`.
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from './helpers/cli.js';
+
+describe('the published package', () => {
+  it('ships the bundled schema, the registry, the generated validator and the report schema', () => {
+    const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, encoding: 'utf8' })) as { files: { path: string }[] }[];
+    const paths = new Set(pack!.files.map((f) => f.path));
+    for (const path of [
+      'bin/mcec-result.js',
+      'dist/cli.js',
+      'dist/parallel/worker.js',
+      'dist/generated/envelope-validator.cjs',
+      'data/agent-tool-result.schema.json',
+      'data/codes.json',
+      'data/codes.schema.json',
+      'data/config.schema.json',
+      'data/baseline.schema.json',
+      'data/categories.json',
+      'schemas/report-v1.schema.json',
+    ]) {
+      expect(paths.has(path), path).toBe(true);
+    }
+    expect([...paths].some((p) => p.startsWith('test/') || p.startsWith('fixtures/'))).toBe(false);
+  });
+});
