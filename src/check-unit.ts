@@ -237,5 +237,5 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
   }
   // A range never reports the whole input empty: the run decides that from every range's entries.
   checker.finish(failure !== undefined || signal?.aborted === true, range === undefined);
-  return { findings: checker.findings, ...(!io.tally && { summary: tally.summary([]) }), entries: checker.entries, lines, paired: checker.paired(), ...(failure && { failure }) };
+  return { findings: checker.findings, ...(!io.tally && { summary: tally.summary() }), entries: checker.entries, lines, paired: checker.paired(), ...(failure && { failure }) };
 }

@@ -1,7 +1,7 @@
 // Libraries that only some runs need, loaded on first use: start-up time is part of the product
 // (a CI step checking one small file should cost little more than `node -e 0`). ajv is needed only
 // for a --schema, codes, config or baseline file (the bundled schema is precompiled at build time);
-// jsonc-parser only for a syntax error or a .json array.
+// jsonc-parser only to word a syntax error.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);

@@ -80,7 +80,7 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
       if (options.signal?.aborted) break;
       results.push(await checkUnit(unit, context, unitOptions(options), { tally, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) }));
     }
-    return { results, summaries: [tally.summary([])] };
+    return { results, summaries: [tally.summary()] };
   } finally {
     if (timer) clearInterval(timer);
   }

@@ -2,7 +2,7 @@
 // is kept) and sorted once when the summary is taken.
 import { isObject, stringMember, type EnvelopeFacts } from './checks/envelope.js';
 import type { CodeRegistry } from './registry/registry.js';
-import type { Finding, Report, SessionCounts, Summary, ToolCounts } from './types.js';
+import type { Report, SessionCounts, Summary, ToolCounts } from './types.js';
 
 
 function bump(map: Map<string, number>, key: string): void {
@@ -82,23 +82,21 @@ export class Tally {
     if (kind.truncated) this.truncated++;
   }
 
-  summary(findings: readonly Finding[]): Summary {
-    let errors = 0;
-    for (const finding of findings) if (finding.severity === 'error') errors++;
+  /** The counts of the records seen. Inputs and findings are the run's to count (after baselines). */
+  summary(): Summary {
     const categories: Record<string, number> = {};
     for (const category of this.categoryEnum) categories[category] = this.categories.get(category) ?? 0;
     const unknown = (map: Map<string, number>, known: (code: string) => boolean) =>
       new Map([...map].filter(([code]) => !known(code)));
     return {
-      // A tally sees records, not inputs: the run counts those (one input may be several units).
       inputs: 0,
       records: this.records,
       valid: this.records - this.invalid,
       invalid: this.invalid,
       unparseable: this.unparseable,
       skipped: this.skipped,
-      errors,
-      warnings: findings.length - errors,
+      errors: 0,
+      warnings: 0,
       protocolErrors: this.protocolErrors,
       truncated: this.truncated,
       outcomes: { ...this.outcomes },

@@ -14,29 +14,9 @@ import { relativeSourcePath } from '../src/formatters/paths.js';
 import { formatSarif, type SarifLog } from '../src/formatters/sarif.js';
 import type { Finding, Report, Summary } from '../src/types.js';
 import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
+import { sampleSummary } from './helpers/report.js';
 
-function summary(overrides: Partial<Summary> = {}): Summary {
-  return {
-    inputs: 2,
-    records: 12,
-    valid: 10,
-    invalid: 2,
-    unparseable: 1,
-    skipped: 0,
-    errors: 3,
-    warnings: 1,
-    protocolErrors: 0,
-    truncated: 0,
-    outcomes: { ok: 3, failed: 9, unknown: 0 },
-    categories: { timeout: 3, 'no-target': 6, focus: 0 },
-    invalidCategories: { no_target: 1 },
-    codes: { 'window-not-found': 6, 'wait-condition-timeout': 3, 'window-not-fonud': 1 },
-    unknownCodes: { 'window-not-fonud': 1 },
-    warningCodes: {},
-    unknownWarningCodes: {},
-    ...overrides,
-  };
-}
+const summary = sampleSummary;
 
 const findings: Finding[] = [
   { rule: 'schema', severity: 'error', message: 'ok is false, so error is required', location: { source: 'a.jsonl', line: 4, pointer: '' }, keyword: 'required', schemaPath: '#/allOf/0/then/required', tool: 'find', wrapping: 'transcript' },

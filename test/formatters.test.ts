@@ -2,33 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { formatHuman } from '../src/formatters/human.js';
 import { formatJson } from '../src/formatters/json.js';
 import type { Report } from '../src/types.js';
-
-const categories = { timeout: 3, 'no-target': 6, focus: 0 };
+import { sampleSummary } from './helpers/report.js';
 
 function report(overrides: Partial<Report> = {}): Report {
   return {
     reportVersion: 1,
     tool: { name: 'mcec-result', version: '0.1.0' },
     schema: { id: 'urn:test', source: 'bundled' },
-    summary: {
-      inputs: 2,
-      records: 12,
-      valid: 10,
-      invalid: 2,
-      unparseable: 1,
-      skipped: 0,
-      errors: 2,
-      warnings: 1,
-      protocolErrors: 0,
-      truncated: 0,
-      outcomes: { ok: 3, failed: 9, unknown: 0 },
-      categories,
-      invalidCategories: { no_target: 1 },
-      codes: { 'window-not-found': 6, 'wait-condition-timeout': 3, 'window-not-fonud': 1 },
-      unknownCodes: { 'window-not-fonud': 1 },
-      warningCodes: {},
-      unknownWarningCodes: {},
-    },
+    summary: sampleSummary({ errors: 2 }),
     findings: [
       { rule: 'schema', severity: 'error', message: 'ok is false, so error is required', location: { source: 'a.jsonl', line: 4, pointer: '' }, keyword: 'required', schemaPath: '#/allOf/0/then/required', wrapping: 'bare' },
       { rule: 'unknown-code', severity: 'warning', message: 'unknown error code "window-not-fonud"', location: { source: 'a.jsonl', line: 12, pointer: '/error/code' }, suggestion: 'window-not-found', wrapping: 'bare' },

@@ -1,7 +1,7 @@
 // The bad-input matrix of issue 5: each case runs the built CLI and asserts the exit status and
 // what the user sees. No stack trace, ever.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
@@ -103,21 +103,15 @@ describe('interrupted runs', () => {
 });
 
 describe('unreadable inputs', () => {
-  it('a file without read permission: exit 2, "cannot read PATH: permission denied", the rest still checked', () => {
-    if (process.getuid?.() === 0) {
-      // root reads everything; a folder passed as a file stands in for an unreadable path.
-      const dir = tempFiles({ 'ok.jsonl': lines({ ok: false }) });
-      writeFileSync(join(dir, 'x.json'), '');
-      const result = runJson(['ok.jsonl', 'x.json'], { cwd: dir });
-      expect(result.report.summary.invalid).toBe(1);
-      return;
-    }
+  it('a file that cannot be read: exit 2, "cannot read PATH: reason", the rest still checked', () => {
     const dir = tempFiles({ 'secret.jsonl': lines({ ok: true }), 'ok.jsonl': lines({ ok: false }) });
-    const { chmodSync } = require('node:fs');
-    chmodSync(join(dir, 'secret.jsonl'), 0);
-    const result = runJson(['secret.jsonl', 'ok.jsonl'], { cwd: dir });
+    // root reads any file whatever its mode; /proc/self/mem fails to read for root too (EIO).
+    const root = process.getuid?.() === 0;
+    const unreadable = root ? '/proc/self/mem' : 'secret.jsonl';
+    if (!root) chmodSync(join(dir, 'secret.jsonl'), 0);
+    const result = runJson([unreadable, 'ok.jsonl'], { cwd: dir });
     expect(result.status).toBe(2);
-    expect(result.stderr).toBe('mcec-result: cannot read secret.jsonl: permission denied\n');
+    expect(result.stderr).toBe(root ? 'mcec-result: cannot read /proc/self/mem: EIO: i/o error, read\n' : 'mcec-result: cannot read secret.jsonl: permission denied\n');
     expect(result.report.summary.invalid).toBe(1);
   });
 });
