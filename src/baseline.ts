@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { UsageError, describeError } from './errors.js';
 import { readValidatedJsonFile } from './load-json.js';
+import { FilteredList } from './findings/store.js';
 import type { Finding, Report } from './types.js';
 
 export interface BaselineEntry {
@@ -41,7 +42,7 @@ function keyOf(entry: Identity): string {
   return JSON.stringify([entry.rule, entry.source, entry.tool ?? null, entry.code ?? null, entry.pointer ?? null, entry.fingerprint]);
 }
 
-export function createBaseline(findings: readonly Finding[]): Baseline {
+export function createBaseline(findings: Iterable<Finding>): Baseline {
   const entries = new Map<string, BaselineEntry>();
   for (const finding of findings) {
     const id = identity(finding);
@@ -53,7 +54,7 @@ export function createBaseline(findings: readonly Finding[]): Baseline {
   return { baselineVersion: 1, tool: 'mcec-result', findings: [...entries.values()] };
 }
 
-export function writeBaseline(path: string, findings: readonly Finding[]): void {
+export function writeBaseline(path: string, findings: Iterable<Finding>): void {
   try {
     writeFileSync(path, `${JSON.stringify(createBaseline(findings), null, 2)}\n`);
   } catch (error) {
@@ -65,25 +66,42 @@ export function readBaseline(path: string): Baseline {
   return readValidatedJsonFile<Baseline>(path, 'baseline', 'data/baseline.schema.json', 'write one with --write-baseline');
 }
 
+/**
+ * Which findings a baseline knows, decided in report order: the first `count` findings of an entry's
+ * identity are known. A fresh matcher per walk, so that a report read twice reads the same.
+ */
+function matcher(baseline: Baseline): () => (finding: Finding) => boolean {
+  const known = new Map<string, number>();
+  for (const entry of baseline.findings) known.set(keyOf(entry), (known.get(keyOf(entry)) ?? 0) + entry.count);
+  return () => {
+    const remaining = new Map(known);
+    return (finding) => {
+      const key = keyOf(identity(finding));
+      const left = remaining.get(key) ?? 0;
+      if (left === 0) return true;
+      remaining.set(key, left - 1);
+      return false;
+    };
+  };
+}
+
 /** The report without the findings the baseline knows, with `summary.baseline` and recounted totals. */
 export function applyBaseline(report: Report, baseline: Baseline): Report {
-  const remaining = new Map<string, number>();
-  for (const entry of baseline.findings) remaining.set(keyOf(entry), (remaining.get(keyOf(entry)) ?? 0) + entry.count);
-  let suppressed = 0;
-  const findings = report.findings.filter((finding) => {
-    const key = keyOf(identity(finding));
-    const left = remaining.get(key) ?? 0;
-    if (left === 0) return true;
-    remaining.set(key, left - 1);
-    suppressed++;
-    return false;
-  });
-  let stale = 0;
-  for (const left of remaining.values()) stale += left;
-  const errors = findings.filter((f) => f.severity === 'error').length;
+  const fresh = matcher(baseline);
+  const isNew = fresh();
+  let kept = 0;
+  let errors = 0;
+  for (const finding of report.findings) {
+    if (!isNew(finding)) continue;
+    kept++;
+    if (finding.severity === 'error') errors++;
+  }
+  const suppressed = report.findings.length - kept;
+  let entries = 0;
+  for (const entry of baseline.findings) entries += entry.count;
   return {
     ...report,
-    findings,
-    summary: { ...report.summary, errors, warnings: findings.length - errors, baseline: { suppressed, stale } },
+    findings: new FilteredList(report.findings, fresh, kept),
+    summary: { ...report.summary, errors, warnings: kept - errors, baseline: { suppressed, stale: entries - suppressed } },
   };
 }

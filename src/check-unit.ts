@@ -1,5 +1,5 @@
 // One unit of work: a whole input, or a byte range of a large line-delimited file. Reads it, frames
-// it, unwraps and checks every entry, and returns its findings (sorted) and its own summary. The same
+// it, unwraps and checks every entry, and returns its findings (in order) and its own summary. The same
 // code runs on the main thread and in worker threads; src/run.ts puts the results together.
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
@@ -7,6 +7,8 @@ import { checkFacts, ruleFinding, type CheckContext } from './checks/check-envel
 import { errorObject, factsOf, stringMember } from './checks/envelope.js';
 import type { CheckOptions } from './context.js';
 import { describeError } from './errors.js';
+import { FindingStore, SpillBudget, type StoredFindings } from './findings/store.js';
+import { byPlace } from './findings/order.js';
 import { fingerprint } from './fingerprint.js';
 import { frameInput, framingFor, type FramingOptions } from './framing/index.js';
 import { NdjsonFramer } from './framing/ndjson.js';
@@ -31,8 +33,8 @@ export interface Unit {
 }
 
 export interface UnitResult {
-  /** Sorted by line, column, rule; lines relative to the range's first line. */
-  findings: Finding[];
+  /** In report order; lines relative to the range's first line. */
+  findings: StoredFindings;
   /** This unit's own counts; absent when it added them to a tally the caller passed. */
   summary?: Summary;
   /** Entries framed: an input with none at all gets `empty-input`. */
@@ -47,10 +49,6 @@ export interface UnitResult {
 /** The options a unit needs; plain data, so that they can be posted to a worker. */
 export type UnitOptions = Omit<CheckOptions, 'stdin' | 'signal' | 'shard' | 'jobs' | 'stdinFilename'>;
 
-function byPlace(a: Finding, b: Finding): number {
-  return a.location.line - b.location.line || (a.location.column ?? 0) - (b.location.column ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
-}
-
 interface Place {
   source: string;
   line: number;
@@ -59,7 +57,6 @@ interface Place {
   wrapping?: Wrapping;
   code?: string;
   fingerprint?: string;
-  hint?: boolean;
 }
 
 function locate(finding: RecordFinding, place: Place): Finding {
@@ -76,12 +73,11 @@ function locate(finding: RecordFinding, place: Place): Finding {
     ...(place.wrapping !== undefined && { wrapping: place.wrapping }),
     ...(place.code !== undefined && { code: place.code }),
     ...(place.fingerprint !== undefined && { fingerprint: place.fingerprint }),
-    ...(place.hint && { hint: true }),
   };
 }
 
 class SourceChecker {
-  readonly findings: Finding[] = [];
+  readonly findings: FindingStore;
   entries = 0;
   private readonly unwrapper;
 
@@ -91,8 +87,10 @@ class SourceChecker {
     private readonly tally: Tally,
     unwrap: UnwrapMode,
     private readonly fingerprints: boolean,
+    budget: SpillBudget,
   ) {
     this.unwrapper = unwrappers[unwrap]({ check: context });
+    this.findings = new FindingStore(budget);
   }
 
   /** What a baseline matches a record's findings on; computed only when asked for and needed. */
@@ -110,9 +108,23 @@ class SourceChecker {
   /** Counters for the progress line; a throwaway object when nobody watches. */
   progress: Progress = { bytes: 0, entries: 0, findings: 0 };
 
-  private add(finding: RecordFinding | undefined, place: Omit<Place, 'source'>): void {
+  /** The findings of one record, which share its line: in report order among themselves. */
+  private addAll(findings: readonly RecordFinding[], place: Omit<Place, 'source'>): void {
+    if (findings.length === 1) return this.add(findings[0], place);
+    const located = findings.map((finding) => locate(finding, { source: this.source.name, ...place }));
+    for (const finding of located.sort(byPlace)) this.findings.append(finding);
+    this.progress.findings += located.length;
+  }
+
+  private add(finding: RecordFinding | undefined, place: Omit<Place, 'source'>, hint = false): void {
     if (!finding) return;
-    this.findings.push(locate(finding, { source: this.source.name, ...place }));
+    this.findings.append(locate(finding, { source: this.source.name, ...place }), hint);
+    this.progress.findings++;
+  }
+
+  private addLate(finding: RecordFinding | undefined, place: Omit<Place, 'source'>): void {
+    if (!finding) return;
+    this.findings.appendLate(locate(finding, { source: this.source.name, ...place }));
     this.progress.findings++;
   }
 
@@ -122,12 +134,15 @@ class SourceChecker {
     this.progress.entries++;
     if (framed.kind === 'unparseable') {
       this.tally.addUnparseable();
-      this.add(ruleFinding(this.context, 'parse-error', { message: framed.message }), {
-        line: framed.line,
-        ...(framed.hint && { hint: true }),
-        ...(framed.column !== undefined && { column: framed.column }),
-        ...this.identity(`parse-error:${framed.column ?? 0}:${framed.message}`, 1),
-      });
+      this.add(
+        ruleFinding(this.context, 'parse-error', { message: framed.message }),
+        {
+          line: framed.line,
+          ...(framed.column !== undefined && { column: framed.column }),
+          ...this.identity(`parse-error:${framed.column ?? 0}:${framed.message}`, 1),
+        },
+        framed.hint === true,
+      );
       return;
     }
     if (framed.kind === 'noise') {
@@ -138,7 +153,7 @@ class SourceChecker {
     if (unwrapped.kind === 'skipped') {
       this.tally.addSkipped(unwrapped);
       const identity = this.identity(framed.value, unwrapped.findings.length);
-      for (const finding of unwrapped.findings) this.add(finding, { line: framed.line, ...identity });
+      this.addAll(unwrapped.findings, { line: framed.line, ...identity });
       return;
     }
     // Read once, for the rules and the tally alike.
@@ -154,20 +169,19 @@ class SourceChecker {
     this.tally.addRecord(facts, invalid, tool, sessionId);
     if (findings.length === 0) return;
     const identity = this.identity(unwrapped.hasEnvelope ? unwrapped.envelope : framed.value, findings.length);
-    for (const finding of findings) this.add(finding, { line: framed.line, wrapping, ...(tool !== undefined && { tool }), ...identity });
+    this.addAll(findings, { line: framed.line, wrapping, ...(tool !== undefined && { tool }), ...identity });
   }
 
   finish(readFailed: boolean, reportEmpty: boolean): void {
     for (const late of this.unwrapper.finish()) {
-      this.add(late.finding, {
+      this.addLate(late.finding, {
         line: late.line,
         ...(late.tool !== undefined && { tool: late.tool }),
         ...(late.wrapping !== undefined && { wrapping: late.wrapping }),
         ...this.identity(`${late.finding.rule}:${late.finding.message}`, 1),
       });
     }
-    if (this.entries === 0 && !readFailed && reportEmpty) this.add(ruleFinding(this.context, 'empty-input', { message: 'the input holds no record' }), { line: 1, ...this.identity('empty-input', 1) });
-    this.findings.sort(byPlace);
+    if (this.entries === 0 && !readFailed && reportEmpty) this.addLate(ruleFinding(this.context, 'empty-input', { message: 'the input holds no record' }), { line: 1, ...this.identity('empty-input', 1) });
   }
 }
 
@@ -208,13 +222,20 @@ export interface UnitIo {
   progress?: Progress;
   /** Count into this tally (one for a whole single-threaded run) instead of one per unit. */
   tally?: Tally;
+  /** The thread's budget of findings held in memory (a fresh one when absent). */
+  budget?: SpillBudget;
+  /** The result goes to another thread: it keeps only a few findings in memory, the rest in the spool. */
+  posted?: boolean;
 }
+
+/** Findings a posted result carries as objects; more go through the spool file. */
+const postedInMemory = 64;
 
 export async function checkUnit(unit: Unit, context: CheckContext, options: UnitOptions, io: UnitIo = {}): Promise<UnitResult> {
   const { stdin, signal } = io;
   const { source, range } = unit;
   const tally = io.tally ?? new Tally(context.schema.categories, context.registry);
-  const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false);
+  const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false, io.budget ?? new SpillBudget());
   if (io.progress) checker.progress = io.progress;
   let failure: InputFailure | undefined;
   let lines = 0;
@@ -237,5 +258,6 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
   }
   // A range never reports the whole input empty: the run decides that from every range's entries.
   checker.finish(failure !== undefined || signal?.aborted === true, range === undefined);
-  return { findings: checker.findings, ...(!io.tally && { summary: tally.summary() }), entries: checker.entries, lines, paired: checker.paired(), ...(failure && { failure }) };
+  const findings = io.posted ? checker.findings.detach(postedInMemory) : checker.findings.seal();
+  return { findings, ...(!io.tally && { summary: tally.summary() }), entries: checker.entries, lines, paired: checker.paired(), ...(failure && { failure }) };
 }

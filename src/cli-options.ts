@@ -73,6 +73,7 @@ export interface CheckFlags {
   config?: string | false;
   shard?: { index: number; count: number };
   jobs?: number;
+  findingsInMemory?: number;
   /** false with --no-progress. */
   progress?: boolean;
 }

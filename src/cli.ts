@@ -1,7 +1,7 @@
 // The command line: argv -> options -> run() -> formatted reports -> stdout / files, exit status.
 // Exit status (spec section 4): 0 no error finding; 1 error findings or too many warnings;
 // 2 usage errors, unreadable inputs, invalid schema or codes files.
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
 import { applyBaseline, readBaseline, writeBaseline } from './baseline.js';
@@ -37,26 +37,64 @@ function writeReports(report: Report, flags: CheckFlags): void {
   const toStdout = flags.output === undefined;
   const color = decideColor(flags.color, toStdout && process.stdout.isTTY === true, process.env);
   const options = { maxListed: flags.maxListed, quiet: flags.quiet ?? false, cwd: process.cwd() };
-  const main: string[] = [];
+  // Reports to files first, then those to stdout (or -o) in the order given, each written as it is formatted.
+  const main: ReportTarget[] = [];
   for (const target of targets) {
     const file = target.file ?? flags.output;
-    const text = formatters[target.format](report, { ...options, color: file === undefined && color });
-    if (target.file !== undefined) writeReportFile(target.file, text);
-    else main.push(text);
+    const pieces = formatters[target.format](report, { ...options, color: file === undefined && color });
+    if (target.file !== undefined) writeReportFile(target.file, [pieces]);
+    else main.push(pieces);
   }
-  // Written one by one: joining large reports first would hold a second copy of them.
   if (flags.output !== undefined) {
-    if (main.length > 0) writeReportFile(flags.output, main.join(''));
+    if (main.length > 0) writeReportFile(flags.output, main);
     return;
   }
-  for (const text of main) process.stdout.write(text);
+  writePieces(1, main);
 }
 
-function writeReportFile(path: string, text: string): void {
+type ReportTarget = Iterable<string>;
+
+/** Pieces gathered to about 1 MiB per write: a write per finding would cost a syscall each. */
+function writePieces(fd: number, reports: readonly ReportTarget[]): void {
+  let text = '';
+  for (const pieces of reports) {
+    for (const piece of pieces) {
+      text += piece;
+      if (text.length >= 1 << 20) writeAll(fd, text), (text = '');
+    }
+  }
+  if (text !== '') writeAll(fd, text);
+}
+
+/**
+ * writeSync to a pipe may take only part of the text, or find it full (EAGAIN, when stdout is a
+ * non-blocking pipe): the rest is written again until it is all out.
+ */
+function writeAll(fd: number, text: string): void {
+  let bytes = Buffer.from(text, 'utf8');
+  while (bytes.length > 0) {
+    try {
+      bytes = bytes.subarray(writeSync(fd, bytes));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
+}
+
+function writeReportFile(path: string, reports: readonly ReportTarget[]): void {
+  let fd: number;
   try {
-    writeFileSync(path, text);
+    fd = openSync(path, 'w');
   } catch (error) {
     throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
+  }
+  try {
+    writePieces(fd, reports);
+  } catch (error) {
+    throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -92,6 +130,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     fingerprints: flags.baseline !== undefined || flags.writeBaseline !== undefined,
     ...(flags.shard !== undefined && { shard: flags.shard }),
     ...(flags.jobs !== undefined && { jobs: flags.jobs }),
+    ...(flags.findingsInMemory !== undefined && { findingsInMemory: flags.findingsInMemory }),
   };
   const progress = progressLine(process.stderr, process.env, flags.progress !== false);
   if (progress) options.onProgress = (p) => progress.update(p);
@@ -137,6 +176,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')
     .option('--jobs <n>', 'worker threads (default: the cores available); the report is the same for any n', count('--jobs', 1))
+    .option('--findings-in-memory <n>', 'findings held in memory per thread before they wait in a temporary file (default 20000)', count('--findings-in-memory', 1))
     .option('--no-progress', 'no progress line on stderr (it shows only on a terminal, for large inputs)')
     .option('--shard <i/n>', 'check the i-th of n parts of the input files (sorted by path), for CI matrices; merge the JSON reports with `merge`', parseShard)
     .option('--redact', 'keep envelope values (detail, result, observations) out of every report')
@@ -187,6 +227,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program((s) => (status = s)).parseAsync(argv);
     return status;
   } catch (error) {
+    // The report went to stdout with writeSync: `| head` closing the pipe surfaces here.
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') return status;
     if (error instanceof CommanderError) {
       // --help and --version end with exitCode 0; everything else commander rejects is a usage error.
       return error.exitCode === 0 ? 0 : 2;

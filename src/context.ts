@@ -33,6 +33,11 @@ export interface CheckOptions {
   signal?: AbortSignal;
   /** Worker threads (default: the cores available). The report is the same for any number. */
   jobs?: number;
+  /**
+   * Findings held as objects per thread (default 20,000); beyond them findings wait in a temporary
+   * file, removed when the process exits, so memory does not grow with the input.
+   */
+  findingsInMemory?: number;
   /** Called a few times a second while the run goes on (the CLI's progress line). */
   onProgress?: (progress: RunProgress) => void;
 }

@@ -6,7 +6,7 @@ import type { RecordFinding } from './types.js';
 export { check, createCheckContext, type CheckOptions, type RunProgress } from './run.js';
 export { checkEnvelopeWith, type CheckContext } from './checks/check-envelope.js';
 export { ruleCatalog, ruleIds } from './checks/catalog.js';
-export { formatters, formatNames, type FormatName, type Formatter, type FormatOptions } from './formatters/index.js';
+export { formatReport, formatters, formatNames, type FormatName, type Formatter, type FormatOptions } from './formatters/index.js';
 export { toJsonReport, type JsonReport, type JsonFinding } from './formatters/json.js';
 export type * from './types.js';
 

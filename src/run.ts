@@ -7,7 +7,7 @@ import { packageVersion } from './assets.js';
 import { checkUnit, type Unit, type UnitOptions, type UnitResult } from './check-unit.js';
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { createCheckContext, type CheckOptions } from './context.js';
-import { prettyHint } from './framing/ndjson.js';
+import { ConcatList, SpillBudget, StoredList } from './findings/store.js';
 import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
 import { Tally, mergeSummaries, suggestionsFor } from './tally.js';
@@ -51,7 +51,7 @@ async function recheckPairedRanges(units: readonly Unit[], results: (UnitResult 
     let last = u;
     while (last + 1 < units.length && units[last + 1]!.source === source) last++;
     if (!results.slice(u, last + 1).some((r) => r?.paired) || options.signal?.aborted) continue;
-    results[u] = await checkUnit({ source }, context, unitOptions(options), options.signal ? { signal: options.signal } : {});
+    results[u] = await checkUnit({ source }, context, unitOptions(options), { budget: new SpillBudget(options.findingsInMemory), ...(options.signal && { signal: options.signal }) });
     for (let k = u + 1; k <= last; k++) results[k] = undefined;
   }
 }
@@ -75,10 +75,11 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
       return { results, summaries: results.flatMap((r) => (r?.summary ? [r.summary] : [])) };
     }
     const tally = new Tally(context.schema.categories, context.registry);
+    const budget = new SpillBudget(options.findingsInMemory);
     const results: UnitResult[] = [];
     for (const unit of units) {
       if (options.signal?.aborted) break;
-      results.push(await checkUnit(unit, context, unitOptions(options), { tally, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) }));
+      results.push(await checkUnit(unit, context, unitOptions(options), { tally, budget, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) }));
     }
     return { results, summaries: [tally.summary()] };
   } finally {
@@ -87,28 +88,28 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
 }
 
 /** One input's findings from its units: lines shifted past earlier ranges, the empty and hint rules applied. */
-function assembleInput(source: InputSource, parts: readonly UnitResult[], context: CheckContext): { findings: Finding[]; failures: InputFailure[] } {
-  const findings: Finding[] = [];
+function assembleInput(source: InputSource, parts: readonly UnitResult[], context: CheckContext): { findings: StoredList[]; failures: InputFailure[] } {
+  const findings: StoredList[] = [];
   const failures: InputFailure[] = [];
   let lineOffset = 0;
   let entries = 0;
+  // Spec section 7: the input's first parse error that looks like a pretty-printed value says so.
+  let hinted = false;
   for (const part of parts) {
-    for (const finding of part.findings) {
-      if (lineOffset > 0) finding.location.line += lineOffset;
-      findings.push(finding);
-    }
+    const wordHint: boolean = !hinted && part.findings.hintAt !== undefined;
+    hinted ||= wordHint;
+    findings.push(new StoredList(part.findings, { lineOffset, wordHint }));
     lineOffset += part.lines;
     entries += part.entries;
     if (part.failure) failures.push(part.failure);
   }
   if (parts.length > 1 && entries === 0 && failures.length === 0) {
     const empty = ruleFinding(context, 'empty-input', { message: 'the input holds no record' });
-    if (empty) findings.push({ rule: empty.rule, severity: empty.severity, message: empty.message, location: { source: source.name, line: 1 } });
+    if (empty) {
+      const finding: Finding = { rule: empty.rule, severity: empty.severity, message: empty.message, location: { source: source.name, line: 1 } };
+      findings.push(new StoredList({ head: [finding], late: [], spooled: 0, errors: empty.severity === 'error' ? 1 : 0 }));
+    }
   }
-  // Spec section 7: the input's first parse error that looks like a pretty-printed value says so.
-  const first = findings.find((f) => f.hint);
-  if (first) first.message += prettyHint;
-  for (const finding of findings) delete finding.hint;
   return { findings, failures };
 }
 
@@ -123,7 +124,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   if (runsInline(plan, jobs) && plan.units.some((u) => u.range)) plan = planUnits(sources, 1, options.input ?? 'auto');
   const { results, summaries } = await runUnits(plan, jobs, options, context);
 
-  const findings: Finding[] = [];
+  const findings: StoredList[] = [];
   let checked = 0;
   for (let u = 0; u < plan.units.length; ) {
     const source = plan.units[u]!.source;
@@ -136,23 +137,24 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     if (parts.length === 0) continue;
     checked++;
     const assembled = assembleInput(source, parts, context);
-    for (const finding of assembled.findings) findings.push(finding);
+    findings.push(...assembled.findings);
     failures.push(...assembled.failures);
   }
 
   const summary = mergeSummaries(summaries);
   if (summaries.length === 0) summary.categories = Object.fromEntries(context.schema.categories.map((c) => [c, 0]));
+  const list = new ConcatList(findings);
   let errors = 0;
-  for (const finding of findings) if (finding.severity === 'error') errors++;
+  for (const part of findings) errors += part.errors;
   summary.inputs = checked;
   summary.errors = errors;
-  summary.warnings = findings.length - errors;
+  summary.warnings = list.length - errors;
   return {
     reportVersion: 1,
     tool: { name: 'mcec-result', version: packageVersion },
     schema: { ...(context.schema.id !== undefined && { id: context.schema.id }), source: context.schema.source },
     summary,
-    findings,
+    findings: list,
     suggestions: suggestionsFor(summary, context.registry),
     inputFailures: failures,
     interrupted: options.signal?.aborted ?? false,

@@ -45,6 +45,11 @@ export interface Location {
   pointer?: string;
 }
 
+/** Findings in report order, that can be walked more than once, and how many there are. */
+export interface FindingList extends Iterable<Finding> {
+  readonly length: number;
+}
+
 export interface Finding {
   rule: RuleId;
   severity: Severity;
@@ -58,8 +63,6 @@ export interface Finding {
   /** Not in the JSON report: the record's error code and digest, which baselines match on. */
   code?: string;
   fingerprint?: string;
-  /** A parse error that may be a pretty-printed value; the run words the input's first one. */
-  hint?: boolean;
 }
 
 /** A finding as a check produces it, before the record's place in its input is known. */
@@ -134,8 +137,11 @@ export interface Report {
   tool: { name: string; version: string };
   schema: { id?: string; source: string };
   summary: Summary;
-  /** Sorted: by input in command-line order, then line, column (none = 0), rule id. */
-  findings: Finding[];
+  /**
+   * Sorted: by input in command-line order, then line, column (none = 0), rule id. Walk it with
+   * `for…of` (more than once if need be); past a memory budget it is read back from a temporary file.
+   */
+  findings: FindingList;
   /** Nearest known code for each unknown code of the summary, where one is close (human output). */
   suggestions: { codes: Record<string, string>; warningCodes: Record<string, string> };
   /** Not part of the JSON report: the CLI turns these into stderr lines and exit 2. */

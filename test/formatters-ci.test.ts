@@ -5,13 +5,10 @@ import { join } from 'node:path';
 import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import { formatReport } from '../src/formatters/index.js';
 import { ruleCatalog, ruleIds } from '../src/checks/catalog.js';
-import { formatGithub } from '../src/formatters/github.js';
-import { formatJunit } from '../src/formatters/junit.js';
-import { formatMarkdown } from '../src/formatters/markdown.js';
-import { formatNdjson } from '../src/formatters/ndjson.js';
 import { relativeSourcePath } from '../src/formatters/paths.js';
-import { formatSarif, type SarifLog } from '../src/formatters/sarif.js';
+import { type SarifLog } from '../src/formatters/sarif.js';
 import type { Finding, Report, Summary } from '../src/types.js';
 import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
 import { sampleSummary } from './helpers/report.js';
@@ -108,7 +105,7 @@ describe('relativeSourcePath', () => {
 });
 
 describe('formatSarif', () => {
-  const log = JSON.parse(formatSarif(report({ findings: [...findings, { ...findings[0]!, location: { source: '/work/logs/my run#1.jsonl', line: 2 } }] }), plain)) as SarifLog;
+  const log = JSON.parse(formatReport('sarif', report({ findings: [...findings, { ...findings[0]!, location: { source: '/work/logs/my run#1.jsonl', line: 2 } }] }), plain)) as SarifLog;
   const run = log.runs[0];
 
   it('is valid SARIF 2.1.0 with one run', () => {
@@ -148,13 +145,13 @@ describe('formatSarif', () => {
   });
 
   it('lists every finding, whatever --max-listed says', () => {
-    const many = JSON.parse(formatSarif(report({ findings: manyFindings('a.jsonl', 150) }), { ...plain, maxListed: 1 })) as SarifLog;
+    const many = JSON.parse(formatReport('sarif', report({ findings: manyFindings('a.jsonl', 150) }), { ...plain, maxListed: 1 })) as SarifLog;
     expect(many.runs[0].results).toHaveLength(150);
   });
 });
 
 describe('formatJunit', () => {
-  const doc = parseJunit(formatJunit(report()));
+  const doc = parseJunit(formatReport('junit', report(), plain));
   const [a, b, last] = doc.testsuites.testsuite;
 
   it('has a suite per input with findings, a test case per line, and a last suite for the valid records', () => {
@@ -179,7 +176,7 @@ describe('formatJunit', () => {
   });
 
   it('passes a line that has warnings only', () => {
-    const doc = parseJunit(formatJunit(report({ findings: [findings[2]!] })));
+    const doc = parseJunit(formatReport('junit', report({ findings: [findings[2]!] }), plain));
     expect(doc.testsuites).toMatchObject({ tests: '2', failures: '0' });
     expect(doc.testsuites.testsuite[0]!.testcase[0]).not.toHaveProperty('failure');
   });
@@ -187,7 +184,7 @@ describe('formatJunit', () => {
   it('escapes markup and drops characters XML 1.0 forbids, in text and attributes', () => {
     const detail = `detail <&>"' \u0001 \uD800 \uFFFE ok 😀`;
     const nasty: Finding = { rule: 'schema', severity: 'error', message: `got ${detail}`, location: { source: `we<ird>&"'\u0002.jsonl`, line: 3 }, tool: `t<&>"'\u0001` };
-    const xml = formatJunit(report({ findings: [nasty] }));
+    const xml = formatReport('junit', report({ findings: [nasty] }), plain);
     expect(xml).not.toMatch(/[\u0001\u0002\uFFFE]|\uD800(?![\uDC00-\uDFFF])/);
     expect(xml).toContain('detail &lt;&amp;&gt;&quot;&apos;');
     const suite = parseJunit(xml).testsuites.testsuite[0]!;
@@ -196,7 +193,7 @@ describe('formatJunit', () => {
   });
 
   it('keeps line breaks of messages', () => {
-    const xml = formatJunit(report({ findings: [{ ...findings[3]!, message: 'one\r\ntwo' }] }));
+    const xml = formatReport('junit', report({ findings: [{ ...findings[3]!, message: 'one\r\ntwo' }] }), plain);
     const failure = parseJunit(xml).testsuites.testsuite[0]!.testcase[0]!.failure!;
     expect(xml).toContain('message="one&#13;&#10;two"');
     expect(failure['#text']).toContain('one\r\ntwo');
@@ -205,7 +202,7 @@ describe('formatJunit', () => {
 
 describe('formatGithub', () => {
   it('writes one workflow command per finding, col only when known, then a summary notice', () => {
-    expect(formatGithub(report(), plain).split('\n')).toEqual([
+    expect(formatReport('github', report(), plain).split('\n')).toEqual([
       '::error file=a.jsonl,line=4,title=schema::ok is false, so error is required',
       '::error file=a.jsonl,line=12,title=schema::error.category must be one of: timeout, focus (got "no_target") (did you mean "no-target"?)',
       '::warning file=a.jsonl,line=12,title=unknown-code::unknown error code "window-not-fonud" (did you mean "window-not-found"?)',
@@ -217,33 +214,33 @@ describe('formatGithub', () => {
 
   it('escapes %, CR and LF in messages, and : and , in properties too', () => {
     const odd: Finding = { rule: 'schema', severity: 'error', message: '100% wrong:\r\nsee, here', location: { source: '/work/logs/a,b:c%.jsonl', line: 2, column: 3 } };
-    const [line] = formatGithub(report({ findings: [odd] }), plain).split('\n');
+    const [line] = formatReport('github', report({ findings: [odd] }), plain).split('\n');
     expect(line).toBe('::error file=logs/a%2Cb%3Ac%25.jsonl,line=2,col=3,title=schema::100%25 wrong:%0D%0Asee, here');
   });
 
   it('writes paths relative to cwd with forward slashes', () => {
     const nested: Finding = { ...findings[3]!, location: { source: 'runs\\run-1\\b.jsonl', line: 1 } };
-    expect(formatGithub(report({ findings: [nested] }), plain)).toMatch(/^::error file=runs\/run-1\/b\.jsonl,line=1,/);
+    expect(formatReport('github', report({ findings: [nested] }), plain)).toMatch(/^::error file=runs\/run-1\/b\.jsonl,line=1,/);
   });
 
   it('annotates at most --max-listed findings per input, then says how many more there are', () => {
-    const lines = formatGithub(report({ findings: [...manyFindings('a.jsonl', 5), ...manyFindings('b.jsonl', 2)] }), { ...plain, maxListed: 2 }).trimEnd().split('\n');
+    const lines = formatReport('github', report({ findings: [...manyFindings('a.jsonl', 5), ...manyFindings('b.jsonl', 2)] }), { ...plain, maxListed: 2 }).trimEnd().split('\n');
     expect(lines.filter((l) => l.startsWith('::warning file=a.jsonl'))).toHaveLength(2);
     expect(lines.filter((l) => l.startsWith('::warning file=b.jsonl'))).toHaveLength(2);
     expect(lines[2]).toBe('::notice::3 more findings in a.jsonl not annotated (--max-listed 0 lists all)');
     expect(lines.filter((l) => l.startsWith('::notice::'))).toHaveLength(1);
-    const all = formatGithub(report({ findings: manyFindings('a.jsonl', 5) }), { ...plain, maxListed: 0 });
+    const all = formatReport('github', report({ findings: manyFindings('a.jsonl', 5) }), { ...plain, maxListed: 0 });
     expect(all.split('\n').filter((l) => l.startsWith('::warning'))).toHaveLength(5);
   });
 });
 
 describe('formatMarkdown', () => {
-  const text = formatMarkdown(report({ summary: summary({ tools: { find: { ok: 0, failed: 1 }, invoke: { ok: 2, failed: 1 } } }) }), plain);
+  const text = formatReport('markdown', report({ summary: summary({ tools: { find: { ok: 0, failed: 1 }, invoke: { ok: 2, failed: 1 } } }) }), plain);
 
   it('starts with a heading that says whether there are errors', () => {
     expect(text).toMatch(/^## ❌ mcec-result: 3 errors, 1 warning in 2 inputs\n/);
     const clean = report({ findings: [], summary: summary({ errors: 0, warnings: 0 }) });
-    expect(formatMarkdown(clean, plain)).toMatch(/^## ✅ mcec-result: no problems in 2 inputs\n/);
+    expect(formatReport('markdown', clean, plain)).toMatch(/^## ✅ mcec-result: no problems in 2 inputs\n/);
   });
 
   it('has the totals, category, tool and unknown-code tables', () => {
@@ -257,19 +254,19 @@ describe('formatMarkdown', () => {
 
   it('draws the categories seen as a Mermaid pie, and no chart when none was seen', () => {
     expect(text).toContain(['```mermaid', 'pie title Error categories', '  "timeout" : 3', '  "no-target" : 6', '```'].join('\n'));
-    const none = formatMarkdown(report({ summary: summary({ categories: { timeout: 0, focus: 0 } }) }), plain);
+    const none = formatReport('markdown', report({ summary: summary({ categories: { timeout: 0, focus: 0 } }) }), plain);
     expect(none).not.toContain('```mermaid');
     expect(none).toContain('| timeout | 0 |');
   });
 
   it('leaves out the tool table when tools are unknown', () => {
-    expect(formatMarkdown(report(), plain)).not.toContain('| tool |');
+    expect(formatReport('markdown', report(), plain)).not.toContain('| tool |');
   });
 
   it('lists findings as a table, at most --max-listed per input, with "and N more"', () => {
     expect(text).toContain('| b.jsonl:7:58 | error | parse-error | unterminated string |');
     expect(text).toContain('| a.jsonl:12 | warning | unknown-code | unknown error code "window-not-fonud" (did you mean "window-not-found"?) |');
-    const capped = formatMarkdown(report({ findings: manyFindings('a.jsonl', 4) }), { ...plain, maxListed: 1 });
+    const capped = formatReport('markdown', report({ findings: manyFindings('a.jsonl', 4) }), { ...plain, maxListed: 1 });
     expect(capped).toContain('| a.jsonl:1 |');
     expect(capped).not.toContain('| a.jsonl:2 |');
     expect(capped).toContain('| a.jsonl |  |  | … and 3 more (--max-listed 0 lists all) |');
@@ -277,7 +274,7 @@ describe('formatMarkdown', () => {
 
   it('escapes pipes, backslashes, line breaks and HTML in cells', () => {
     const odd: Finding = { rule: 'schema', severity: 'error', message: 'a | b \\ c\nd <script>', location: { source: 'x.jsonl', line: 1 } };
-    const row = formatMarkdown(report({ findings: [odd] }), plain)
+    const row = formatReport('markdown', report({ findings: [odd] }), plain)
       .split('\n')
       .find((l) => l.startsWith('| x.jsonl:1 '));
     expect(row).toBe('| x.jsonl:1 | error | schema | a \\| b \\\\ c<br>d &lt;script&gt; |');
@@ -288,7 +285,7 @@ describe('formatMarkdown', () => {
 
 describe('formatNdjson', () => {
   it('writes one compact line per finding, then the summary', () => {
-    const text = formatNdjson(report());
+    const text = formatReport('ndjson', report(), plain);
     expect(text.endsWith('}\n')).toBe(true);
     const lines = text.trimEnd().split('\n');
     expect(lines).toHaveLength(findings.length + 1);

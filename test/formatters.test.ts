@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatHuman } from '../src/formatters/human.js';
-import { formatJson } from '../src/formatters/json.js';
+import { formatReport } from '../src/formatters/index.js';
 import type { Report } from '../src/types.js';
 import { sampleSummary } from './helpers/report.js';
 
@@ -26,7 +25,7 @@ const plain = { color: false, maxListed: 100, quiet: false, cwd: '/work' };
 
 describe('formatHuman', () => {
   it('lists findings per input, aligned, then the summary (no colour)', () => {
-    expect(formatHuman(report(), plain)).toBe(
+    expect(formatReport('human', report(), plain)).toBe(
       [
         'a.jsonl:4   error    ok is false, so error is required  schema',
         'a.jsonl:12  warning  unknown error code "window-not-fonud" (did you mean "window-not-found"?)  unknown-code',
@@ -55,20 +54,20 @@ describe('formatHuman', () => {
   });
 
   it('colours severities when asked, and only then', () => {
-    const coloured = formatHuman(report(), { ...plain, color: true });
+    const coloured = formatReport('human', report(), { ...plain, color: true });
     expect(coloured).toContain('\u001b[31merror  \u001b[39m');
     expect(coloured).toContain('\u001b[33mwarning\u001b[39m');
-    expect(formatHuman(report(), plain)).not.toContain('\u001b[');
+    expect(formatReport('human', report(), plain)).not.toContain('\u001b[');
   });
 
   it('caps the listing per input and says how many more there are', () => {
-    const text = formatHuman(report(), { ...plain, maxListed: 1 });
+    const text = formatReport('human', report(), { ...plain, maxListed: 1 });
     expect(text).toContain('… and 1 more in a.jsonl (--max-listed 0 lists all)');
     expect(text).not.toContain('a.jsonl:12');
   });
 
   it('--quiet keeps errors and the summary', () => {
-    const text = formatHuman(report(), { ...plain, quiet: true });
+    const text = formatReport('human', report(), { ...plain, quiet: true });
     expect(text).not.toContain('a.jsonl:12');
     expect(text).toContain('a.jsonl:4');
     expect(text).toContain('✖ 3 problems');
@@ -77,13 +76,13 @@ describe('formatHuman', () => {
   it('says so when there is nothing to report', () => {
     const clean = report({ findings: [] });
     clean.summary = { ...clean.summary, errors: 0, warnings: 0, invalid: 0, unparseable: 0, codes: {}, unknownCodes: {}, invalidCategories: {} };
-    expect(formatHuman(clean, plain)).toMatch(/^✔ no problems in 2 inputs\n/);
+    expect(formatReport('human', clean, plain)).toMatch(/^✔ no problems in 2 inputs\n/);
   });
 });
 
 describe('formatJson', () => {
   it('flattens locations and omits what does not apply', () => {
-    const json = JSON.parse(formatJson(report()));
+    const json = JSON.parse(formatReport('json', report(), plain));
     expect(Object.keys(json)).toEqual(['reportVersion', 'tool', 'schema', 'summary', 'findings']);
     expect(json.findings[2]).toEqual({ rule: 'parse-error', severity: 'error', message: 'unterminated string', source: 'b.jsonl', line: 7, column: 58 });
     expect(json.findings[1]).toEqual({

@@ -38,8 +38,9 @@ describe('--jobs', () => {
     expect(report.summary.records).toBeGreaterThan(70_000);
     // The hint goes to the first pretty-printed-looking line only, wherever the ranges fall.
     expect(one.stdout.match(/check the file with --input json/g)).toHaveLength(1);
-    for (const jobs of ['2', '3']) {
-      const many = run(['--jobs', jobs, '-f', 'json', 'big.jsonl', 'small'], dir);
+    // The last run also sends most findings through each worker's temporary file.
+    for (const jobs of [['2'], ['3'], ['2', '--findings-in-memory', '50']]) {
+      const many = run(['--jobs', ...jobs, '-f', 'json', 'big.jsonl', 'small'], dir);
       expect(many.stderr).toBe('');
       expect(many.status).toBe(1);
       expect(many.stdout === one.stdout).toBe(true);

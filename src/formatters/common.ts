@@ -1,4 +1,4 @@
-// Pieces every text format shares.
+// Pieces every format shares.
 import type { Finding } from '../types.js';
 
 /** A finding's message with its suggestion, as every text format shows it. */
@@ -6,13 +6,61 @@ export function messageWithSuggestion(finding: Finding): string {
   return finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
 }
 
-/** Findings grouped by input, in report order (findings of one input are adjacent). */
-export function groupBySource(findings: readonly Finding[]): Finding[][] {
-  const groups: Finding[][] = [];
+export interface SourceGroup {
+  source: string;
+  /** The first `maxListed` findings of the input (all when it is 0). */
+  listed: Finding[];
+  /** How many more the input has. */
+  rest: number;
+}
+
+/**
+ * Findings grouped by input, in report order (findings of one input are adjacent), keeping only
+ * the listed ones: the report may hold more findings than memory does.
+ */
+export function* listedBySource(findings: Iterable<Finding>, maxListed: number): Generator<SourceGroup> {
+  let group: SourceGroup | undefined;
   for (const finding of findings) {
-    const last = groups.at(-1);
-    if (last && last[0]!.location.source === finding.location.source) last.push(finding);
-    else groups.push([finding]);
+    const source = finding.location.source;
+    if (group?.source !== source) {
+      if (group) yield group;
+      group = { source, listed: [], rest: 0 };
+    }
+    if (maxListed === 0 || group.listed.length < maxListed) group.listed.push(finding);
+    else group.rest++;
   }
-  return groups;
+  if (group) yield group;
+}
+
+const placeholder = '\u0000items\u0000';
+
+/**
+ * The text of `JSON.stringify(value, null, 2)`, where `value` holds `placeholder()` in place of one
+ * long array whose items are streamed one by one: the same bytes, never the whole text at once.
+ */
+export function* streamJson(value: unknown, items: Iterable<unknown>): Generator<string> {
+  const text = JSON.stringify(value, null, 2);
+  const marker = JSON.stringify(placeholder);
+  const at = text.indexOf(marker);
+  const indent = /^ */.exec(text.slice(text.lastIndexOf('\n', at) + 1))![0];
+  const itemIndent = `${indent}  `;
+  yield `${text.slice(0, at)}[`;
+  let first = true;
+  for (const item of items) {
+    yield `${first ? '\n' : ',\n'}${itemIndent}${JSON.stringify(item, null, 2).replaceAll('\n', `\n${itemIndent}`)}`;
+    first = false;
+  }
+  yield `${first ? '' : `\n${indent}`}]${text.slice(at + marker.length)}\n`;
+}
+
+/**
+ * What a value holds where `streamJson` puts the streamed array. Typed as the array it stands for
+ * (a cast: it is a marker string) so that the value keeps the shape of the format's own types.
+ */
+export function streamedArray<T>(): T[] {
+  return placeholder as unknown as T[];
+}
+
+export function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): Generator<U> {
+  for (const item of items) yield map(item);
 }

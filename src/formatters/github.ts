@@ -6,7 +6,7 @@
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
-import { groupBySource, messageWithSuggestion } from './common.js';
+import { listedBySource, messageWithSuggestion, type SourceGroup } from './common.js';
 
 type CommandName = 'error' | 'warning' | 'notice';
 
@@ -44,12 +44,10 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function sourceCommands(group: readonly Finding[], options: FormatOptions): string[] {
-  const listed = options.maxListed > 0 ? group.slice(0, options.maxListed) : group;
+function sourceCommands({ source, listed, rest }: SourceGroup, options: FormatOptions): string[] {
   const lines = listed.map((finding) => annotation(finding, options.cwd));
-  const rest = group.length - listed.length;
   if (rest > 0) {
-    const file = relativeSourcePath(group[0]!.location.source, options.cwd);
+    const file = relativeSourcePath(source, options.cwd);
     lines.push(command('notice', {}, `${plural(rest, 'more finding')} in ${file} not annotated (--max-listed 0 lists all)`));
   }
   return lines;
@@ -61,7 +59,7 @@ function summaryLine(report: Report): string {
   return command('notice', { title: report.tool.name }, text);
 }
 
-export function formatGithub(report: Report, options: FormatOptions): string {
-  const lines = [...groupBySource(report.findings).flatMap((group) => sourceCommands(group, options)), summaryLine(report)];
-  return `${lines.join('\n')}\n`;
+export function* formatGithub(report: Report, options: FormatOptions): Generator<string> {
+  for (const group of listedBySource(report.findings, options.maxListed)) yield `${sourceCommands(group, options).join('\n')}\n`;
+  yield `${summaryLine(report)}\n`;
 }

@@ -3,7 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { groupBySource, messageWithSuggestion } from './common.js';
+import { listedBySource, messageWithSuggestion, type SourceGroup } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
@@ -15,16 +15,14 @@ function place(finding: Finding): string {
 
 
 
-function findingLines(group: readonly Finding[], c: ChalkInstance, maxListed: number): string[] {
-  const listed = maxListed > 0 ? group.slice(0, maxListed) : group;
+function findingLines({ source, listed, rest }: SourceGroup, c: ChalkInstance): string[] {
   const placeWidth = Math.max(...listed.map((f) => place(f).length));
   const lines = listed.map((f) => {
     const severity = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
     const tool = f.tool === undefined ? '' : `${c.cyan(f.tool)}: `;
     return `${c.dim(place(f).padEnd(placeWidth))}  ${severity}  ${tool}${messageWithSuggestion(f)}  ${c.dim(f.rule)}`;
   });
-  const rest = group.length - listed.length;
-  if (rest > 0) lines.push(c.dim(`… and ${rest} more in ${group[0]!.location.source} (--max-listed 0 lists all)`));
+  if (rest > 0) lines.push(c.dim(`… and ${rest} more in ${source} (--max-listed 0 lists all)`));
   return lines;
 }
 
@@ -105,10 +103,16 @@ function sessionTable(report: Report, c: ChalkInstance): string[] {
   return lines;
 }
 
-export function formatHuman(report: Report, options: FormatOptions): string {
+function* errorsOnly(findings: Iterable<Finding>): Generator<Finding> {
+  for (const finding of findings) if (finding.severity === 'error') yield finding;
+}
+
+export function* formatHuman(report: Report, options: FormatOptions): Generator<string> {
   const c = new Chalk({ level: options.color ? 1 : 0 });
-  const shown = options.quiet ? report.findings.filter((f) => f.severity === 'error') : report.findings;
-  const blocks: string[][] = groupBySource(shown).map((group) => findingLines(group, c, options.maxListed));
+  const shown = options.quiet ? errorsOnly(report.findings) : report.findings;
+  // Each input's block as soon as it is complete: the report may hold more findings than memory.
+  for (const group of listedBySource(shown, options.maxListed)) yield `${findingLines(group, c).join('\n')}\n\n`;
+  const blocks: string[][] = [];
   const { summary, suggestions } = report;
   blocks.push([headline(report, c), ...counts(report, c)]);
   const chart = categoryChart(report, c);
@@ -120,5 +124,5 @@ export function formatHuman(report: Report, options: FormatOptions): string {
     ...codeList('unknown warning codes', summary.unknownWarningCodes, suggestions.warningCodes, c),
   ];
   if (codes.length > 0) blocks.push(codes);
-  return `${blocks.map((lines) => lines.join('\n')).join('\n\n')}\n`;
+  yield `${blocks.map((lines) => lines.join('\n')).join('\n\n')}\n`;
 }

@@ -9,7 +9,8 @@ import { formatNdjson } from './ndjson.js';
 import type { FormatOptions } from './options.js';
 import { formatSarif } from './sarif.js';
 
-export type Formatter = (report: Report, options: FormatOptions) => string;
+/** A pure function of the report, as pieces of text: a large report is written without being held whole. */
+export type Formatter = (report: Report, options: FormatOptions) => Iterable<string>;
 
 export const formatters = {
   human: formatHuman,
@@ -27,6 +28,13 @@ export const formatNames = Object.keys(formatters) as FormatName[];
 
 export function isFormatName(name: string): name is FormatName {
   return Object.hasOwn(formatters, name);
+}
+
+/** The whole text of one format (for a report small enough to hold as one string). */
+export function formatReport(name: FormatName, report: Report, options: FormatOptions): string {
+  let text = '';
+  for (const piece of formatters[name](report, options)) text += piece;
+  return text;
 }
 
 export type { FormatOptions } from './options.js';

@@ -1,6 +1,7 @@
 // `--format json`: the versioned, public report of spec section 6. Findings are flattened back to
 // the spec's shape (location fields at the top level); fields that do not apply are omitted.
 import type { Finding, Report, Summary, Wrapping } from '../types.js';
+import { mapped, streamJson, streamedArray } from './common.js';
 
 export interface JsonFinding {
   rule: string;
@@ -43,16 +44,15 @@ export function toJsonFinding(finding: Finding): JsonFinding {
   };
 }
 
-export function toJsonReport(report: Report): JsonReport {
-  return {
-    reportVersion: report.reportVersion,
-    tool: report.tool,
-    schema: report.schema,
-    summary: report.summary,
-    findings: report.findings.map(toJsonFinding),
-  };
+function jsonReport(report: Report, findings: JsonFinding[]): JsonReport {
+  return { reportVersion: report.reportVersion, tool: report.tool, schema: report.schema, summary: report.summary, findings };
 }
 
-export function formatJson(report: Report): string {
-  return `${JSON.stringify(toJsonReport(report), null, 2)}\n`;
+/** The whole JSON report as one value (it holds every finding: for large reports, `formatJson` streams). */
+export function toJsonReport(report: Report): JsonReport {
+  return jsonReport(report, Array.from(report.findings, toJsonFinding));
+}
+
+export function* formatJson(report: Report): Generator<string> {
+  yield* streamJson(jsonReport(report, streamedArray()), mapped(report.findings, toJsonFinding));
 }

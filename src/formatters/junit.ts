@@ -13,11 +13,6 @@ interface LineCase {
   findings: Finding[];
 }
 
-interface SourceSuite {
-  source: string;
-  cases: LineCase[];
-}
-
 // XML 1.0 section 2.2, production [2] Char: https://www.w3.org/TR/xml/#charsets. A character
 // outside it makes the whole document unreadable, even as a character reference, so it is
 // dropped. In unicode mode a lone surrogate is a code point of its own and falls outside too.
@@ -49,14 +44,37 @@ function findingText(finding: Finding): string {
   return `${finding.severity} ${finding.rule} (${place}${at}): ${text}`;
 }
 
-function groupBySourceAndLine(findings: readonly Finding[]): SourceSuite[] {
-  const suites = new Map<string, Map<number, Finding[]>>();
+/** Findings of one input and line are adjacent in a report: one test case each, read as they come. */
+function* lineCases(findings: Iterable<Finding>): Generator<{ source: string; lineCase: LineCase }> {
+  let source = '';
+  let current: LineCase | undefined;
   for (const finding of findings) {
-    const { source, line } = finding.location;
-    const lines = suites.get(source) ?? suites.set(source, new Map()).get(source)!;
-    (lines.get(line) ?? lines.set(line, []).get(line)!).push(finding);
+    const { source: at, line } = finding.location;
+    if (current && at === source && line === current.line) {
+      current.findings.push(finding);
+      continue;
+    }
+    if (current) yield { source, lineCase: current };
+    source = at;
+    current = { line, findings: [finding] };
   }
-  return [...suites].map(([source, lines]) => ({ source, cases: [...lines].map(([line, found]) => ({ line, findings: found })) }));
+  if (current) yield { source, lineCase: current };
+}
+
+interface SuiteCounts {
+  tests: number;
+  failures: number;
+}
+
+/** A suite's counts come first in its tag, so the findings are read twice: once to count, once to write. */
+function countSuites(findings: Iterable<Finding>): Map<string, SuiteCounts> {
+  const suites = new Map<string, SuiteCounts>();
+  for (const { source, lineCase } of lineCases(findings)) {
+    const counts = suites.get(source) ?? suites.set(source, { tests: 0, failures: 0 }).get(source)!;
+    counts.tests++;
+    if (isFailure(lineCase)) counts.failures++;
+  }
+  return suites;
 }
 
 function caseName(lineCase: LineCase): string {
@@ -81,13 +99,8 @@ function testCase(lineCase: LineCase, source: string): string[] {
   return lines;
 }
 
-function sourceSuite(suite: SourceSuite): string[] {
-  const failures = suite.cases.filter(isFailure).length;
-  return [
-    `  <testsuite${attributes({ name: suite.source, tests: suite.cases.length, failures, errors: 0, skipped: 0, time: 0 })}>`,
-    ...suite.cases.flatMap((lineCase) => testCase(lineCase, suite.source)),
-    '  </testsuite>',
-  ];
+function suiteStart(source: string, { tests, failures }: SuiteCounts): string {
+  return `  <testsuite${attributes({ name: source, tests, failures, errors: 0, skipped: 0, time: 0 })}>`;
 }
 
 function validRecordsSuite(report: Report): string[] {
@@ -105,16 +118,21 @@ function validRecordsSuite(report: Report): string[] {
   ];
 }
 
-export function formatJunit(report: Report): string {
-  const suites = groupBySourceAndLine(report.findings);
-  const cases = suites.flatMap((suite) => suite.cases);
-  const totals = { name: report.tool.name, tests: cases.length + 1, failures: cases.filter(isFailure).length, errors: 0 };
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attributes(totals)}>`,
-    ...suites.flatMap(sourceSuite),
-    ...validRecordsSuite(report),
-    '</testsuites>',
-  ];
-  return `${lines.join('\n')}\n`;
+export function* formatJunit(report: Report): Generator<string> {
+  const suites = countSuites(report.findings);
+  let tests = 1;
+  let failures = 0;
+  for (const counts of suites.values()) (tests += counts.tests), (failures += counts.failures);
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: report.tool.name, tests, failures, errors: 0 })}>\n`;
+  let open: string | undefined;
+  for (const { source, lineCase } of lineCases(report.findings)) {
+    if (source !== open) {
+      if (open !== undefined) yield '  </testsuite>\n';
+      yield `${suiteStart(source, suites.get(source)!)}\n`;
+      open = source;
+    }
+    yield `${testCase(lineCase, source).join('\n')}\n`;
+  }
+  if (open !== undefined) yield '  </testsuite>\n';
+  yield `${[...validRecordsSuite(report), '</testsuites>'].join('\n')}\n`;
 }

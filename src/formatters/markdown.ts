@@ -5,7 +5,7 @@
 // Mermaid pie: https://mermaid.js.org/syntax/pie.html
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { groupBySource, messageWithSuggestion } from './common.js';
+import { listedBySource, messageWithSuggestion, type SourceGroup } from './common.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
@@ -87,23 +87,22 @@ function place(finding: Finding): string {
 
 
 
-function findingRows(group: readonly Finding[], maxListed: number): string[][] {
-  const listed = maxListed > 0 ? group.slice(0, maxListed) : group;
+function findingRows({ source, listed, rest }: SourceGroup): string[][] {
   const rows = listed.map((f) => [place(f), f.severity, f.rule, messageWithSuggestion(f)]);
-  const rest = group.length - listed.length;
-  if (rest > 0) rows.push([group[0]!.location.source, '', '', `… and ${rest} more (--max-listed 0 lists all)`]);
+  if (rest > 0) rows.push([source, '', '', `… and ${rest} more (--max-listed 0 lists all)`]);
   return rows;
 }
 
 function findings(report: Report, options: FormatOptions): string[] {
   if (report.findings.length === 0) return [];
-  const rows = groupBySource(report.findings).flatMap((group) => findingRows(group, options.maxListed));
+  const rows = Array.from(listedBySource(report.findings, options.maxListed), findingRows).flat();
   return ['### Findings', '', ...table(['location', 'severity', 'rule', 'message'], rows, [false, false, false, false])];
 }
 
-export function formatMarkdown(report: Report, options: FormatOptions): string {
+// Not streamed: a table's column widths depend on every row, and the rows are at most --max-listed per input.
+export function* formatMarkdown(report: Report, options: FormatOptions): Generator<string> {
   const blocks = [[heading(report)], totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report), findings(report, options)];
-  return `${blocks
+  yield `${blocks
     .filter((lines) => lines.length > 0)
     .map((lines) => lines.join('\n'))
     .join('\n\n')}\n`;

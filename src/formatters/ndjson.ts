@@ -4,8 +4,7 @@
 import type { Report } from '../types.js';
 import { toJsonFinding } from './json.js';
 
-export function formatNdjson(report: Report): string {
-  const findings = report.findings.map((finding) => JSON.stringify({ type: 'finding', ...toJsonFinding(finding) }));
-  const summary = JSON.stringify({ type: 'summary', ...report.summary });
-  return `${[...findings, summary].join('\n')}\n`;
+export function* formatNdjson(report: Report): Generator<string> {
+  for (const finding of report.findings) yield `${JSON.stringify({ type: 'finding', ...toJsonFinding(finding) })}\n`;
+  yield `${JSON.stringify({ type: 'summary', ...report.summary })}\n`;
 }

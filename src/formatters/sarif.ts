@@ -8,7 +8,7 @@ import { ruleCatalog, ruleIds } from '../checks/catalog.js';
 import type { Finding, Report, RuleId, Severity, Wrapping } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
-import { messageWithSuggestion } from './common.js';
+import { mapped, messageWithSuggestion, streamJson, streamedArray } from './common.js';
 
 const sarifSchema = 'https://json.schemastore.org/sarif-2.1.0.json';
 const informationUri = 'https://github.com/tig/mcec';
@@ -104,7 +104,7 @@ function toSarifResult(finding: Finding, cwd: string): SarifResult {
   };
 }
 
-export function toSarifLog(report: Report, options: FormatOptions): SarifLog {
+function sarifLog(report: Report, results: SarifResult[]): SarifLog {
   return {
     $schema: sarifSchema,
     version: '2.1.0',
@@ -112,12 +112,17 @@ export function toSarifLog(report: Report, options: FormatOptions): SarifLog {
       {
         tool: { driver: { name: report.tool.name, version: report.tool.version, informationUri, rules: sarifRules() } },
         columnKind: 'utf16CodeUnits',
-        results: report.findings.map((finding) => toSarifResult(finding, options.cwd)),
+        results,
       },
     ],
   };
 }
 
-export function formatSarif(report: Report, options: FormatOptions): string {
-  return `${JSON.stringify(toSarifLog(report, options), null, 2)}\n`;
+/** The whole log as one value (it holds every result: for large reports, `formatSarif` streams). */
+export function toSarifLog(report: Report, options: FormatOptions): SarifLog {
+  return sarifLog(report, Array.from(report.findings, (finding) => toSarifResult(finding, options.cwd)));
+}
+
+export function* formatSarif(report: Report, options: FormatOptions): Generator<string> {
+  yield* streamJson(sarifLog(report, streamedArray()), mapped(report.findings, (finding) => toSarifResult(finding, options.cwd)));
 }

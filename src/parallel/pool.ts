@@ -3,6 +3,7 @@
 // batches: one message per small file made 10k files slower on two workers than on one thread.
 import { Worker } from 'node:worker_threads';
 import type { Unit, UnitOptions, UnitResult } from '../check-unit.js';
+import { adoptSpool } from '../findings/store.js';
 import type { Progress } from '../types.js';
 
 export interface WorkerRequest {
@@ -60,7 +61,10 @@ export async function runOnWorkers(units: readonly Unit[], sizes: readonly numbe
           }
           running--;
           if ('error' in reply) return reject(new Error(reply.error));
-          reply.results.forEach((result, offset) => (results[reply.first + offset] = result));
+          reply.results.forEach((result, offset) => {
+            adoptSpool(result.findings);
+            results[reply.first + offset] = result;
+          });
           feed(worker);
         });
         worker.on('error', reject);

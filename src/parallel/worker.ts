@@ -4,11 +4,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { checkUnit, type UnitOptions } from '../check-unit.js';
 import { createCheckContext } from '../context.js';
 import { describeError } from '../errors.js';
+import { SpillBudget } from '../findings/store.js';
 import type { Progress } from '../types.js';
 import type { WorkerReply, WorkerRequest } from './pool.js';
 
 const { options, progress: watched } = workerData as { options: UnitOptions; progress: boolean };
 const context = createCheckContext(options);
+const budget = new SpillBudget(options.findingsInMemory);
 
 // Progress is sent as deltas a few times a second, only when someone shows it.
 const progress: Progress = { bytes: 0, entries: 0, findings: 0 };
@@ -22,7 +24,7 @@ if (watched) setInterval(sendProgress, 250).unref();
 parentPort!.on('message', ({ first, units }: WorkerRequest) => {
   void (async () => {
     const results = [];
-    for (const unit of units) results.push(await checkUnit(unit, context, options, watched ? { progress } : {}));
+    for (const unit of units) results.push(await checkUnit(unit, context, options, { budget, posted: true, ...(watched && { progress }) }));
     return results;
   })().then(
     (results) => {

@@ -1,0 +1,276 @@
+// Where a unit's findings wait for the report. A corpus of 4M lines with a quarter of its records
+// failing has over a million findings; holding them as objects until the report is written made
+// memory grow with the input. A store keeps findings in memory up to a budget shared by every store
+// of a thread, and past it writes them to a temporary file (one per thread, NDJSON, append-only) to
+// be read back, in order, when a formatter walks the report. The report stays complete.
+//
+// Findings arrive in report order (line, column, rule) except the few an input only knows at its end
+// (an unanswered request); those stay in memory and are merged in as the store is read.
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { isMainThread } from 'node:worker_threads';
+import { prettyHint } from '../framing/ndjson.js';
+import type { Finding, FindingList } from '../types.js';
+import { byPlace } from './order.js';
+
+
+/** A store as plain data: what a worker thread posts back, and what the main thread reads from. */
+export interface StoredFindings {
+  /** In append order, after those in the spool. */
+  head: Finding[];
+  /** Sorted; merged into the rest as it is read. */
+  late: Finding[];
+  /** The temporary file and the byte ranges of it that hold this store's first findings, in order. */
+  spool?: { path: string; regions: [number, number][] };
+  spooled: number;
+  /** Append ordinal of the first parse error that may be a pretty-printed value. */
+  hintAt?: number;
+  errors: number;
+}
+
+/**
+ * Findings held as objects per thread before stores write theirs out: about 4 MiB. Past it every
+ * store of the thread empties its head into the spool, so the cost is paid once per budget.
+ */
+export const defaultMemoryBudget = 20_000;
+
+const spoolReadBytes = 1 << 20;
+
+class Spool {
+  readonly dir = mkdtempSync(join(tmpdir(), 'mcec-result-'));
+  readonly path = join(this.dir, 'findings.ndjson');
+  private readonly fd = openSync(this.path, 'w');
+  private size = 0;
+
+  constructor() {
+    if (isMainThread) removeAtExit(this.dir);
+  }
+
+  append(findings: readonly Finding[]): [number, number] {
+    const start = this.size;
+    // One write per batch of about 1 MiB: a write per finding would cost a syscall each.
+    let text = '';
+    for (const finding of findings) {
+      text += `${JSON.stringify(finding)}\n`;
+      if (text.length >= spoolReadBytes) this.write(text), (text = '');
+    }
+    if (text !== '') this.write(text);
+    return [start, this.size];
+  }
+
+  private write(text: string): void {
+    const bytes = Buffer.from(text, 'utf8');
+    writeSync(this.fd, bytes);
+    this.size += bytes.length;
+  }
+}
+
+const removals = new Set<string>();
+
+function removeAtExit(dir: string): void {
+  if (removals.size === 0) process.once('exit', () => {
+    for (const d of removals) rmSync(d, { recursive: true, force: true });
+  });
+  removals.add(dir);
+}
+
+/** A worker's spool outlives the worker: the main thread removes it when the process ends. */
+export function adoptSpool(stored: StoredFindings): void {
+  if (stored.spool) removeAtExit(join(stored.spool.path, '..'));
+}
+
+/** The memory budget of one thread, and the stores that hold findings against it. */
+export class SpillBudget {
+  private held = 0;
+  private readonly holders = new Set<FindingStore>();
+  private spool: Spool | undefined;
+
+  constructor(readonly limit = defaultMemoryBudget) {}
+
+  hold(store: FindingStore): void {
+    this.holders.add(store);
+    if (++this.held > this.limit) for (const holder of [...this.holders]) holder.spill();
+  }
+
+  release(store: FindingStore, count: number, forget: boolean): void {
+    this.held -= count;
+    if (forget) this.holders.delete(store);
+  }
+
+  write(findings: readonly Finding[]): { path: string; region: [number, number] } {
+    this.spool ??= new Spool();
+    return { path: this.spool.path, region: this.spool.append(findings) };
+  }
+}
+
+/**
+ * A unit's findings as it produces them. Its data object is what the report reads, and stays the
+ * store's: when the budget is spent later, a sealed store is still emptied into the spool.
+ */
+export class FindingStore {
+  private readonly data: StoredFindings = { head: [], late: [], spooled: 0, errors: 0 };
+
+  constructor(private readonly budget: SpillBudget) {}
+
+  get length(): number {
+    return this.data.spooled + this.data.head.length + this.data.late.length;
+  }
+
+  /** The next finding in report order; `hint` marks a parse error that may be a pretty-printed value. */
+  append(finding: Finding, hint = false): void {
+    const data = this.data;
+    if (hint && data.hintAt === undefined) data.hintAt = data.spooled + data.head.length;
+    if (finding.severity === 'error') data.errors++;
+    data.head.push(finding);
+    this.budget.hold(this);
+  }
+
+  /** A finding known only at the input's end, at an earlier line. */
+  appendLate(finding: Finding): void {
+    if (finding.severity === 'error') this.data.errors++;
+    this.data.late.push(finding);
+  }
+
+  spill(): void {
+    const data = this.data;
+    const count = data.head.length;
+    if (count > 0) {
+      const { path, region } = this.budget.write(data.head);
+      if (data.spool) data.spool.regions.push(region);
+      else data.spool = { path, regions: [region] };
+      data.spooled += count;
+      data.head = [];
+    }
+    this.budget.release(this, count, true);
+  }
+
+  /** The findings, complete and in order. */
+  seal(): StoredFindings {
+    this.data.late.sort(byPlace);
+    return this.data;
+  }
+
+  /**
+   * For posting to another thread, which gets a copy: findings beyond a few go to the spool first,
+   * so that the main thread never holds more than a few per unit, and this store holds nothing.
+   */
+  detach(keepAtMost: number): StoredFindings {
+    if (this.data.head.length > keepAtMost) this.spill();
+    this.budget.release(this, this.data.head.length, true);
+    return this.seal();
+  }
+}
+
+function* readSpool(spool: NonNullable<StoredFindings['spool']>): Generator<Finding> {
+  const fd = openSync(spool.path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(spoolReadBytes);
+    for (const [start, end] of spool.regions) {
+      // A chunk may end inside a line, or inside a character: the decoder keeps a cut character's bytes.
+      const decoder = new StringDecoder('utf8');
+      let carry = '';
+      for (let position = start; position < end; ) {
+        const read = readSync(fd, buffer, 0, Math.min(buffer.length, end - position), position);
+        if (read === 0) throw new Error(`findings spool ${spool.path} ends early`);
+        position += read;
+        const lines = (carry + decoder.write(buffer.subarray(0, read))).split('\n');
+        carry = lines.pop()!;
+        for (const line of lines) yield JSON.parse(line) as Finding;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** How a store reads as part of the report: its lines shifted past earlier byte ranges, its hint worded. */
+export interface Placement {
+  lineOffset: number;
+  /** This store holds its input's first hinted parse error. */
+  wordHint: boolean;
+}
+
+export class StoredList implements FindingList {
+  readonly length: number;
+
+  constructor(
+    readonly stored: StoredFindings,
+    private readonly placement: Placement = { lineOffset: 0, wordHint: true },
+  ) {
+    this.length = stored.spooled + stored.head.length + stored.late.length;
+  }
+
+  get errors(): number {
+    return this.stored.errors;
+  }
+
+  private *appended(): Generator<Finding> {
+    const { spool, head, hintAt } = this.stored;
+    const { lineOffset, wordHint } = this.placement;
+    let ordinal = 0;
+    const source = spool ? chain(readSpool(spool), head) : head;
+    for (const finding of source) {
+      const hinted = wordHint && ordinal++ === hintAt;
+      yield lineOffset === 0 && !hinted ? finding : placed(finding, lineOffset, hinted);
+    }
+  }
+
+  *[Symbol.iterator](): Iterator<Finding> {
+    const { late } = this.stored;
+    const offset = this.placement.lineOffset;
+    if (late.length === 0) return yield* this.appended();
+    let k = 0;
+    for (const finding of this.appended()) {
+      while (k < late.length && byPlace(shifted(late[k]!, offset), finding) < 0) yield shifted(late[k++]!, offset);
+      yield finding;
+    }
+    while (k < late.length) yield shifted(late[k++]!, offset);
+  }
+}
+
+function* chain<T>(first: Iterable<T>, second: Iterable<T>): Generator<T> {
+  yield* first;
+  yield* second;
+}
+
+function shifted(finding: Finding, lineOffset: number): Finding {
+  return lineOffset === 0 ? finding : placed(finding, lineOffset, false);
+}
+
+/** A copy: stored findings are read again by every format, so they are never changed in place. */
+function placed(finding: Finding, lineOffset: number, hinted: boolean): Finding {
+  return {
+    ...finding,
+    ...(hinted && { message: finding.message + prettyHint }),
+    location: { ...finding.location, line: finding.location.line + lineOffset },
+  };
+}
+
+/** Several lists read one after the other: a report's inputs in command-line order. */
+export class ConcatList implements FindingList {
+  readonly length: number;
+
+  constructor(private readonly parts: readonly FindingList[]) {
+    this.length = parts.reduce((n, part) => n + part.length, 0);
+  }
+
+  *[Symbol.iterator](): Iterator<Finding> {
+    for (const part of this.parts) yield* part;
+  }
+}
+
+/** A list read through a filter that is decided afresh on every walk (a baseline's matching). */
+export class FilteredList implements FindingList {
+  constructor(
+    private readonly source: FindingList,
+    private readonly keep: () => (finding: Finding) => boolean,
+    readonly length: number,
+  ) {}
+
+  *[Symbol.iterator](): Iterator<Finding> {
+    const keep = this.keep();
+    for (const finding of this.source) if (keep(finding)) yield finding;
+  }
+}

@@ -1,0 +1,102 @@
+// Findings past the memory budget (--findings-in-memory) wait in a temporary file and are read back
+// when the report is written (issue 5: memory must not grow with the input). The report must be
+// the same, byte for byte, in every format, whether its findings were held or spooled, and the
+// temporary file must be gone when the process ends.
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FindingStore, SpillBudget, StoredList } from '../src/findings/store.js';
+import { formatNames } from '../src/formatters/index.js';
+import type { Finding } from '../src/types.js';
+import { runCli, tempFiles } from './helpers/cli.js';
+
+function transcriptLine(direction: 'request' | 'response', id: number, envelope?: object): string {
+  const payload =
+    direction === 'request'
+      ? { jsonrpc: '2.0', id, method: 'tools/call', params: { name: `tool${id % 3}`, arguments: {} } }
+      : { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(envelope) }], isError: !(envelope as { ok: boolean }).ok } };
+  return JSON.stringify({ ts: 't', sessionId: 'S', direction, method: 'tools/call', payload });
+}
+
+/** Requests left unanswered (findings known only at the end) between responses that have findings. */
+function transcript(): string {
+  const out: string[] = [];
+  for (let id = 1; id <= 300; id++) {
+    out.push(transcriptLine('request', id));
+    if (id % 7 === 0) continue;
+    out.push(transcriptLine('response', id, id % 2 === 0 ? { ok: false, error: { code: 'window-not-fonud', category: 'no-target', detail: 'x' } } : { ok: true, result: {} }));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Bare envelopes with several findings per line, parse errors and a pretty-printed value's first line. */
+function bare(): string {
+  const out: string[] = [];
+  for (let i = 0; i < 2000; i++) {
+    if (i % 5 === 0) out.push('{"ok":false,"error":{"code":"nope","category":"bogus"},"warnings":[{"code":"w"}]}');
+    else if (i % 11 === 0) out.push('{"ok":true,"result":{"cut":"off');
+    else if (i === 500) out.push('{');
+    else out.push(JSON.stringify({ ok: true, result: { i } }));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+describe('findings past the memory budget', () => {
+  const dir = tempFiles({ 'transcript/tool-calls.jsonl': transcript(), 'bare.jsonl': bare(), 'clean.json': '{"ok":true,"result":{}}' });
+  const inputs = ['bare.jsonl', 'clean.json', 'transcript/tool-calls.jsonl'];
+
+  it.each(formatNames)('give the same %s report, read back from a temporary file that is gone at exit', (format) => {
+    const held = runCli(['check', '--max-listed', '0', '-f', format, ...inputs], { cwd: dir });
+    const tmp = tempFiles({});
+    const spooled = runCli(['check', '--max-listed', '0', '-f', format, '--findings-in-memory', '7', ...inputs], { cwd: dir, env: { TMPDIR: tmp } });
+    expect(held.status).toBe(1);
+    expect(spooled.stderr).toBe('');
+    expect(spooled.status).toBe(1);
+    expect(spooled.stdout === held.stdout).toBe(true);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('the JSON report lists every finding, late ones in their place', () => {
+    const { stdout } = runCli(['check', '-f', 'json', '--findings-in-memory', '3', ...inputs], { cwd: dir });
+    const report = JSON.parse(stdout) as { summary: { errors: number; warnings: number }; findings: { rule: string; source: string; line: number }[] };
+    expect(report.findings).toHaveLength(report.summary.errors + report.summary.warnings);
+    const late = report.findings.filter((f) => f.rule === 'unanswered-request');
+    expect(late.length).toBeGreaterThan(40);
+    const lines = report.findings.filter((f) => f.source.endsWith('tool-calls.jsonl')).map((f) => f.line);
+    expect(lines).toEqual([...lines].sort((a, b) => a - b));
+  });
+
+  it('--findings-in-memory must be at least 1', () => {
+    const result = runCli(['check', '--findings-in-memory', '0', 'bare.jsonl'], { cwd: dir });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--findings-in-memory: expected a whole number of at least 1');
+  });
+});
+
+describe('FindingStore', () => {
+  it('reads back megabytes of spooled findings whole, multi-byte characters cut by chunks included', () => {
+    const store = new FindingStore(new SpillBudget(100));
+    const findings: Finding[] = [];
+    for (let line = 1; line <= 6000; line++) {
+      // 2- and 4-byte characters, so that some 1 MiB read ends inside one.
+      const finding: Finding = { rule: 'schema', severity: line % 3 === 0 ? 'warning' : 'error', message: `é${'€'.repeat(line % 97)}😀 ${line}`, location: { source: 'a.jsonl', line } };
+      findings.push(finding);
+      store.append(finding);
+    }
+    const stored = store.seal();
+    expect(stored.spooled).toBeGreaterThan(5000);
+    expect(stored.head.length).toBeLessThanOrEqual(100);
+    expect([...new StoredList(stored)]).toEqual(findings);
+    expect(stored.errors).toBe(4000);
+  });
+
+  it('merges late findings into their place and shifts lines of a later byte range', () => {
+    const store = new FindingStore(new SpillBudget(2));
+    const at = (line: number, rule: Finding['rule'] = 'schema'): Finding => ({ rule, severity: 'error', message: 'm', location: { source: 's', line } });
+    for (const line of [2, 4, 6, 8]) store.append(at(line));
+    store.appendLate(at(5, 'unanswered-request'));
+    store.appendLate(at(1, 'unanswered-request'));
+    const list = new StoredList(store.seal(), { lineOffset: 10, wordHint: false });
+    expect(Array.from(list, (f) => f.location.line)).toEqual([11, 12, 14, 15, 16, 18]);
+    expect(list.length).toBe(6);
+  });
+});
