@@ -54,13 +54,16 @@ function writeReports(report: Report, flags: CheckFlags): void {
 
 type ReportTarget = Iterable<string>;
 
-/** Pieces gathered to about 1 MiB per write: a write per finding would cost a syscall each. */
+/**
+ * Pieces gathered to 64 KiB per write: a write per finding would cost a syscall each, and strings
+ * of a megabyte or more live in V8's large-object space until a full collection.
+ */
 function writePieces(fd: number, reports: readonly ReportTarget[]): void {
   let text = '';
   for (const pieces of reports) {
     for (const piece of pieces) {
       text += piece;
-      if (text.length >= 1 << 20) writeAll(fd, text), (text = '');
+      if (text.length >= 64 * 1024) writeAll(fd, text), (text = '');
     }
   }
   if (text !== '') writeAll(fd, text);
@@ -176,7 +179,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')
     .option('--jobs <n>', 'worker threads (default: the cores available); the report is the same for any n', count('--jobs', 1))
-    .option('--findings-in-memory <n>', 'findings held in memory per thread before they wait in a temporary file (default 20000)', count('--findings-in-memory', 1))
+    .option('--findings-in-memory <n>', 'findings held in memory per thread before they wait in a temporary file (default 1000)', count('--findings-in-memory', 1))
     .option('--no-progress', 'no progress line on stderr (it shows only on a terminal, for large inputs)')
     .option('--shard <i/n>', 'check the i-th of n parts of the input files (sorted by path), for CI matrices; merge the JSON reports with `merge`', parseShard)
     .option('--redact', 'keep envelope values (detail, result, observations) out of every report')

@@ -34,7 +34,7 @@ export interface CheckOptions {
   /** Worker threads (default: the cores available). The report is the same for any number. */
   jobs?: number;
   /**
-   * Findings held as objects per thread (default 20,000); beyond them findings wait in a temporary
+   * Findings held as objects per thread (default 1,000); beyond them findings wait in a temporary
    * file, removed when the process exits, so memory does not grow with the input.
    */
   findingsInMemory?: number;
