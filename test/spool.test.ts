@@ -65,6 +65,14 @@ describe('findings past the memory budget', () => {
     expect(lines).toEqual([...lines].sort((a, b) => a - b));
   });
 
+  it('a temporary folder that cannot be written: exit 2, one line saying what to do', () => {
+    for (const jobs of ['1', '2']) {
+      const result = runCli(['check', '--jobs', jobs, '--findings-in-memory', '1', 'bare.jsonl', 'transcript/tool-calls.jsonl'], { cwd: dir, env: { TMPDIR: '/nonexistent/tmp' } });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/^mcec-result: cannot write findings to a temporary file in \/nonexistent\/tmp: no such file or directory \(set TMPDIR to a writable folder, or raise --findings-in-memory\)\n$/);
+    }
+  });
+
   it('--findings-in-memory must be at least 1', () => {
     const result = runCli(['check', '--findings-in-memory', '0', 'bare.jsonl'], { cwd: dir });
     expect(result.status).toBe(2);

@@ -1,6 +1,5 @@
-// Where a unit's findings wait for the report. A corpus of 4M lines with a quarter of its records
-// failing has over a million findings; holding them as objects until the report is written made
-// memory grow with the input. A store keeps findings in memory up to a budget shared by every store
+// Where a unit's findings wait for the report. A large corpus can have hundreds of thousands of
+// findings; holding them as objects until the report is written made memory grow with the input. A store keeps findings in memory up to a budget shared by every store
 // of a thread, and past it writes them to a temporary file (one per thread, NDJSON, append-only) to
 // be read back, in order, when a formatter walks the report. The report stays complete.
 //
@@ -11,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { isMainThread } from 'node:worker_threads';
+import { UsageError, describeError } from '../errors.js';
 import { prettyHint } from '../framing/ndjson.js';
 import type { Finding, FindingList } from '../types.js';
 import { byPlace } from './order.js';
-
 
 /** A store as plain data: what a worker thread posts back, and what the main thread reads from. */
 export interface StoredFindings {
@@ -106,8 +105,12 @@ export class SpillBudget {
   }
 
   write(findings: readonly Finding[]): { path: string; region: [number, number] } {
-    this.spool ??= new Spool();
-    return { path: this.spool.path, region: this.spool.append(findings) };
+    try {
+      this.spool ??= new Spool();
+      return { path: this.spool.path, region: this.spool.append(findings) };
+    } catch (error) {
+      throw new UsageError(`cannot write findings to a temporary file in ${tmpdir()}: ${describeError(error)} (set TMPDIR to a writable folder, or raise --findings-in-memory)`);
+    }
   }
 }
 

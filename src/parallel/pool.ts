@@ -3,6 +3,7 @@
 // batches: one message per small file made 10k files slower on two workers than on one thread.
 import { Worker } from 'node:worker_threads';
 import type { Unit, UnitOptions, UnitResult } from '../check-unit.js';
+import { UsageError } from '../errors.js';
 import { adoptSpool } from '../findings/store.js';
 import type { Progress } from '../types.js';
 
@@ -11,7 +12,7 @@ export interface WorkerRequest {
   units: Unit[];
 }
 
-export type WorkerReply = { first: number; results: UnitResult[] } | { first: number; error: string } | { progress: Progress };
+export type WorkerReply = { first: number; results: UnitResult[] } | { first: number; error: string; usage: boolean } | { progress: Progress };
 
 /** Enough work per message that posting it costs little: up to 64 units or about 4 MiB. */
 const batchUnits = 64;
@@ -60,7 +61,7 @@ export async function runOnWorkers(units: readonly Unit[], sizes: readonly numbe
             return;
           }
           running--;
-          if ('error' in reply) return reject(new Error(reply.error));
+          if ('error' in reply) return reject(reply.usage ? new UsageError(reply.error) : new Error(reply.error));
           reply.results.forEach((result, offset) => {
             adoptSpool(result.findings);
             results[reply.first + offset] = result;

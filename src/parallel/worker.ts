@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkUnit, type UnitOptions } from '../check-unit.js';
 import { createCheckContext } from '../context.js';
-import { describeError } from '../errors.js';
+import { UsageError, describeError } from '../errors.js';
 import { SpillBudget } from '../findings/store.js';
 import type { Progress } from '../types.js';
 import type { WorkerReply, WorkerRequest } from './pool.js';
@@ -31,6 +31,6 @@ parentPort!.on('message', ({ first, units }: WorkerRequest) => {
       if (watched) sendProgress();
       parentPort!.postMessage({ first, results } satisfies WorkerReply);
     },
-    (error: unknown) => parentPort!.postMessage({ first, error: describeError(error) } satisfies WorkerReply),
+    (error: unknown) => parentPort!.postMessage({ first, error: describeError(error), usage: error instanceof UsageError } satisfies WorkerReply),
   );
 });
