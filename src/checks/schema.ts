@@ -207,6 +207,29 @@ const maxDescriptions = 10_000;
 /** Longer strings are not kept as part of a key (a value may be megabytes). */
 const maxKeyedString = 200;
 
+// ajv's params hold names from the data (short strings) or values from the schema (the same
+// object on every call), so an object is keyed by its identity, not printed. (One made afresh per
+// error, as oneOf's passingSchemas, only misses the cache.)
+const identities = new WeakMap<object, number>();
+let nextIdentity = 0;
+
+function paramsKey(params: Record<string, unknown>): string | undefined {
+  let key = '';
+  for (const name in params) {
+    const value = params[name];
+    let part: string;
+    if (typeof value === 'object' && value !== null) {
+      let identity = identities.get(value);
+      if (identity === undefined) identities.set(value, (identity = nextIdentity++));
+      part = `#${identity}`;
+    } else {
+      part = typeof value === 'string' ? `"${value}` : String(value);
+    }
+    key += `${name}=${part}\u0001`;
+  }
+  return key.length > maxKeyedString ? undefined : key;
+}
+
 /**
  * Everything describe() reads, as a string, or undefined when the error is not worth keeping.
  * The data enters through its type, except for enum and const, whose messages quote it.
@@ -218,8 +241,8 @@ function descriptionKey(error: ErrorObject, data: unknown, redact: boolean): str
     if (text.length > maxKeyedString) return undefined;
     value += `:${text}`;
   }
-  const params = JSON.stringify(error.params);
-  if (error.instancePath.length + params.length > maxKeyedString) return undefined;
+  const params = paramsKey(error.params);
+  if (params === undefined || error.instancePath.length > maxKeyedString) return undefined;
   return `${redact ? 1 : 0}\0${error.keyword}\0${error.schemaPath}\0${error.instancePath}\0${params}\0${error.message ?? ''}\0${value}`;
 }
 
