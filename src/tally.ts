@@ -1,6 +1,6 @@
 // Counts and distributions of spec section 6, accumulated as records stream past (nothing per record
 // is kept) and sorted once when the summary is taken.
-import { isObject, stringMember, type EnvelopeFacts } from './checks/envelope.js';
+import { warningCode, type EnvelopeFacts } from './checks/envelope.js';
 import type { CodeRegistry } from './registry/registry.js';
 import type { Report, SessionCounts, Summary, ToolCounts } from './types.js';
 
@@ -53,8 +53,7 @@ export class Tally {
     if (category !== undefined) bump(this.knownCategories.has(category) ? this.categories : this.invalidCategories, category);
     if (code !== undefined) bump(this.codes, code);
     for (const warning of facts.warnings) {
-      if (!isObject(warning)) continue;
-      const code = stringMember(warning, 'code');
+      const code = warningCode(warning);
       if (code !== undefined) bump(this.warningCodes, code);
     }
 

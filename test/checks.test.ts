@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
 import { pointerName } from '../src/checks/schema.js';
+import { compileEnvelopeSchema } from '../src/checks/schema-load.js';
 import { createCheckContext } from '../src/run.js';
 import type { RecordFinding } from '../src/types.js';
 
@@ -80,6 +81,21 @@ describe('the schema, as findings people read', () => {
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ pointer: '/warnings/1', keyword: 'required' });
     expect(findings[0]!.message).toBe('warnings[1] is missing required property "code"; warnings[1] is missing required property "detail"');
+  });
+
+  it('remembers a description only for the same error on the same value, and apart under --redact', () => {
+    const category = (value: string) => check(failure({ category: value })).filter((f) => f.rule === 'schema').map((f) => [f.message, f.suggestion]);
+    const first = category('timout');
+    expect(category('timout')).toEqual(first);
+    expect(category('timeot')[0]![0]).toMatch(/\(got "timeot"\)$/);
+    expect(category('no_target')[0]![1]).toBe('no-target');
+    const document = { type: 'object', properties: { ok: { type: 'boolean' }, result: { enum: ['a', 'b'] } } };
+    const plain = { ...context, schema: compileEnvelopeSchema(document, 'inline') };
+    const redacting = { ...plain, redact: true };
+    const message = (ctx: typeof context) => check({ ok: true, result: 'c' }, ctx).find((f) => f.rule === 'schema')?.message;
+    expect(message(plain)).toMatch(/\(got "c"\)$/);
+    expect(message(redacting)).toMatch(/withheld/);
+    expect(message(plain)).toMatch(/\(got "c"\)$/);
   });
 
   it('turns pointers into names', () => {

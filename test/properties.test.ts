@@ -7,6 +7,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCheckContext, check } from '../src/run.js';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
+import { envelopeRules } from '../src/checks/catalog.js';
+import { factsOf } from '../src/checks/envelope.js';
+import type { RuleReport } from '../src/checks/rules/rule.js';
 import { frameDocument } from '../src/framing/document.js';
 import { extractObject } from '../src/framing/extract.js';
 import { NdjsonFramer } from '../src/framing/ndjson.js';
@@ -394,6 +397,43 @@ describe('unwrapping and checking properties', () => {
         }),
         { numRuns: 300 },
       );
+  });
+
+  it('a rule finds nothing on an envelope without the parts it reads (where it is not run)', () => {
+    const parted = envelopeRules.filter((rule) => !rule.reads.includes('outcome'));
+    expect(parted.length).toBeGreaterThan(0);
+    fc.assert(
+      fc.property(fc.oneof(envelopeLike, fc.jsonValue({ maxDepth: 3 })), (value) => {
+        const facts = factsOf(value);
+        for (const rule of parted) {
+          const has = (rule.reads.includes('error') && facts.error !== undefined) || (rule.reads.includes('warnings') && facts.warnings.length > 0);
+          if (has) continue;
+          const out: RuleReport[] = [];
+          rule.check(facts, context, out);
+          expect(out).toEqual([]);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('facts read from a parsed envelope equal those read member by member with Object.hasOwn', () => {
+    const bare = (value: unknown): unknown => {
+      if (typeof value !== 'object' || value === null) return value;
+      if (Array.isArray(value)) return value.map(bare);
+      // A null prototype takes factsOf's careful path: the reference for its fast one.
+      return Object.assign(Object.create(null) as object, Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bare(v)])));
+    };
+    fc.assert(
+      fc.property(fc.oneof(envelopeLike, fc.jsonValue({ maxDepth: 3 })), (value) => {
+        const parsed: unknown = JSON.parse(JSON.stringify(value));
+        const { value: _fast, ...fast } = factsOf(parsed);
+        const { value: _careful, ...careful } = factsOf(bare(parsed));
+        expect(JSON.stringify(fast)).toBe(JSON.stringify(careful));
+        expect(fast.hasResult).toBe(careful.hasResult);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('checkEnvelopeWith never throws on arbitrary JSON values, and a non-object is schema-invalid', () => {

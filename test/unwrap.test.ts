@@ -70,6 +70,13 @@ describe('recognition (spec section 7 order)', () => {
 });
 
 describe('JSON-RPC and transcripts', () => {
+  it('takes a method that is no string as data, even one whose own toString makes String() throw', () => {
+    const odd = JSON.parse('{"jsonrpc":"2.0","id":1,"method":{"toString":""}}') as unknown;
+    const { results, late } = run([line('request', odd), line('request', { jsonrpc: '2.0', id: 2, method: 7 })]);
+    expect(results.map((r) => r.kind)).toEqual(['skipped', 'skipped']);
+    expect(late.map((l) => l.finding.message)).toEqual(['{"toString":""} request is never answered in this transcript', '7 request is never answered in this transcript']);
+  });
+
   it('attributes each response to the tool of its request, by session and id', () => {
     const { results, late } = run([
       line('request', request(1, 'capture')),

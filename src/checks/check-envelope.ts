@@ -25,19 +25,45 @@ export function ruleFinding(context: CheckContext, rule: RuleId, report: RuleRep
 
 const scratch: RuleReport[] = [];
 
-const activeBySeverities = new WeakMap<Severities, readonly { rule: EnvelopeRule; severity: Severity }[]>();
+interface ActiveRule {
+  rule: EnvelopeRule;
+  severity: Severity;
+}
+
+/** The rules to run on an envelope, indexed by the parts it has: +1 an error, +2 warnings. */
+type RulePlan = readonly (readonly ActiveRule[])[];
+
+const errorPart = 1;
+const warningsPart = 2;
+
+function partsOf(facts: EnvelopeFacts): number {
+  return (facts.error !== undefined ? errorPart : 0) | (facts.warnings.length > 0 ? warningsPart : 0);
+}
+
+function planRules(severities: Severities): RulePlan {
+  const active = envelopeRules.flatMap((rule) => {
+    const severity = severities[rule.id];
+    return severity === 'off' ? [] : [{ rule, severity }];
+  });
+  // `outcome` is in every envelope (ok may be absent, which the outcome rules read too).
+  const runsOn = (parts: number, { rule }: ActiveRule) =>
+    rule.reads.includes('outcome') || ((parts & errorPart) !== 0 && rule.reads.includes('error')) || ((parts & warningsPart) !== 0 && rule.reads.includes('warnings'));
+  return [0, 1, 2, 3].map((parts) => active.filter((entry) => runsOn(parts, entry)));
+}
+
+const plans = new WeakMap<Severities, RulePlan>();
+// A run has one Severities object: remembered outside the WeakMap, it costs no lookup per record.
+let lastSeverities: Severities | undefined;
+let lastPlan: RulePlan = [];
 
 /** The rules that are not off, with their severities: worked out once per run, not per record. */
-function activeRules(severities: Severities): readonly { rule: EnvelopeRule; severity: Severity }[] {
-  let active = activeBySeverities.get(severities);
-  if (!active) {
-    active = envelopeRules.flatMap((rule) => {
-      const severity = severities[rule.id];
-      return severity === 'off' ? [] : [{ rule, severity }];
-    });
-    activeBySeverities.set(severities, active);
-  }
-  return active;
+function rulePlan(severities: Severities): RulePlan {
+  if (severities === lastSeverities) return lastPlan;
+  let plan = plans.get(severities);
+  if (!plan) plans.set(severities, (plan = planRules(severities)));
+  lastSeverities = severities;
+  lastPlan = plan;
+  return plan;
 }
 
 // Most records have no finding: they share this (frozen, so that nobody appends to it by mistake).
@@ -56,7 +82,9 @@ export function checkFacts(context: CheckContext, facts: EnvelopeFacts): readonl
   if (schemaSeverity !== 'off' && !context.schema.validate(envelope)) {
     findings = describeSchemaErrors(context.schema, envelope, context.redact).map((finding) => ({ rule: 'schema', severity: schemaSeverity, ...finding }));
   }
-  for (const { rule, severity } of activeRules(context.severities)) {
+  const rules = rulePlan(context.severities)[partsOf(facts)]!;
+  for (let r = 0; r < rules.length; r++) {
+    const { rule, severity } = rules[r]!;
     rule.check(facts, context, scratch);
     if (scratch.length === 0) continue;
     findings ??= [];

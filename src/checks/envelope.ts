@@ -33,10 +33,23 @@ export function stringMember(object: JsonObject, key: string): string | undefine
   return typeof value === 'string' ? value : undefined;
 }
 
-const kebabCase = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
+/** `^[a-z0-9]+(?:-[a-z0-9]+)*$`, by hand: it runs on every code of every record, and a regex call
+ * cost more than the loop. */
 export function isKebabCase(code: string): boolean {
-  return kebabCase.test(code);
+  if (code.length === 0) return false;
+  let afterHyphen = true;
+  for (let i = 0; i < code.length; i++) {
+    const c = code.charCodeAt(i);
+    if (c === 0x2d) {
+      if (afterHyphen) return false;
+      afterHyphen = true;
+    } else if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) {
+      afterHyphen = false;
+    } else {
+      return false;
+    }
+  }
+  return !afterHyphen;
 }
 
 /** JSON Pointer (RFC 6901) of one more step below `base`. */
@@ -66,10 +79,7 @@ export interface EnvelopeFacts {
   sessionId: string | undefined;
 }
 
-export function factsOf(value: unknown): EnvelopeFacts {
-  if (!isObject(value)) {
-    return { value, ok: undefined, hasResult: false, result: undefined, error: undefined, code: undefined, category: undefined, warnings: none, sessionId: undefined };
-  }
+function factsOfAnyObject(value: JsonObject): EnvelopeFacts {
   const error = errorObject(value);
   const hasResult = has(value, 'result');
   return {
@@ -82,5 +92,59 @@ export function factsOf(value: unknown): EnvelopeFacts {
     category: error && stringMember(error, 'category'),
     warnings: warningList(value),
     sessionId: stringMember(value, 'sessionId'),
+  };
+}
+
+/**
+ * Whether `object` inherits nothing an envelope member could be read from: JSON.parse makes only
+ * such objects, and on them a plain read is an own read. (Object.prototype holds none of the
+ * members read here; a polluted prototype would have to add `ok` or `error` to it.)
+ */
+function isPlain(object: object): boolean {
+  return Object.getPrototypeOf(object) === Object.prototype;
+}
+
+/** `code` of a `warnings` item when the item is an object and its code a string. */
+export function warningCode(warning: unknown): string | undefined {
+  if (!isObject(warning)) return undefined;
+  if (!isPlain(warning)) return stringMember(warning, 'code');
+  const code = warning['code'];
+  return typeof code === 'string' ? code : undefined;
+}
+
+function noFacts(value: unknown): EnvelopeFacts {
+  return { value, ok: undefined, hasResult: false, result: undefined, error: undefined, code: undefined, category: undefined, warnings: none, sessionId: undefined };
+}
+
+export function factsOf(value: unknown): EnvelopeFacts {
+  if (!isObject(value)) return noFacts(value);
+  // The common case reads each member once: Object.hasOwn and a read per member were most of the
+  // cost here (envelopes come in many shapes, so every access is a megamorphic lookup).
+  if (!isPlain(value)) return factsOfAnyObject(value);
+  const member = value['error'];
+  const error = isObject(member) ? member : undefined;
+  let code: string | undefined;
+  let category: string | undefined;
+  if (error !== undefined) {
+    if (!isPlain(error)) return factsOfAnyObject(value);
+    const errorCode = error['code'];
+    const errorCategory = error['category'];
+    code = typeof errorCode === 'string' ? errorCode : undefined;
+    category = typeof errorCategory === 'string' ? errorCategory : undefined;
+  }
+  const result = value['result'];
+  const warnings = value['warnings'];
+  const sessionId = value['sessionId'];
+  return {
+    value,
+    ok: value['ok'],
+    // An own member holding undefined (never from JSON, possible from a caller's object) is present.
+    hasResult: result !== undefined || has(value, 'result'),
+    result,
+    error,
+    code,
+    category,
+    warnings: Array.isArray(warnings) ? warnings : none,
+    sessionId: typeof sessionId === 'string' ? sessionId : undefined,
   };
 }

@@ -138,10 +138,10 @@ function valueAt(root: unknown, pointer: string): unknown {
 }
 
 // ajv runs without `verbose` (the bundled schema's validator is generated at build time), so the
-// failing data and subschemas are looked up here, from the instance and the schema document.
-function describe(error: ErrorObject, schema: EnvelopeSchema, root: unknown, redact: boolean): SchemaFinding | undefined {
+// failing data (`data`, at the error's instancePath) and subschemas are looked up from the instance
+// and the schema document.
+function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, redact: boolean): SchemaFinding | undefined {
   const { keyword, instancePath, schemaPath, params } = error;
-  const data = valueAt(root, instancePath);
   const got = () => (redact && isRedactedPointer(instancePath) ? withheld : `(got ${quote(data)})`);
   const base = { pointer: instancePath, keyword, schemaPath };
   const name = pointerName(instancePath);
@@ -199,13 +199,74 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, root: unknown, red
   }
 }
 
+// A producer repeats its mistakes: the same error at the same place reads the same on thousands of
+// records, and describing one (schema lookups, suggestions) costs far more than validating it.
+const descriptions = new WeakMap<AnySchemaObject, Map<string, SchemaFinding | null>>();
+/** Bounds the cache whatever places and values a corpus invents; past it, errors are described anew. */
+const maxDescriptions = 10_000;
+/** Longer strings are not kept as part of a key (a value may be megabytes). */
+const maxKeyedString = 200;
+
+// ajv's params hold names from the data (short strings) or values from the schema (the same
+// object on every call), so an object is keyed by its identity, not printed. (One made afresh per
+// error, as oneOf's passingSchemas, only misses the cache.)
+const identities = new WeakMap<object, number>();
+let nextIdentity = 0;
+
+function paramsKey(params: Record<string, unknown>): string | undefined {
+  let key = '';
+  for (const name in params) {
+    const value = params[name];
+    let part: string;
+    if (typeof value === 'object' && value !== null) {
+      let identity = identities.get(value);
+      if (identity === undefined) identities.set(value, (identity = nextIdentity++));
+      part = `#${identity}`;
+    } else {
+      part = typeof value === 'string' ? `"${value}` : String(value);
+    }
+    key += `${name}=${part}\u0001`;
+  }
+  return key.length > maxKeyedString ? undefined : key;
+}
+
+/**
+ * Everything describe() reads, as a string, or undefined when the error is not worth keeping.
+ * The data enters through its type, except for enum and const, whose messages quote it.
+ */
+function descriptionKey(error: ErrorObject, data: unknown, redact: boolean): string | undefined {
+  let value = typeOf(data);
+  if ((error.keyword === 'enum' || error.keyword === 'const') && typeof data !== 'object') {
+    const text = typeof data === 'string' ? data : String(data);
+    if (text.length > maxKeyedString) return undefined;
+    value += `:${text}`;
+  }
+  const params = paramsKey(error.params);
+  if (params === undefined || error.instancePath.length > maxKeyedString) return undefined;
+  return `${redact ? 1 : 0}\0${error.keyword}\0${error.schemaPath}\0${error.instancePath}\0${params}\0${error.message ?? ''}\0${value}`;
+}
+
+function describeCached(error: ErrorObject, schema: EnvelopeSchema, root: unknown, redact: boolean): SchemaFinding | undefined {
+  const data = valueAt(root, error.instancePath);
+  const key = descriptionKey(error, data, redact);
+  if (key === undefined) return describe(error, schema, data, redact);
+  let cache = descriptions.get(schema.document);
+  if (!cache) descriptions.set(schema.document, (cache = new Map()));
+  const known = cache.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const finding = describe(error, schema, data, redact);
+  // Shared by every record that makes the same error, so nobody may change it.
+  if (cache.size < maxDescriptions) cache.set(key, finding ? Object.freeze(finding) : null);
+  return finding;
+}
+
 /** The findings of `value`, which `schema.validate` has just rejected (its errors are read). */
 export function describeSchemaErrors(schema: EnvelopeSchema, value: unknown, redact = false): SchemaFinding[] {
   const byPlace = new Map<string, SchemaFinding>();
   for (const error of schema.validate.errors ?? []) {
     // `if` errors only say that a then/else failed; that failure is reported on its own.
     if (error.keyword === 'if') continue;
-    const finding = describe(error, schema, value, redact);
+    const finding = describeCached(error, schema, value, redact);
     if (!finding) continue;
     const key = `${finding.pointer}\0${finding.keyword}`;
     const earlier = byPlace.get(key);

@@ -53,7 +53,8 @@ export class NdjsonFramer {
     while ((newline = chunk.indexOf(LF, start)) !== -1) {
       this.lines++;
       if (this.carryBytes === 0 && !this.oversize) {
-        this.frameLine(chunk.subarray(start, newline), out);
+        // The common case reads the line where it lies: no Buffer view is made per line.
+        this.frameLine(chunk, start, newline, out);
       } else {
         this.hold(chunk.subarray(start, newline));
         this.flushCarry(out);
@@ -73,12 +74,12 @@ export class NdjsonFramer {
   private hold(part: Buffer): void {
     if (this.oversize) {
       // Dropped bytes are still looked at for blankness: a long blank line is no record at all.
-      if (this.oversizeBlank) this.oversizeBlank = isBlank(part, part.length);
+      if (this.oversizeBlank) this.oversizeBlank = isBlank(part, 0, part.length);
       return;
     }
     if (this.carryBytes + part.length > this.maxLineBytes) {
       this.oversize = true;
-      this.oversizeBlank = this.carry.every((held) => isBlank(held, held.length)) && isBlank(part, part.length);
+      this.oversizeBlank = this.carry.every((held) => isBlank(held, 0, held.length)) && isBlank(part, 0, part.length);
       this.carry = [];
       this.carryBytes = 0;
       return;
@@ -91,29 +92,32 @@ export class NdjsonFramer {
     if (this.oversize) {
       if (!this.oversizeBlank) out.push({ kind: 'unparseable', line: this.lines, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
     } else {
-      this.frameLine(this.carry.length === 1 ? this.carry[0]! : Buffer.concat(this.carry, this.carryBytes), out);
+      const bytes = this.carry.length === 1 ? this.carry[0]! : Buffer.concat(this.carry, this.carryBytes);
+      this.frameLine(bytes, 0, bytes.length, out);
     }
     this.carry = [];
     this.carryBytes = 0;
     this.oversize = false;
   }
 
-  private frameLine(bytes: Buffer, out: FramedSink): void {
+  /** Frames the line held in `bytes[start, end)` (its LF excluded). */
+  private frameLine(bytes: Buffer, start: number, end: number, out: FramedSink): void {
     const line = this.lines;
-    if (bytes.length > this.maxLineBytes && !isBlank(bytes, bytes.length)) {
+    if (end - start > this.maxLineBytes && !isBlank(bytes, start, end)) {
       out.push({ kind: 'unparseable', line, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
       return;
     }
-    let end = bytes.length;
-    if (end > 0 && bytes[end - 1] === CR) end--;
-    if (isBlank(bytes, end)) return;
-    const content = end === bytes.length ? bytes : bytes.subarray(0, end);
-    const text = content.toString('utf8');
+    if (end > start && bytes[end - 1] === CR) end--;
+    if (isBlank(bytes, start, end)) return;
+    const text = bytes.toString('utf8', start, end);
     // Decoding replaces bad bytes with U+FFFD; only then is the (rarer) exact check worth its pass.
-    if (text.includes('\uFFFD') && !isUtf8(content)) {
-      const { index, column } = firstInvalidUtf8(content);
-      out.push({ kind: 'unparseable', line, column, message: `invalid UTF-8 (byte 0x${content[index]!.toString(16).padStart(2, '0')})` });
-      return;
+    if (text.includes('\uFFFD')) {
+      const content = bytes.subarray(start, end);
+      if (!isUtf8(content)) {
+        const { index, column } = firstInvalidUtf8(content);
+        out.push({ kind: 'unparseable', line, column, message: `invalid UTF-8 (byte 0x${content[index]!.toString(16).padStart(2, '0')})` });
+        return;
+      }
     }
     if (this.extract) {
       const extracted = extractObject(text, this.quote);
@@ -122,20 +126,24 @@ export class NdjsonFramer {
       else out.push({ kind: 'unparseable', line, column: extracted.failure.offset + 1, message: extracted.failure.message });
       return;
     }
+    let value: unknown;
     try {
-      out.push({ kind: 'value', line, value: JSON.parse(text) });
+      value = JSON.parse(text);
     } catch (error) {
       const failure = locateParseError(text, error, this.quote);
       // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off
       // one. Which hinted line is the input's first is decided later: a file may be framed in parts.
       const hint = failure.atEnd && /[{[,:]\s*$/.test(text);
       out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: failure.message, ...(hint && { hint }) });
+      return;
     }
+    // Outside the try: a fault in the sink is not a syntax error of the line.
+    out.push({ kind: 'value', line, value });
   }
 }
 
-function isBlank(bytes: Buffer, end: number): boolean {
-  for (let i = 0; i < end; i++) {
+function isBlank(bytes: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
     const b = bytes[i];
     if (b !== SPACE && b !== TAB && b !== CR) return false;
   }

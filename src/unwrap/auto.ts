@@ -39,6 +39,17 @@ function isTruncationMarker(value: JsonObject): boolean {
 /** Shared by every record without wrapper findings; never written to. */
 const noFindings: RecordFinding[] = [];
 
+/** A method that is no string reads as String() reads it, or as JSON when String() throws on it
+ * (an object of the data with a `toString` member that is no function). */
+function methodText(method: unknown): string {
+  if (typeof method === 'string') return method;
+  try {
+    return String(method);
+  } catch {
+    return JSON.stringify(method) ?? typeof method;
+  }
+}
+
 function describeId(id: unknown): string {
   return JSON.stringify(id) ?? String(id);
 }
@@ -95,7 +106,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     const wrapping = wrappingOf(where, 'jsonrpc');
 
     if (has(message, 'method')) {
-      const method = String(message['method']);
+      const method = methodText(message['method']);
       if (key !== undefined) {
         const params = message['params'];
         const tool = method === 'tools/call' && isObject(params) ? stringMember(params, 'name') : undefined;
@@ -135,11 +146,6 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
   }
 
   function recognise(value: unknown, where: Where): Unwrapped {
-    // The common case first: an object with `ok` and no wrapper member is a bare envelope whatever
-    // the order below would say (the marker has one member, transcript lines and JSON-RPC have theirs).
-    if (!where.inTranscript && isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
-      return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: where.extracted ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
-    }
     if (isObject(value)) {
       if (!where.inTranscript && isTruncationMarker(value)) {
         truncatedAt = where.line;
@@ -164,7 +170,15 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
   }
 
   return {
-    unwrap: ({ value, line, extracted }: FramedValue) => recognise(value, { line, extracted: extracted === true, inTranscript: false, sessionId: undefined }),
+    unwrap: ({ value, line, extracted }: FramedValue) => {
+      // The common case first, before anything is built for the line: an object with `ok` and no
+      // wrapper member is a bare envelope whatever the order in recognise() would say (the marker
+      // has one member, transcript lines and JSON-RPC messages have theirs).
+      if (isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
+        return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
+      }
+      return recognise(value, { line, extracted: extracted === true, inTranscript: false, sessionId: undefined });
+    },
     paired: () => sawJsonRpc,
     finish() {
       const late: LateFinding[] = [];

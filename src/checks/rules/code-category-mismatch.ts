@@ -4,6 +4,7 @@ export const codeCategoryMismatch: EnvelopeRule = {
   id: 'code-category-mismatch',
   defaultSeverity: 'warning',
   description: 'a known error code under a category the registry does not list it for',
+  reads: ['error'],
   check({ code, category }, { registry }, out) {
     // Spec section 5 makes no exception for a category outside the schema's enum: the schema rule
     // says the category is not one, this rule says which category the code belongs to.

@@ -5,48 +5,65 @@ import type { EnvelopeRule } from './rule.js';
 const dataUrl = /^data:[^,]{0,200},/i;
 const base64Run = /^[A-Za-z0-9+/]{200,}={0,2}$/;
 
-interface Node {
-  value: unknown;
-  key: string | number;
-  parent: Node | undefined;
-}
-
-function pointerOf(node: Node): string {
-  const keys: (string | number)[] = [];
-  for (let n: Node | undefined = node; n; n = n.parent) keys.push(n.key);
-  return keys.reverse().reduce<string>((pointer, key) => childPointer(pointer, key), '');
-}
-
-function imageBytesIn(node: Node): string | undefined {
-  if (node.key === 'base64' && node.parent && !Array.isArray(node.parent.value)) return 'a base64 member';
-  if (typeof node.value !== 'string') return undefined;
-  if (dataUrl.test(node.value)) return 'a data: URL';
-  if (node.value.length >= 200 && base64Run.test(node.value)) return `a ${node.value.length}-character base64 string`;
+function imageBytesIn(value: unknown, key: string | number, inArray: boolean): string | undefined {
+  if (key === 'base64' && !inArray) return 'a base64 member';
+  if (typeof value !== 'string') return undefined;
+  // Most strings are short and start with anything but d/D: no regex call for them.
+  if ((value.charCodeAt(0) | 0x20) === 0x64 && dataUrl.test(value)) return 'a data: URL';
+  if (value.length >= 200 && base64Run.test(value)) return `a ${value.length}-character base64 string`;
   return undefined;
+}
+
+// The walk's stack, as parallel arrays reused by every record: a quarter of the records carry an
+// observation, and an object per visited value was a visible share of the run's allocations. An
+// explicit stack, not recursion: observations come from untrusted producers and may nest deeply.
+const stackValues: unknown[] = [];
+const stackKeys: (string | number)[] = [];
+const stackDepths: number[] = [];
+const stackInArray: boolean[] = [];
+/** The keys from lastObservation down to the value being looked at, by depth (entries deeper than
+ * that are stale; the walk is depth-first, so every shallower entry is the current value's ancestor). */
+const path: (string | number)[] = [];
+
+function push(value: unknown, key: string | number, depth: number, inArray: boolean): void {
+  stackValues.push(value);
+  stackKeys.push(key);
+  stackDepths.push(depth);
+  stackInArray.push(inArray);
+}
+
+function pointerAt(depth: number): string {
+  let pointer = '/error';
+  for (let d = 0; d <= depth; d++) pointer = childPointer(pointer, path[d]!);
+  return pointer;
 }
 
 export const inlineImage: EnvelopeRule = {
   id: 'inline-image',
   defaultSeverity: 'warning',
   description: 'image bytes inlined in error.lastObservation instead of written to an artifact file',
+  reads: ['error'],
   check({ error }, _context, out) {
     if (!error || !has(error, 'lastObservation')) return;
-    const errorNode: Node = { value: error, key: 'error', parent: undefined };
-    // An explicit stack, not recursion: observations come from untrusted producers and may nest deeply.
-    const stack: Node[] = [{ value: error['lastObservation'], key: 'lastObservation', parent: errorNode }];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      const what = imageBytesIn(node);
+    const observation = error['lastObservation'];
+    if (observation === null) return;
+    push(observation, 'lastObservation', 0, false);
+    while (stackValues.length > 0) {
+      const value = stackValues.pop();
+      const key = stackKeys.pop()!;
+      const depth = stackDepths.pop()!;
+      const inArray = stackInArray.pop()!;
+      path[depth] = key;
+      const what = imageBytesIn(value, key, inArray);
       if (what) {
-        out.push({ message: `error.lastObservation inlines image bytes (${what}); write them to an artifact file and name the file instead`, pointer: pointerOf(node) });
+        out.push({ message: `error.lastObservation inlines image bytes (${what}); write them to an artifact file and name the file instead`, pointer: pointerAt(depth) });
         continue;
       }
-      const { value } = node;
       if (Array.isArray(value)) {
-        for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: node });
+        for (let i = value.length - 1; i >= 0; i--) push(value[i], i, depth + 1, true);
       } else if (isObject(value)) {
         const keys = Object.keys(value);
-        for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: value[keys[i]!], key: keys[i]!, parent: node });
+        for (let i = keys.length - 1; i >= 0; i--) push(value[keys[i]!], keys[i]!, depth + 1, false);
       }
     }
   },

@@ -4,6 +4,7 @@ export const missingResult: EnvelopeRule = {
   id: 'missing-result',
   defaultSeverity: 'warning',
   description: 'ok is true but the envelope has no result',
+  reads: ['outcome'],
   check({ ok, hasResult }, _context, out) {
     if (ok !== true || hasResult) return;
     out.push({ message: 'ok is true but result is missing (a success is expected to carry its payload)', pointer: '' });

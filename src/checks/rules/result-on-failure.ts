@@ -5,6 +5,7 @@ export const resultOnFailure: EnvelopeRule = {
   id: 'result-on-failure',
   defaultSeverity: 'error',
   description: 'ok is false but result is not null: a call is a success or a failure, never both',
+  reads: ['outcome'],
   check({ ok, hasResult, result }, _context, out) {
     if (ok !== false || !hasResult || result === null) return;
     out.push({

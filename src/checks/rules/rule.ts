@@ -13,8 +13,16 @@ export interface RuleContext {
   registry: CodeRegistry;
 }
 
-/** A contract rule the schema cannot express, checked on every envelope. */
+/**
+ * The parts of an envelope a rule reads: `outcome` is `ok` and `result`, `error` the error object,
+ * `warnings` a non-empty warnings array. A rule is not run on an envelope that has none of its
+ * parts (most records are successes without warnings, on which the error rules cannot fire).
+ */
+export type EnvelopePart = 'outcome' | 'error' | 'warnings';
+
+/** A contract rule the schema cannot express, checked on every envelope that has a part it reads. */
 export interface EnvelopeRule extends RuleInfo {
+  reads: readonly EnvelopePart[];
   /** Appends what it finds to `out` (an array the runner reuses: no closure per record). */
   check(envelope: EnvelopeFacts, context: RuleContext, out: RuleReport[]): void;
 }

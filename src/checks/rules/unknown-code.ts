@@ -6,6 +6,7 @@ export const unknownCode: EnvelopeRule = {
   id: 'unknown-code',
   defaultSeverity: 'warning',
   description: 'error.code is not in the code registry (with the nearest known code when one is close)',
+  reads: ['error'],
   check({ code }, { registry }, out) {
     if (code === undefined || registry.isKnownErrorCode(code)) return;
     const suggestion = registry.nearestErrorCode(code);
