@@ -32,7 +32,8 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
     value = JSON.parse(text);
   } catch (error) {
     const failure = locateParseError(text, error, !options.redact);
-    const { line, column } = new LineIndex(text).position(failure.offset);
+    // Input that ends too early is reported where its content ends, not on a line past its last.
+    const { line, column } = new LineIndex(text).position(Math.min(failure.offset, text.trimEnd().length));
     return [{ kind: 'unparseable', line, column, message: failure.message }];
   }
   // The streamer and JSON.parse agree on every array (a property test holds them to it); should they
