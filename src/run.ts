@@ -149,7 +149,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   summary.warnings = findings.length - errors;
   return {
     reportVersion: 1,
-    tool: { name: 'mcec-result', version: packageVersion },
+    tool: { name: 'mcec-result', version: packageVersion() },
     schema: { ...(context.schema.id !== undefined && { id: context.schema.id }), source: context.schema.source },
     summary,
     findings,

@@ -1,15 +1,12 @@
-// The output formats, by name. The CLI derives --format's choices and help from this map.
-import type { Report } from '../types.js';
+// The output formats, by name, for the library. The CLI loads them one by one through load.ts.
 import { formatGithub } from './github.js';
 import { formatHuman } from './human.js';
 import { formatJson } from './json.js';
 import { formatJunit } from './junit.js';
 import { formatMarkdown } from './markdown.js';
+import type { FormatName, Formatter } from './names.js';
 import { formatNdjson } from './ndjson.js';
-import type { FormatOptions } from './options.js';
 import { formatSarif } from './sarif.js';
-
-export type Formatter = (report: Report, options: FormatOptions) => string;
 
 export const formatters = {
   human: formatHuman,
@@ -19,15 +16,8 @@ export const formatters = {
   junit: formatJunit,
   github: formatGithub,
   markdown: formatMarkdown,
-} satisfies Record<string, Formatter>;
+} satisfies Record<FormatName, Formatter>;
 
-export type FormatName = keyof typeof formatters;
-
-export const formatNames = Object.keys(formatters) as FormatName[];
-
-export function isFormatName(name: string): name is FormatName {
-  return Object.hasOwn(formatters, name);
-}
-
+export { formatNames, isFormatName, type FormatName, type Formatter } from './names.js';
 export type { FormatOptions } from './options.js';
 export { defaultFormatOptions } from './options.js';

@@ -2,7 +2,7 @@
 // name says, so gzip on stdin works too), strips a UTF-8 BOM, and decodes UTF-16 (LE or BE, by its
 // BOM: what Windows PowerShell's `>` writes) to UTF-8. Everything stays a stream.
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { loadZlib } from '../lazy.js';
 
 export class InputDataError extends Error {
   override name = 'InputDataError';
@@ -32,7 +32,7 @@ async function peek(chunks: ChunkSource, n: number): Promise<{ head: Buffer; str
 }
 
 async function* gunzip(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  const inflater = Readable.from(chunks).pipe(createGunzip({ chunkSize: 1 << 20 }));
+  const inflater = Readable.from(chunks).pipe(loadZlib().createGunzip({ chunkSize: 1 << 20 }));
   try {
     for await (const chunk of inflater) yield chunk as Buffer;
   } catch (error) {

@@ -1,9 +1,12 @@
 // Command-line inputs -> the list of sources to read, in the order given (spec section 7, Paths):
 // `-` is stdin; an argument that exists on disk is a file or a folder (searched recursively);
 // anything else is a glob. Files found under a folder or glob are sorted by code point.
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describeError } from '../errors.js';
+// globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
+// named files should not pay for it at start-up.
+import { loadGlobby } from '../lazy.js';
 import type { InputFailure } from '../types.js';
 
 export interface InputSource {
@@ -24,18 +27,16 @@ function toSlashes(path: string): string {
   return path.replaceAll('\\', '/');
 }
 
-async function statOrUndefined(path: string) {
+// Synchronous: one stat per argument, and node:fs/promises need not be loaded for it.
+function statOrUndefined(path: string) {
   try {
-    return await stat(path);
+    return statSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
     throw error;
   }
 }
 
-// globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
-// named files should not pay for it at start-up.
-const loadGlobby = () => import('globby');
 
 async function expandOne(arg: string, stdinName: string): Promise<InputSource[] | InputFailure> {
   if (arg === '-') return [{ name: stdinName }];
@@ -43,7 +44,7 @@ async function expandOne(arg: string, stdinName: string): Promise<InputSource[] 
   let info;
   let path = arg;
   try {
-    info = (await statOrUndefined(arg)) ?? (asGiven !== arg ? await statOrUndefined((path = asGiven)) : undefined);
+    info = statOrUndefined(arg) ?? (asGiven !== arg ? statOrUndefined((path = asGiven)) : undefined);
   } catch (error) {
     return { source: asGiven, message: `cannot read ${asGiven}: ${describeError(error)}` };
   }
