@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
+import { loadCli } from '../dist/launch.js';
 
-process.exitCode = await main(process.argv);
+process.exitCode = await loadCli().cli.main(process.argv);
