@@ -26,15 +26,15 @@ function readCache(): Buffer | undefined {
   }
 }
 
-/** The bundle, run as CommonJS is; the build defines its `import.meta.url` and `import()` as the last two parameters. */
+/** The bundle, run as CommonJS is; the build defines its `import.meta.url` as the last parameter. */
 export function loadCli(): { cli: Cli; script: Script } {
   const filename = fileURLToPath(bundleUrl);
   const cachedData = readCache();
   // One line, as Node's own CommonJS wrapper, so that stack traces keep the bundle's line numbers.
-  const source = `(function (exports, require, module, __filename, __dirname, __mcecModuleUrl, __mcecImport) {${readFileSync(filename, 'utf8')}\n})`;
+  const source = `(function (exports, require, module, __filename, __dirname, __mcecModuleUrl) {${readFileSync(filename, 'utf8')}\n})`;
   const script = new Script(source, { filename, ...(cachedData && { cachedData }) });
   const module = { exports: {} as Cli };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run(module.exports, createRequire(filename), module, filename, dirname(filename), bundleUrl.href, (specifier: string) => import(specifier));
+  run(module.exports, createRequire(filename), module, filename, dirname(filename), bundleUrl.href);
   return { cli: module.exports, script };
 }
