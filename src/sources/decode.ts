@@ -60,6 +60,15 @@ async function* skip(chunks: AsyncIterable<Buffer>, bytes: number): AsyncGenerat
   }
 }
 
+/**
+ * A whole input in one Buffer, when it needs no decoding: its UTF-8 bytes (a BOM cut off). Gzip and
+ * UTF-16 give undefined: decodeInput streams those.
+ */
+export function plainUtf8(bytes: Buffer): Buffer | undefined {
+  if ((bytes[0] === 0x1f && bytes[1] === 0x8b) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return undefined;
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+}
+
 export async function decodeInput(raw: ChunkSource): Promise<AsyncIterable<Buffer>> {
   let { head, stream } = await peek(raw, 3);
   if (head[0] === 0x1f && head[1] === 0x8b) ({ head, stream } = await peek(gunzip(stream), 3));
