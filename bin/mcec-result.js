@@ -1,4 +1,6 @@
 #!/usr/bin/env node
-import { loadCli } from '../dist/launch.js';
+const { loadCli } = require('../dist/launch.cjs');
 
-process.exitCode = await loadCli().cli.main(process.argv);
+loadCli().cli.main(process.argv).then((status) => {
+  process.exitCode = status;
+});

@@ -1,7 +1,7 @@
 // Build step: bundles the CLI (tsc's output in dist/) into dist/cli/, so that `mcec-result check`
 // starts with one file instead of ~30 modules resolved one by one by Node's ESM loader, and writes
-// V8's code cache for it (issue 5: start-up within 1.4x `node -e 0`). src/launch.ts runs the bundle
-// with the cache; the library entry points stay tsc's output.
+// V8's code cache for it (issue 5: start-up within 1.4x `node -e 0`). src/launch.cts runs the bundle
+// with the cache (src/launch.cts); the library entry points stay tsc's output.
 //
 // - dist/cli/cli.cjs is CommonJS because it runs as a vm.Script, the API that takes a code cache.
 //   Its `import.meta.url` comes from the launcher. A vm.Script cannot `import()` without an
@@ -49,9 +49,9 @@ await build({
 
 const warmUp = `
 import { writeFileSync } from 'node:fs';
-import { codeCacheUrl, loadCli } from './dist/launch.js';
+import { codeCachePath, loadCli } from './dist/launch.cjs';
 const { cli, script } = loadCli();
 for (const format of ['human', 'json']) await cli.main(['node', 'mcec-result', 'check', '--no-config', '--exit-zero', '-f', format, 'fixtures/samples/agent-run-2026-07-01.jsonl', 'fixtures/samples/nightly-smoke.json']);
-writeFileSync(codeCacheUrl, script.createCachedData());
+writeFileSync(codeCachePath, script.createCachedData());
 `;
 execFileSync(process.execPath, ['--input-type=module', '-e', warmUp], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -9,7 +9,8 @@ describe('the published package', () => {
     const paths = new Set(pack!.files.map((f) => f.path));
     for (const path of [
       'bin/mcec-result.js',
-      'dist/launch.js',
+      'bin/package.json',
+      'dist/launch.cjs',
       'dist/cli/cli.cjs',
       'dist/cli/cli.cjs.cache',
       'dist/cli/worker.js',
@@ -29,7 +30,7 @@ describe('the published package', () => {
 
   it('starts the CLI bundle with the code cache the build wrote, which this Node accepts', () => {
     // A cache V8 rejects is ignored without a word, and start-up quietly loses a fifth: say so here.
-    const probe = "import { loadCli } from './dist/launch.js'; process.stdout.write(String(loadCli().script.cachedDataRejected));";
+    const probe = "import { loadCli } from './dist/launch.cjs'; process.stdout.write(String(loadCli().script.cachedDataRejected));";
     const rejected = execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: repoRoot, encoding: 'utf8' });
     expect(rejected).toBe('false');
   });
