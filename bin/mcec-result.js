@@ -1,4 +1,6 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
+const { loadCli } = require('../dist/launch.cjs');
 
-process.exitCode = await main(process.argv);
+loadCli().cli.main(process.argv).then((status) => {
+  process.exitCode = status;
+});

@@ -1,19 +1,35 @@
-// Files the package ships beside dist/: resolved from this module so the CLI works from any cwd
-// and from an installed package alike.
-import { readFileSync } from 'node:fs';
+// Files the package ships beside dist/, resolved from the package root, so that the CLI works from
+// any cwd, from an installed package, and from either build: tsc's output (dist/*.js,
+// dist/<stage>/*.js) and the CLI bundle (dist/cli/*.js) sit at different depths below the root.
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const packageRoot = new URL('../', import.meta.url);
+/** The nearest folder above this module that holds a package.json: ours (two stats at most). */
+function findPackageRoot(): URL {
+  for (let folder = new URL('./', import.meta.url); ; ) {
+    if (existsSync(new URL('package.json', folder))) return folder;
+    const parent = new URL('../', folder);
+    if (parent.href === folder.href) throw new Error(`mcec-result: no package.json above ${import.meta.url}`);
+    folder = parent;
+  }
+}
+
+let packageRoot: URL | undefined;
 
 export function assetPath(relative: string): string {
-  return fileURLToPath(new URL(relative, packageRoot));
+  return fileURLToPath(new URL(relative, (packageRoot ??= findPackageRoot())));
 }
 
 export function readJsonAsset(relative: string): unknown {
   return JSON.parse(readFileSync(assetPath(relative), 'utf8'));
 }
 
-export const bundledSchemaPath = assetPath('data/agent-tool-result.schema.json');
-export const bundledCodesPath = assetPath('data/codes.json');
+export const bundledSchemaPath = (): string => assetPath('data/agent-tool-result.schema.json');
+export const bundledCodesPath = (): string => assetPath('data/codes.json');
 
-export const packageVersion: string = (readJsonAsset('package.json') as { version: string }).version;
+let version: string | undefined;
+
+/** Read when a report or --version needs it, not at import. */
+export function packageVersion(): string {
+  return (version ??= (readJsonAsset('package.json') as { version: string }).version);
+}

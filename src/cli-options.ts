@@ -3,7 +3,7 @@
 import { isRuleId, ruleIds } from './checks/catalog.js';
 import type { ConfigSettings } from './config.js';
 import { UsageError } from './errors.js';
-import { formatNames, isFormatName, type FormatName } from './formatters/index.js';
+import { formatNames, isFormatName, type FormatName } from './formatters/names.js';
 import type { RuleId, RuleSetting } from './types.js';
 
 export interface FormatTarget {

@@ -4,19 +4,20 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { applyBaseline, readBaseline, writeBaseline } from './baseline.js';
 import { decideColor, mergeConfig, parseCount, parseFormatTarget, parseRuleSetting, parseShard, type CheckFlags } from './cli-options.js';
-import { mergeReports, readJsonReport } from './merge.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
-import { explain } from './explain/explain.js';
-import { formatNames, formatters } from './formatters/index.js';
+import { loadFormatter } from './formatters/load.js';
+import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
-import { loadRegistry } from './registry/load.js';
 import { check, type CheckOptions } from './run.js';
 import type { Report } from './types.js';
 import { unwrapModes } from './unwrap/index.js';
+
+// What only some runs need (baselines, merge, explain, each formatter) is imported when needed: in
+// the CLI bundle each is a chunk of its own, so a plain `check` does not parse them (issue 5).
+const loadBaselines = () => import('./baseline.js');
 
 function collect<T>(parse: (value: string) => T) {
   return (value: string, previous: T[] = []) => [...previous, parse(value)];
@@ -32,7 +33,7 @@ function exitStatus(report: Report, flags: CheckFlags): number {
   return 0;
 }
 
-function writeReports(report: Report, flags: CheckFlags): void {
+async function writeReports(report: Report, flags: CheckFlags): Promise<void> {
   const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
   const toStdout = flags.output === undefined;
   const color = decideColor(flags.color, toStdout && process.stdout.isTTY === true, process.env);
@@ -41,7 +42,8 @@ function writeReports(report: Report, flags: CheckFlags): void {
   const main: ReportTarget[] = [];
   for (const target of targets) {
     const file = target.file ?? flags.output;
-    const pieces = formatters[target.format](report, { ...options, color: file === undefined && color });
+    const format = await loadFormatter(target.format);
+    const pieces = format(report, { ...options, color: file === undefined && color });
     if (target.file !== undefined) writeReportFile(target.file, [pieces]);
     else main.push(pieces);
   }
@@ -137,7 +139,8 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   };
   const progress = progressLine(process.stderr, process.env, flags.progress !== false);
   if (progress) options.onProgress = (p) => progress.update(p);
-  const baseline = flags.baseline === undefined ? undefined : readBaseline(flags.baseline);
+  // Read before the run, so that a broken baseline fails at once.
+  const baseline = flags.baseline === undefined ? undefined : (await loadBaselines()).readBaseline(flags.baseline);
   // Ctrl-C stops reading; the report of what was read is still printed, then exit 130.
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
@@ -146,9 +149,9 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     process.off('SIGINT', onSigint);
     progress?.clear();
   });
-  if (flags.writeBaseline !== undefined) writeBaseline(flags.writeBaseline, report.findings);
-  if (baseline) report = applyBaseline(report, baseline);
-  writeReports(report, flags);
+  if (flags.writeBaseline !== undefined) (await loadBaselines()).writeBaseline(flags.writeBaseline, report.findings);
+  if (baseline) report = (await loadBaselines()).applyBaseline(report, baseline);
+  await writeReports(report, flags);
   for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${failure.message}\n`);
   return exitStatus(report, flags);
 }
@@ -156,7 +159,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
 function program(setStatus: (status: number) => void): Command {
   const root = new Command('mcec-result')
     .description('Conformance checker for MCEC 3.0 agent tool result envelopes.')
-    .version(packageVersion)
+    .version(packageVersion())
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
   const count = (option: string, min = 0) => (value: string) => parseCount(option, value, { min });
@@ -202,16 +205,18 @@ function program(setStatus: (status: number) => void): Command {
     .option('-q, --quiet', 'human output: errors and the summary only')
     .option('--color', 'force colour (FORCE_COLOR is honoured too)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
-    .action((paths: string[], flags: CheckFlags) => {
+    .action(async (paths: string[], flags: CheckFlags) => {
+      const [{ mergeReports, readJsonReport }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
       const report = mergeReports(paths.map((path) => ({ path, report: readJsonReport(path) })), loadRegistry());
-      writeReports(report, flags);
+      await writeReports(report, flags);
       setStatus(exitStatus(report, flags));
     });
   root
     .command('explain')
     .description('what a category, an error or warning code, or a rule means, and how an agent recovers')
     .argument('<name>', 'a category (no-target), an error or warning code (window-not-found), or a rule id (missing-result)')
-    .action((name: string) => {
+    .action(async (name: string) => {
+      const [{ explain }, { loadRegistry }] = await Promise.all([import('./explain/explain.js'), import('./registry/load.js')]);
       process.stdout.write(explain(name, loadRegistry()));
       setStatus(0);
     });

@@ -1,7 +1,7 @@
 // A stable digest of a JSON value: member order ignored, so that the same record written by another
 // serializer has the same fingerprint. Iterative, because records come from untrusted producers
 // and may nest 100k deep.
-import { createHash } from 'node:crypto';
+import { loadCrypto } from './lazy.js';
 
 type Frame = { kind: 'value'; value: unknown } | { kind: 'text'; text: string };
 
@@ -38,5 +38,5 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function fingerprint(value: unknown): string {
-  return createHash('sha256').update(typeof value === 'string' ? value : canonicalJson(value)).digest('hex').slice(0, 20);
+  return loadCrypto().createHash('sha256').update(typeof value === 'string' ? value : canonicalJson(value)).digest('hex').slice(0, 20);
 }

@@ -33,7 +33,7 @@ export function mergeReports(reports: readonly { path: string; report: JsonRepor
   const summary = mergeSummaries(reports.map((r) => r.report.summary));
   return {
     reportVersion: 1,
-    tool: { name: 'mcec-result', version: packageVersion },
+    tool: { name: 'mcec-result', version: packageVersion() },
     schema: first.report.schema,
     summary,
     findings: reports.flatMap((r) => r.report.findings.map(fromJsonFinding)),

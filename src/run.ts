@@ -62,11 +62,13 @@ function runsInline({ units, bytes }: Plan, jobs: number): boolean {
 }
 
 async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context: CheckContext): Promise<RunResults> {
-  const { units, sizes, bytes } = plan;
+  const { units, sizes } = plan;
+  // Without every size there is no total to show a share of.
+  const totalBytes = plan.unsized > 0 ? 0 : plan.bytes;
   const inline = runsInline(plan, jobs);
   const progress: Progress | undefined = options.onProgress ? { bytes: 0, entries: 0, findings: 0 } : undefined;
   const started = Date.now();
-  const timer = progress && setInterval(() => options.onProgress!({ ...progress, totalBytes: bytes, elapsedMs: Date.now() - started }), 250);
+  const timer = progress && setInterval(() => options.onProgress!({ ...progress, totalBytes, elapsedMs: Date.now() - started }), 250);
   try {
     if (!inline) {
       const { runOnWorkers } = await import('./parallel/pool.js');
@@ -77,9 +79,11 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
     const tally = new Tally(context.schema.categories, context.registry);
     const budget = new SpillBudget(options.findingsInMemory);
     const results: UnitResult[] = [];
+    const perUnit = unitOptions(options);
+    const io = { tally, budget, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
     for (const unit of units) {
       if (options.signal?.aborted) break;
-      results.push(await checkUnit(unit, context, unitOptions(options), { tally, budget, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) }));
+      results.push(await checkUnit(unit, context, perUnit, io));
     }
     return { results, summaries: [tally.summary()] };
   } finally {
@@ -151,7 +155,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   summary.warnings = list.length - errors;
   return {
     reportVersion: 1,
-    tool: { name: 'mcec-result', version: packageVersion },
+    tool: { name: 'mcec-result', version: packageVersion() },
     schema: { ...(context.schema.id !== undefined && { id: context.schema.id }), source: context.schema.source },
     summary,
     findings: list,

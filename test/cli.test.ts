@@ -330,3 +330,11 @@ describe('the JSON report (spec section 6)', () => {
     ]);
   });
 });
+
+describe('inputs named twice', () => {
+  it('a file named and also found in its folder is checked once', () => {
+    const dir = tempFiles({ 'a.json': JSON.stringify({ ok: true, result: {} }), 'sub/b.jsonl': lines({ ok: true, result: {} }) });
+    const { report } = runJson([dir, join(dir, 'a.json'), `${dir}/./sub/b.jsonl`, '--no-config']);
+    expect(report.summary.inputs).toBe(2);
+  });
+});

@@ -11,6 +11,8 @@ import { envelopeRules } from '../src/checks/catalog.js';
 import { factsOf } from '../src/checks/envelope.js';
 import type { RuleReport } from '../src/checks/rules/rule.js';
 import { frameDocument } from '../src/framing/document.js';
+import { frameBuffer, frameInput } from '../src/framing/index.js';
+import { decodeInput, plainUtf8 } from '../src/sources/decode.js';
 import { extractObject } from '../src/framing/extract.js';
 import { NdjsonFramer } from '../src/framing/ndjson.js';
 import type { Framed } from '../src/types.js';
@@ -539,5 +541,42 @@ describe('frameDocument at the end of the input', () => {
   it('reports a document cut short where its content ends, not on a line past the last', () => {
     expect(frameDocument(Buffer.from('{\n'))).toEqual([{ kind: 'unparseable', line: 1, column: 2, message: expect.any(String) }]);
     expect(frameDocument(Buffer.from('{"ok": true,\n\n  \n'))).toMatchObject([{ kind: 'unparseable', line: 1, column: 13 }]);
+  });
+});
+
+describe('the small-file fast path', () => {
+  async function* chunksOf(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
+    for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+  }
+
+  it('frames any bytes as the streaming path does, for both framings and any document limit', async () => {
+    const bom = fc.constantFrom(Buffer.alloc(0), Buffer.from([0xef, 0xbb, 0xbf]));
+    const text = fc.oneof(arbitraryBytes, fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 6 }).chain((values) => fc.integer({ min: 0, max: 2 }).map((indent) => Buffer.from(JSON.stringify(values, null, indent)))));
+    await fc.assert(
+      fc.asyncProperty(bom, text, fc.constantFrom('json', 'ndjson') as fc.Arbitrary<'json' | 'ndjson'>, fc.constantFrom(undefined, 8), fc.integer({ min: 1, max: 64 }), async (prefix, body, framing, maxDocumentBytes, size) => {
+        const bytes = Buffer.concat([prefix, body]);
+        const options = maxDocumentBytes === undefined ? {} : { maxDocumentBytes };
+        const plain = plainUtf8(bytes);
+        if (!plain) return;
+        const fast: Framed[] = [];
+        const slow: Framed[] = [];
+        let fastLines: number | undefined;
+        let fastError: unknown;
+        try {
+          fastLines = frameBuffer(plain, framing, options, fast);
+        } catch (error) {
+          fastError = error;
+        }
+        const slowLines = await frameInput(await decodeInput(chunksOf(bytes, size)), framing, options, slow).catch((error: unknown) => {
+          expect(String(error)).toBe(String(fastError));
+          return undefined;
+        });
+        if (slowLines === undefined) return;
+        expect(fastError).toBeUndefined();
+        expect(fastLines).toBe(slowLines);
+        expect(fast).toEqual(slow);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

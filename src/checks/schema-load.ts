@@ -2,13 +2,11 @@
 // `--schema FILE`. The bundled schema's validator is generated at build time by ajv's standalone
 // mode (scripts/build-validator.mjs), so a run on the bundled schema loads neither ajv nor its
 // compiler. Nothing is fetched, ever: a remote $ref is a usage error.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AnySchemaObject, Options, ValidateFunction } from 'ajv';
 import { bundledSchemaPath } from '../assets.js';
 import { UsageError, describeError } from '../errors.js';
-import { loadAjv, loadAjv2019, loadAjv2020 } from '../lazy.js';
+import { loadAjv, loadAjv2019, loadAjv2020, packageRequire } from '../lazy.js';
 import { readJsonFile } from '../load-json.js';
 
 export interface EnvelopeSchema {
@@ -71,29 +69,26 @@ export function compileEnvelopeSchema(document: unknown, source: string): Envelo
   return described(schema, source, validate);
 }
 
-export function schemaDigest(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 interface Precompiled {
   (data: unknown): boolean;
-  schemaDigest?: string;
+  /** The schema it was generated from: compared whole, which is cheaper at start-up than loading node:crypto to hash it. */
+  schemaText?: string;
 }
 
 /** The build-time validator, if it was generated from exactly these bytes. */
 function precompiled(text: string): ValidateFunction | undefined {
   try {
-    const validate = createRequire(import.meta.url)('../generated/envelope-validator.cjs') as Precompiled;
-    return validate.schemaDigest === schemaDigest(text) ? (validate as unknown as ValidateFunction) : undefined;
+    const validate = packageRequire('./dist/generated/envelope-validator.cjs') as Precompiled;
+    return validate.schemaText === text ? (validate as unknown as ValidateFunction) : undefined;
   } catch {
-    // Not built (running from source, e.g. in tests): compile instead.
+    // Not built yet (tests running from source before a build): compile instead.
     return undefined;
   }
 }
 
 export function loadEnvelopeSchema(path?: string): EnvelopeSchema {
   if (path !== undefined) return compileEnvelopeSchema(readJsonFile(path, 'schema'), path);
-  const text = readFileSync(bundledSchemaPath, 'utf8');
+  const text = readFileSync(bundledSchemaPath(), 'utf8');
   const document = asSchema(JSON.parse(text), 'the bundled schema');
   const validate = precompiled(text);
   return validate ? described(document, 'bundled', validate) : compileEnvelopeSchema(document, 'bundled');

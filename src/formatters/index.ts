@@ -1,16 +1,14 @@
-// The output formats, by name. The CLI derives --format's choices and help from this map.
-import type { Report } from '../types.js';
+// The output formats, by name, for the library. The CLI loads them one by one through load.ts.
 import { formatGithub } from './github.js';
 import { formatHuman } from './human.js';
 import { formatJson } from './json.js';
 import { formatJunit } from './junit.js';
 import { formatMarkdown } from './markdown.js';
-import { formatNdjson } from './ndjson.js';
+import type { Report } from '../types.js';
+import type { FormatName, Formatter } from './names.js';
 import type { FormatOptions } from './options.js';
+import { formatNdjson } from './ndjson.js';
 import { formatSarif } from './sarif.js';
-
-/** A pure function of the report, as pieces of text: a large report is written without being held whole. */
-export type Formatter = (report: Report, options: FormatOptions) => Iterable<string>;
 
 export const formatters = {
   human: formatHuman,
@@ -20,15 +18,7 @@ export const formatters = {
   junit: formatJunit,
   github: formatGithub,
   markdown: formatMarkdown,
-} satisfies Record<string, Formatter>;
-
-export type FormatName = keyof typeof formatters;
-
-export const formatNames = Object.keys(formatters) as FormatName[];
-
-export function isFormatName(name: string): name is FormatName {
-  return Object.hasOwn(formatters, name);
-}
+} satisfies Record<FormatName, Formatter>;
 
 /** The whole text of one format (for a report small enough to hold as one string). */
 export function formatReport(name: FormatName, report: Report, options: FormatOptions): string {
@@ -37,5 +27,6 @@ export function formatReport(name: FormatName, report: Report, options: FormatOp
   return text;
 }
 
+export { formatNames, isFormatName, type FormatName, type Formatter } from './names.js';
 export type { FormatOptions } from './options.js';
 export { defaultFormatOptions } from './options.js';

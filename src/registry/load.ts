@@ -10,7 +10,7 @@ export function readCodesFile(path: string): CodesFile {
 }
 
 export function loadRegistry(extraFiles: readonly string[] = []): CodeRegistry {
-  const files = [readJsonFile(bundledCodesPath, 'codes file') as CodesFile];
+  const files = [readJsonFile(bundledCodesPath(), 'codes file') as CodesFile];
   for (const path of extraFiles) files.push(readCodesFile(path));
   return new CodeRegistry(files);
 }

@@ -2,7 +2,7 @@
 // name says, so gzip on stdin works too), strips a UTF-8 BOM, and decodes UTF-16 (LE or BE, by its
 // BOM: what Windows PowerShell's `>` writes) to UTF-8. Everything stays a stream.
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { loadZlib } from '../lazy.js';
 
 export class InputDataError extends Error {
   override name = 'InputDataError';
@@ -32,7 +32,7 @@ async function peek(chunks: ChunkSource, n: number): Promise<{ head: Buffer; str
 }
 
 async function* gunzip(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  const inflater = Readable.from(chunks).pipe(createGunzip({ chunkSize: 1 << 20 }));
+  const inflater = Readable.from(chunks).pipe(loadZlib().createGunzip({ chunkSize: 1 << 20 }));
   try {
     for await (const chunk of inflater) yield chunk as Buffer;
   } catch (error) {
@@ -58,6 +58,15 @@ async function* skip(chunks: AsyncIterable<Buffer>, bytes: number): AsyncGenerat
     yield left > 0 ? chunk.subarray(left) : chunk;
     left = 0;
   }
+}
+
+/**
+ * A whole input in one Buffer, when it needs no decoding: its UTF-8 bytes (a BOM cut off). Gzip and
+ * UTF-16 give undefined: decodeInput streams those.
+ */
+export function plainUtf8(bytes: Buffer): Buffer | undefined {
+  if ((bytes[0] === 0x1f && bytes[1] === 0x8b) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return undefined;
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
 }
 
 export async function decodeInput(raw: ChunkSource): Promise<AsyncIterable<Buffer>> {

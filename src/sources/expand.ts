@@ -1,9 +1,12 @@
 // Command-line inputs -> the list of sources to read, in the order given (spec section 7, Paths):
 // `-` is stdin; an argument that exists on disk is a file or a folder (searched recursively);
 // anything else is a glob. Files found under a folder or glob are sorted by code point.
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import { describeError } from '../errors.js';
+// globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
+// named files should not pay for it at start-up.
+import { loadGlobby } from '../lazy.js';
 import type { InputFailure } from '../types.js';
 
 export interface InputSource {
@@ -24,45 +27,55 @@ function toSlashes(path: string): string {
   return path.replaceAll('\\', '/');
 }
 
-async function statOrUndefined(path: string) {
+// Synchronous: one stat per argument, and node:fs/promises need not be loaded for it.
+function statOrUndefined(path: string) {
   try {
-    return await stat(path);
+    return statSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
     throw error;
   }
 }
 
-// globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
-// named files should not pay for it at start-up.
-const loadGlobby = () => import('globby');
 
-async function expandOne(arg: string, stdinName: string): Promise<InputSource[] | InputFailure> {
-  if (arg === '-') return [{ name: stdinName }];
+/** A source, and the resolved path that tells whether another argument named the same file. */
+interface Found {
+  source: InputSource;
+  key: string;
+}
+
+function found(name: string, path = name): Found {
+  return { source: { name, path }, key: resolve(path) };
+}
+
+async function expandOne(arg: string, stdinName: string): Promise<Found[] | InputFailure> {
+  if (arg === '-') return [{ source: { name: stdinName }, key: '\0stdin' }];
   const asGiven = toSlashes(arg);
   let info;
   let path = arg;
   try {
-    info = (await statOrUndefined(arg)) ?? (asGiven !== arg ? await statOrUndefined((path = asGiven)) : undefined);
+    info = statOrUndefined(arg) ?? (asGiven !== arg ? statOrUndefined((path = asGiven)) : undefined);
   } catch (error) {
     return { source: asGiven, message: `cannot read ${asGiven}: ${describeError(error)}` };
   }
   if (info?.isDirectory()) {
     const { globby } = await loadGlobby();
-    const found = await globby(folderPattern, { cwd: path, onlyFiles: true, followSymbolicLinks: false });
-    if (found.length === 0) return { source: asGiven, message: `no input files in ${asGiven}` };
+    const files = await globby(folderPattern, { cwd: path, onlyFiles: true, followSymbolicLinks: false });
+    if (files.length === 0) return { source: asGiven, message: `no input files in ${asGiven}` };
     const base = asGiven.replace(/\/+$/, '');
-    return found.sort(byCodePoint).map((relative) => {
+    // globby's paths are normalised already: the folder is resolved once, not each of its 10k files.
+    const folder = resolve(path);
+    return files.sort(byCodePoint).map((relative) => {
       const name = `${base}/${relative}`;
-      return { name, path: name };
+      return { source: { name, path: name }, key: `${folder}${sep}${sep === '/' ? relative : relative.replaceAll('/', sep)}` };
     });
   }
-  if (info) return [{ name: asGiven, path }];
+  if (info) return [found(asGiven, path)];
   const { globby, isDynamicPattern } = await loadGlobby();
   if (!isDynamicPattern(asGiven)) return { source: asGiven, message: `cannot read ${asGiven}: no such file or directory` };
-  const found = await globby(asGiven, { onlyFiles: true });
-  if (found.length === 0) return { source: asGiven, message: `no input files in ${asGiven}` };
-  return found.sort(byCodePoint).map((name) => ({ name, path: name }));
+  const files = await globby(asGiven, { onlyFiles: true });
+  if (files.length === 0) return { source: asGiven, message: `no input files in ${asGiven}` };
+  return files.sort(byCodePoint).map((name) => found(name));
 }
 
 export async function expandInputs(args: readonly string[], stdinName = '-'): Promise<{ sources: InputSource[]; failures: InputFailure[] }> {
@@ -75,8 +88,7 @@ export async function expandInputs(args: readonly string[], stdinName = '-'): Pr
       failures.push(result);
       continue;
     }
-    for (const source of result) {
-      const key = source.path === undefined ? '\0stdin' : resolve(source.path);
+    for (const { source, key } of result) {
       if (seen.has(key)) continue;
       seen.add(key);
       sources.push(source);
