@@ -1,6 +1,7 @@
 // --jobs: worker threads across files and across byte ranges of one large file. The report must be
 // byte-identical to a single-threaded run (issue 5), line numbers included.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binary, lines, tempFiles } from './helpers/cli.js';
@@ -69,5 +70,23 @@ describe('--jobs', () => {
     const result = run(['--jobs', '0', join(dir, 'big.jsonl')], dir);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--jobs: expected a whole number of at least 1');
+  });
+});
+
+describe('--jobs, interrupted', () => {
+  const dir = tempFiles({ 'big.jsonl': bigFile() });
+
+  it('Ctrl-C while workers spool findings: exit 130, and no temporary file is left behind', async () => {
+    const tmp = tempFiles({});
+    const child = spawn(process.execPath, [binary, 'check', '--jobs', '2', '--findings-in-memory', '1', '-f', 'json', 'big.jsonl'], { cwd: dir, env: { ...process.env, TMPDIR: tmp } });
+    child.stdout.resume();
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // Interrupt once a worker has written findings to its spool.
+    const spooling = () => readdirSync(tmp).some((run) => readdirSync(join(tmp, run)).some((name) => name.startsWith('worker-')));
+    for (let waited = 0; !spooling() && waited < 20_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(spooling()).toBe(true);
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });

@@ -9,7 +9,6 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { isMainThread } from 'node:worker_threads';
 import { UsageError, describeError } from '../errors.js';
 import { prettyHint } from '../framing/ndjson.js';
 import type { Finding, FindingList } from '../types.js';
@@ -44,13 +43,16 @@ export const defaultMemoryBudget = 1_000;
 const pieceBytes = 64 * 1024;
 
 class Spool {
-  readonly dir = mkdtempSync(join(tmpdir(), 'mcec-result-'));
-  readonly path = join(this.dir, 'findings.ndjson');
-  private readonly fd = openSync(this.path, 'w');
+  readonly path: string;
+  private readonly fd: number;
   private size = 0;
 
-  constructor() {
-    if (isMainThread) removeAtExit(this.dir);
+  /** In `parent` (a worker's: the run's folder, which the main thread removes), else a folder of its own. */
+  constructor(parent: string | undefined) {
+    const dir = mkdtempSync(join(parent ?? tmpdir(), parent === undefined ? 'mcec-result-' : 'worker-'));
+    if (parent === undefined) removeAtExit(dir);
+    this.path = join(dir, 'findings.ndjson');
+    this.fd = openSync(this.path, 'w');
   }
 
   append(findings: readonly Finding[]): [number, number] {
@@ -81,9 +83,23 @@ function removeAtExit(dir: string): void {
   removals.add(dir);
 }
 
-/** A worker's spool outlives the worker: the main thread removes it when the process ends. */
-export function adoptSpool(stored: StoredFindings): void {
-  if (stored.spool) removeAtExit(join(stored.spool.path, '..'));
+/**
+ * The folder for the spools of a run's worker threads, made by the main thread and removed when
+ * the process ends: a worker's spool outlives the worker, and after Ctrl-C or a worker's failure
+ * nobody else knows where it is.
+ */
+export function workerSpoolFolder(): string {
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'mcec-result-'));
+    removeAtExit(dir);
+    return dir;
+  } catch (error) {
+    throw spoolError(error);
+  }
+}
+
+function spoolError(error: unknown): UsageError {
+  return new UsageError(`cannot write findings to a temporary file in ${tmpdir()}: ${describeError(error)} (set TMPDIR to a writable folder, or raise --findings-in-memory)`);
 }
 
 /** The memory budget of one thread, and the stores that hold findings against it. */
@@ -92,7 +108,10 @@ export class SpillBudget {
   private readonly holders = new Set<FindingStore>();
   private spool: Spool | undefined;
 
-  constructor(readonly limit = defaultMemoryBudget) {}
+  constructor(
+    readonly limit = defaultMemoryBudget,
+    private readonly folder?: string,
+  ) {}
 
   hold(store: FindingStore): void {
     this.holders.add(store);
@@ -106,10 +125,10 @@ export class SpillBudget {
 
   write(findings: readonly Finding[]): { path: string; region: [number, number] } {
     try {
-      this.spool ??= new Spool();
+      this.spool ??= new Spool(this.folder);
       return { path: this.spool.path, region: this.spool.append(findings) };
     } catch (error) {
-      throw new UsageError(`cannot write findings to a temporary file in ${tmpdir()}: ${describeError(error)} (set TMPDIR to a writable folder, or raise --findings-in-memory)`);
+      throw spoolError(error);
     }
   }
 }

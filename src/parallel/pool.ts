@@ -4,7 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Unit, UnitOptions, UnitResult } from '../check-unit.js';
 import { UsageError } from '../errors.js';
-import { adoptSpool } from '../findings/store.js';
+import { workerSpoolFolder } from '../findings/store.js';
 import type { Progress } from '../types.js';
 
 export interface WorkerRequest {
@@ -38,6 +38,7 @@ function batches(units: readonly Unit[], sizes: readonly number[]): WorkerReques
 export async function runOnWorkers(units: readonly Unit[], sizes: readonly number[], jobs: number, options: UnitOptions, signal?: AbortSignal, progress?: Progress): Promise<(UnitResult | undefined)[]> {
   const results: (UnitResult | undefined)[] = new Array(units.length);
   const queue = batches(units, sizes);
+  const spoolFolder = workerSpoolFolder();
   let next = 0;
   const workers: Worker[] = [];
   try {
@@ -53,7 +54,7 @@ export async function runOnWorkers(units: readonly Unit[], sizes: readonly numbe
         worker.postMessage(queue[next++]!);
       };
       for (let k = 0; k < Math.min(jobs, queue.length); k++) {
-        const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined } });
+        const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined, spoolFolder } });
         workers.push(worker);
         worker.on('message', (reply: WorkerReply) => {
           if ('progress' in reply) {
@@ -62,10 +63,7 @@ export async function runOnWorkers(units: readonly Unit[], sizes: readonly numbe
           }
           running--;
           if ('error' in reply) return reject(reply.usage ? new UsageError(reply.error) : new Error(reply.error));
-          reply.results.forEach((result, offset) => {
-            adoptSpool(result.findings);
-            results[reply.first + offset] = result;
-          });
+          reply.results.forEach((result, offset) => (results[reply.first + offset] = result));
           feed(worker);
         });
         worker.on('error', reject);
