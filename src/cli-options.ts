@@ -1,7 +1,7 @@
 // Parsing of option values that commander leaves as strings. Each failure is a UsageError naming the
 // option and listing what is valid, so `--help` is rarely needed to fix it.
 import { isRuleId, ruleIds } from './checks/catalog.js';
-import type { ConfigSettings } from './config.js';
+import type { ConfigSettings, PlainSettings } from './config.js';
 import { UsageError } from './errors.js';
 import { formatNames, isFormatName, type FormatName } from './formatters/names.js';
 import type { RuleId, RuleSetting } from './types.js';
@@ -49,25 +49,13 @@ export function decideColor(flag: boolean | undefined, isTTY: boolean, env: Node
 }
 
 /** The options of `check` as commander hands them over (values already parsed). */
-export interface CheckFlags {
+export interface CheckFlags extends PlainSettings {
   format: FormatTarget[];
-  output?: string;
-  schema?: string;
   codes: string[];
-  strictCodes?: boolean;
   rule: [RuleId, RuleSetting][];
   input: 'auto' | 'json' | 'ndjson';
-  stdinFilename?: string;
   unwrap: 'auto' | 'none';
-  maxLineBytes?: number;
-  extract?: boolean;
   maxListed: number;
-  maxWarnings?: number;
-  quiet?: boolean;
-  exitZero?: boolean;
-  color?: boolean;
-  redact?: boolean;
-  baseline?: string;
   writeBaseline?: string;
   /** A path, or false for --no-config; undefined searches from the working directory upward. */
   config?: string | false;

@@ -39,7 +39,7 @@ async function writeReports(report: Report, flags: CheckFlags): Promise<void> {
   const color = decideColor(flags.color, toStdout && process.stdout.isTTY === true, process.env);
   const options = { maxListed: flags.maxListed, quiet: flags.quiet ?? false, cwd: process.cwd() };
   // Reports to files first, then those to stdout (or -o) in the order given, each written as it is formatted.
-  const main: ReportTarget[] = [];
+  const main: Iterable<string>[] = [];
   for (const target of targets) {
     const file = target.file ?? flags.output;
     const format = await loadFormatter(target.format);
@@ -54,13 +54,11 @@ async function writeReports(report: Report, flags: CheckFlags): Promise<void> {
   writePieces(1, main);
 }
 
-type ReportTarget = Iterable<string>;
-
 /**
  * Pieces gathered to 64 KiB per write: a write per finding would cost a syscall each, and strings
  * of a megabyte or more live in V8's large-object space until a full collection.
  */
-function writePieces(fd: number, reports: readonly ReportTarget[]): void {
+function writePieces(fd: number, reports: readonly Iterable<string>[]): void {
   let text = '';
   for (const pieces of reports) {
     for (const piece of pieces) {
@@ -87,7 +85,7 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
-function writeReportFile(path: string, reports: readonly ReportTarget[]): void {
+function writeReportFile(path: string, reports: readonly Iterable<string>[]): void {
   let fd: number;
   try {
     fd = openSync(path, 'w');

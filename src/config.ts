@@ -15,25 +15,29 @@ import type { RuleId, RuleSetting } from './types.js';
 export const configFileName = 'mcec-result.config.json';
 const packageKey = 'mcec-result';
 
-export interface ConfigSettings {
-  format?: string | string[];
+/** Settings whose value is the same in a config file as on the command line (after parsing). */
+export interface PlainSettings {
   output?: string;
   schema?: string;
-  codes?: string | string[];
   strictCodes?: boolean;
-  rules?: Partial<Record<RuleId, RuleSetting>>;
-  input?: 'auto' | 'json' | 'ndjson';
-  unwrap?: 'auto' | 'none';
   extract?: boolean;
   stdinFilename?: string;
   maxLineBytes?: number;
-  maxListed?: number;
   maxWarnings?: number;
   quiet?: boolean;
   exitZero?: boolean;
   color?: boolean;
   redact?: boolean;
   baseline?: string;
+}
+
+export interface ConfigSettings extends PlainSettings {
+  format?: string | string[];
+  codes?: string | string[];
+  rules?: Partial<Record<RuleId, RuleSetting>>;
+  input?: 'auto' | 'json' | 'ndjson';
+  unwrap?: 'auto' | 'none';
+  maxListed?: number;
 }
 
 export interface LoadedConfig {

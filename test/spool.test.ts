@@ -60,7 +60,8 @@ describe('findings past the memory budget', () => {
     const report = JSON.parse(stdout) as { summary: { errors: number; warnings: number }; findings: { rule: string; source: string; line: number }[] };
     expect(report.findings).toHaveLength(report.summary.errors + report.summary.warnings);
     const late = report.findings.filter((f) => f.rule === 'unanswered-request');
-    expect(late.length).toBeGreaterThan(40);
+    // Every 7th of 300 requests has no response.
+    expect(late).toHaveLength(42);
     const lines = report.findings.filter((f) => f.source.endsWith('tool-calls.jsonl')).map((f) => f.line);
     expect(lines).toEqual([...lines].sort((a, b) => a - b));
   });

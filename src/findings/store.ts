@@ -109,7 +109,7 @@ export class SpillBudget {
   private spool: Spool | undefined;
 
   constructor(
-    readonly limit = defaultMemoryBudget,
+    private readonly limit = defaultMemoryBudget,
     private readonly folder?: string,
   ) {}
 
@@ -118,9 +118,10 @@ export class SpillBudget {
     if (++this.held > this.limit) for (const holder of [...this.holders]) holder.spill();
   }
 
-  release(store: FindingStore, count: number, forget: boolean): void {
+  /** The store holds `count` findings fewer, and none against the budget until it holds one again. */
+  release(store: FindingStore, count: number): void {
     this.held -= count;
-    if (forget) this.holders.delete(store);
+    this.holders.delete(store);
   }
 
   write(findings: readonly Finding[]): { path: string; region: [number, number] } {
@@ -141,10 +142,6 @@ export class FindingStore {
   private readonly data: StoredFindings = { head: [], late: [], spooled: 0, errors: 0 };
 
   constructor(private readonly budget: SpillBudget) {}
-
-  get length(): number {
-    return this.data.spooled + this.data.head.length + this.data.late.length;
-  }
 
   /** The next finding in report order; `hint` marks a parse error that may be a pretty-printed value. */
   append(finding: Finding, hint = false): void {
@@ -171,7 +168,7 @@ export class FindingStore {
       data.spooled += count;
       data.head = [];
     }
-    this.budget.release(this, count, true);
+    this.budget.release(this, count);
   }
 
   /** The findings, complete and in order. */
@@ -186,7 +183,7 @@ export class FindingStore {
    */
   detach(keepAtMost: number): StoredFindings {
     if (this.data.head.length > keepAtMost) this.spill();
-    this.budget.release(this, this.data.head.length, true);
+    this.budget.release(this, this.data.head.length);
     return this.seal();
   }
 }
@@ -224,7 +221,7 @@ export class StoredList implements FindingList {
   readonly length: number;
 
   constructor(
-    readonly stored: StoredFindings,
+    private readonly stored: StoredFindings,
     private readonly placement: Placement = { lineOffset: 0, wordHint: true },
   ) {
     this.length = stored.spooled + stored.head.length + stored.late.length;
