@@ -72,9 +72,16 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
   try {
     if (!inline) {
       const { runOnWorkers } = await import('./parallel/pool.js');
-      const results = await runOnWorkers(units, sizes, jobs, unitOptions(options), options.signal, progress);
+      const perUnit = unitOptions(options);
+      const budget = new SpillBudget(options.findingsInMemory);
+      const tally = new Tally(context.schema.categories, context.registry);
+      const io = { budget, ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
+      // A byte range is counted on its own: the run drops its counts if it checks the file again whole.
+      const local = (unit: Unit) => checkUnit(unit, context, perUnit, unit.range ? io : { ...io, tally });
+      const { results, summaries } = await runOnWorkers(units, sizes, jobs, perUnit, local, options.signal, progress);
       await recheckPairedRanges(units, results, options, context);
-      return { results, summaries: results.flatMap((r) => (r?.summary ? [r.summary] : [])) };
+      // This thread's tally first: it lists the categories in the schema's order.
+      return { results, summaries: [tally.summary(), ...summaries, ...results.flatMap((r) => (r?.summary ? [r.summary] : []))] };
     }
     const tally = new Tally(context.schema.categories, context.registry);
     const budget = new SpillBudget(options.findingsInMemory);

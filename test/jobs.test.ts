@@ -62,6 +62,30 @@ describe('--jobs', () => {
     expect(run(['--jobs', '2', '-f', 'json', 'mixed.jsonl'], mixed).stdout === one.stdout).toBe(true);
   });
 
+  it('many inputs, checked on this thread and on workers alike, add up to the same report', () => {
+    // More batches than threads: this thread and the worker each count whole inputs into their own
+    // tallies, and the run adds them up; a failure, a session and a tool in every file.
+    // Workers take batches from the front and this thread from the back, so small inputs on both
+    // sides of the big one are checked on both kinds of thread.
+    const files: Record<string, string> = { 'b-big.jsonl': bigFile() };
+    for (let k = 0; k < 300; k++) {
+      const failed = JSON.stringify({ ok: false, error: { code: k % 3 === 0 ? 'element-not-found' : `code-${k % 11}`, category: k % 5 === 0 ? 'NoTarget' : 'no-target', detail: 'd' }, sessionId: `session-${k % 13}` });
+      const request = JSON.stringify({ ts: 't', sessionId: `t${k}`, direction: 'request', method: 'tools/call', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: `tool-${(k >> 1) % 4}`, arguments: {} } } });
+      const response = JSON.stringify({ ts: 't', sessionId: `t${k}`, direction: 'response', method: 'tools/call', payload: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '{"ok":true,"result":{}}' }] } } });
+      files[`${k < 150 ? 'a' : 'c'}-many/f${String(k).padStart(3, '0')}.jsonl`] = k % 2 === 0 ? `${failed}\n{"ok":true,"result":{}}\n` : `${request}\n${response}\n`;
+    }
+    const many = tempFiles(files);
+    const inputs = ['a-many', 'b-big.jsonl', 'c-many'];
+    const one = run(['--jobs', '1', '-f', 'json', ...inputs], many);
+    const report = JSON.parse(one.stdout);
+    expect(report.summary.inputs).toBe(301);
+    expect(Object.keys(report.summary.tools)).toEqual(['tool-0', 'tool-1', 'tool-2', 'tool-3']);
+    expect(report.summary.invalidCategories).toEqual({ NoTarget: 30 });
+    const two = run(['--jobs', '2', '-f', 'json', ...inputs], many);
+    expect(two.stderr).toBe('');
+    expect(two.stdout === one.stdout).toBe(true);
+  });
+
   it('the human report is the same too', () => {
     expect(run(['--jobs', '2', '--max-listed', '0', 'big.jsonl'], dir).stdout).toBe(run(['--jobs', '1', '--max-listed', '0', 'big.jsonl'], dir).stdout);
   });

@@ -1,18 +1,34 @@
-// Runs units of work on worker threads, at most `jobs` at a time, and returns their results in unit
-// order, so that the report does not depend on which worker finished first. Small units travel in
-// batches: one message per small file made 10k files slower on two workers than on one thread.
+// Runs units of work on this thread and on `jobs - 1` worker threads, and returns their results in
+// unit order, so that the report does not depend on which thread finished first. This thread starts
+// at once; a worker asks for its first batch when it has started (~0.1 s), so a run never waits for
+// a worker that is still starting, and a run has one thread fewer to start and to hold in memory. Small units travel in batches: one message per small file
+// made 10k files slower on two workers than on one thread.
 import { Worker } from 'node:worker_threads';
 import type { Unit, UnitOptions, UnitResult } from '../check-unit.js';
 import { UsageError } from '../errors.js';
 import { workerSpoolFolder } from '../findings/store.js';
-import type { Progress } from '../types.js';
+import type { Progress, Summary } from '../types.js';
 
 export interface WorkerRequest {
   first: number;
   units: Unit[];
 }
 
-export type WorkerReply = { first: number; results: UnitResult[] } | { first: number; error: string; usage: boolean } | { progress: Progress };
+export type WorkerReply =
+  | { ready: true }
+  | { first: number; results: UnitResult[]; summary: Summary }
+  | { first: number; error: string; usage: boolean }
+  | { progress: Progress };
+
+export interface PoolResults {
+  /** In unit order; undefined for a unit not run (Ctrl-C). */
+  results: (UnitResult | undefined)[];
+  /** The workers' counts of whole inputs, a summary per batch; a byte range's are in its result. */
+  summaries: Summary[];
+}
+
+/** Checks one unit on this thread (counting a whole input into this thread's tally). */
+export type LocalCheck = (unit: Unit) => Promise<UnitResult>;
 
 /** Enough work per message that posting it costs little: up to 64 units or about 4 MiB. */
 const batchUnits = 64;
@@ -35,44 +51,74 @@ function batches(units: readonly Unit[], sizes: readonly number[]): WorkerReques
   return out;
 }
 
-export async function runOnWorkers(units: readonly Unit[], sizes: readonly number[], jobs: number, options: UnitOptions, signal?: AbortSignal, progress?: Progress): Promise<(UnitResult | undefined)[]> {
+/** A macrotask turn: worker messages are delivered only between them, and a small file is checked synchronously. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function runOnWorkers(
+  units: readonly Unit[],
+  sizes: readonly number[],
+  jobs: number,
+  options: UnitOptions,
+  local: LocalCheck,
+  signal?: AbortSignal,
+  progress?: Progress,
+): Promise<PoolResults> {
   const results: (UnitResult | undefined)[] = new Array(units.length);
+  const summaries: Summary[] = [];
   const queue = batches(units, sizes);
-  const spoolFolder = workerSpoolFolder();
-  let next = 0;
+  // Workers take batches from the front, this thread from the back: once a worker has started, the
+  // two meet in the middle, whichever is faster doing more.
+  let front = 0;
+  let back = queue.length;
+  const take = () => (signal?.aborted || front >= back ? undefined : queue[front++]);
+  const takeLast = () => (signal?.aborted || front >= back ? undefined : queue[--back]);
   const workers: Worker[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
-      let running = 0;
-      signal?.addEventListener('abort', () => resolve(), { once: true });
-      const feed = (worker: Worker) => {
-        if (signal?.aborted || next >= queue.length) {
-          if (running === 0) resolve();
-          return;
-        }
-        running++;
-        worker.postMessage(queue[next++]!);
+      // Batches on workers; this thread's own loop is awaited even after Ctrl-C, as an inline run's
+      // is, so that the unit it was reading reports what it read.
+      let posted = 0;
+      let localDone = false;
+      const settle = () => {
+        if (localDone && (signal?.aborted || (posted === 0 && front >= back))) resolve();
       };
-      for (let k = 0; k < Math.min(jobs, queue.length); k++) {
+      signal?.addEventListener('abort', settle, { once: true });
+      const feed = (worker: Worker) => {
+        const batch = take();
+        if (!batch) return settle();
+        posted++;
+        worker.postMessage(batch);
+      };
+      const spoolFolder = queue.length > 1 && jobs > 1 ? workerSpoolFolder() : undefined;
+      for (let k = 0; spoolFolder !== undefined && k < Math.min(jobs, queue.length) - 1; k++) {
         const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined, spoolFolder } });
         workers.push(worker);
         worker.on('message', (reply: WorkerReply) => {
+          if ('ready' in reply) return feed(worker);
           if ('progress' in reply) {
             if (progress) for (const key of ['bytes', 'entries', 'findings'] as const) progress[key] += reply.progress[key];
             return;
           }
-          running--;
+          posted--;
           if ('error' in reply) return reject(reply.usage ? new UsageError(reply.error) : new Error(reply.error));
           reply.results.forEach((result, offset) => (results[reply.first + offset] = result));
+          summaries.push(reply.summary);
           feed(worker);
         });
         worker.on('error', reject);
-        feed(worker);
       }
-      if (queue.length === 0) resolve();
+      void (async () => {
+        for (let batch; (batch = takeLast()) !== undefined; ) {
+          for (let i = 0; i < batch.units.length && !signal?.aborted; i++) results[batch.first + i] = await local(batch.units[i]!);
+          await turn();
+        }
+      })().then(() => {
+        localDone = true;
+        settle();
+      }, reject);
     });
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
-  return results;
+  return { results, summaries };
 }

@@ -5,6 +5,7 @@ import { checkUnit, type UnitOptions } from '../check-unit.js';
 import { createCheckContext } from '../context.js';
 import { UsageError, describeError } from '../errors.js';
 import { SpillBudget } from '../findings/store.js';
+import { Tally } from '../tally.js';
 import type { Progress } from '../types.js';
 import type { WorkerReply, WorkerRequest } from './pool.js';
 
@@ -22,15 +23,20 @@ function sendProgress(): void {
 if (watched) setInterval(sendProgress, 250).unref();
 
 parentPort!.on('message', ({ first, units }: WorkerRequest) => {
+  // One tally per batch: a summary per small file cost more to sort, post and merge than to check
+  // the file. A byte range keeps its own, which the run drops if it checks that file again whole.
+  const tally = new Tally(context.schema.categories, context.registry);
   void (async () => {
     const results = [];
-    for (const unit of units) results.push(await checkUnit(unit, context, options, { budget, posted: true, ...(watched && { progress }) }));
+    for (const unit of units) results.push(await checkUnit(unit, context, options, { budget, posted: true, ...(!unit.range && { tally }), ...(watched && { progress }) }));
     return results;
   })().then(
     (results) => {
       if (watched) sendProgress();
-      parentPort!.postMessage({ first, results } satisfies WorkerReply);
+      parentPort!.postMessage({ first, results, summary: tally.summary() } satisfies WorkerReply);
     },
     (error: unknown) => parentPort!.postMessage({ first, error: describeError(error), usage: error instanceof UsageError } satisfies WorkerReply),
   );
 });
+// Work is asked for only now: until here the main thread has been checking units itself.
+parentPort!.postMessage({ ready: true } satisfies WorkerReply);
