@@ -7,7 +7,7 @@ import { packageVersion } from './assets.js';
 import { checkUnit, type Unit, type UnitOptions, type UnitResult } from './check-unit.js';
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { createCheckContext, type CheckOptions } from './context.js';
-import { ConcatList, SpillBudget, StoredList } from './findings/store.js';
+import { ConcatList, RunFolder, SpillBudget, StoredList } from './findings/store.js';
 import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
 import { Tally, mergeSummaries, suggestionsFor } from './tally.js';
@@ -44,14 +44,14 @@ interface RunResults {
  * A file is split only when its start looks like bare envelopes; if a range met JSON-RPC messages
  * after all, their pairing spans ranges, so that file is checked again whole (rare, and correct).
  */
-async function recheckPairedRanges(units: readonly Unit[], results: (UnitResult | undefined)[], options: CheckOptions, context: CheckContext): Promise<void> {
+async function recheckPairedRanges(units: readonly Unit[], results: (UnitResult | undefined)[], options: CheckOptions, context: CheckContext, folder: RunFolder): Promise<void> {
   for (let u = 0; u < units.length; u++) {
     const { source, range } = units[u]!;
     if (range?.index !== 0) continue;
     let last = u;
     while (last + 1 < units.length && units[last + 1]!.source === source) last++;
     if (!results.slice(u, last + 1).some((r) => r?.paired) || options.signal?.aborted) continue;
-    results[u] = await checkUnit({ source }, context, unitOptions(options), { budget: new SpillBudget(options.findingsInMemory), ...(options.signal && { signal: options.signal }) });
+    results[u] = await checkUnit({ source }, context, unitOptions(options), { budget: new SpillBudget(options.findingsInMemory, () => folder.path), ...(options.signal && { signal: options.signal }) });
     for (let k = u + 1; k <= last; k++) results[k] = undefined;
   }
 }
@@ -61,7 +61,7 @@ function runsInline({ units, bytes }: Plan, jobs: number): boolean {
   return units.some((u) => u.source.path === undefined) || jobs < 2 || units.length < 2 || bytes < parallelBytes;
 }
 
-async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context: CheckContext): Promise<RunResults> {
+async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context: CheckContext, folder: RunFolder): Promise<RunResults> {
   const { units, sizes } = plan;
   // Without every size there is no total to show a share of.
   const totalBytes = plan.unsized > 0 ? 0 : plan.bytes;
@@ -73,18 +73,18 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
     if (!inline) {
       const { runOnWorkers } = await import('./parallel/pool.js');
       const perUnit = unitOptions(options);
-      const budget = new SpillBudget(options.findingsInMemory);
+      const budget = new SpillBudget(options.findingsInMemory, () => folder.path);
       const tally = new Tally(context.schema.categories, context.registry);
       const io = { budget, ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
       // A byte range is counted on its own: the run drops its counts if it checks the file again whole.
       const local = (unit: Unit) => checkUnit(unit, context, perUnit, unit.range ? io : { ...io, tally });
-      const { results, summaries } = await runOnWorkers(units, sizes, jobs, perUnit, local, options.signal, progress);
-      await recheckPairedRanges(units, results, options, context);
+      const { results, summaries } = await runOnWorkers(units, sizes, jobs, perUnit, local, () => folder.path, options.signal, progress);
+      await recheckPairedRanges(units, results, options, context, folder);
       // This thread's tally first: it lists the categories in the schema's order.
       return { results, summaries: [tally.summary(), ...summaries, ...results.flatMap((r) => (r?.summary ? [r.summary] : []))] };
     }
     const tally = new Tally(context.schema.categories, context.registry);
-    const budget = new SpillBudget(options.findingsInMemory);
+    const budget = new SpillBudget(options.findingsInMemory, () => folder.path);
     const results: UnitResult[] = [];
     const perUnit = unitOptions(options);
     const io = { tally, budget, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
@@ -133,7 +133,9 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   let plan = planUnits(sources, jobs, options.input ?? 'auto');
   // Byte ranges are for workers; a run that stays on this thread reads each file whole.
   if (runsInline(plan, jobs) && plan.units.some((u) => u.range)) plan = planUnits(sources, 1, options.input ?? 'auto');
-  const { results, summaries } = await runUnits(plan, jobs, options, context);
+  // Findings past the memory budget are spooled in here until the report is gone.
+  const folder = new RunFolder();
+  const { results, summaries } = await runUnits(plan, jobs, options, context, folder);
 
   const findings: StoredList[] = [];
   let checked = 0;
@@ -155,6 +157,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   const summary = mergeSummaries(summaries);
   if (summaries.length === 0) summary.categories = Object.fromEntries(context.schema.categories.map((c) => [c, 0]));
   const list = new ConcatList(findings);
+  folder.releaseWith(list);
   let errors = 0;
   for (const part of findings) errors += part.errors;
   summary.inputs = checked;

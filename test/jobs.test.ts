@@ -100,13 +100,13 @@ describe('--jobs', () => {
 describe('--jobs, interrupted', () => {
   const dir = tempFiles({ 'big.jsonl': bigFile() });
 
-  it('Ctrl-C while workers spool findings: exit 130, and no temporary file is left behind', async () => {
+  it('Ctrl-C while threads spool findings: exit 130, and no temporary file is left behind', async () => {
     const tmp = tempFiles({});
     const child = spawn(process.execPath, [binary, 'check', '--jobs', '2', '--findings-in-memory', '1', '-f', 'json', 'big.jsonl'], { cwd: dir, env: { ...process.env, TMPDIR: tmp } });
     child.stdout.resume();
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    // Interrupt once a worker has written findings to its spool.
-    const spooling = () => readdirSync(tmp).some((run) => readdirSync(join(tmp, run)).some((name) => name.startsWith('worker-')));
+    // Interrupt once threads write findings to their spools, in the run's folder (made before the worker starts).
+    const spooling = () => readdirSync(tmp).some((run) => readdirSync(join(tmp, run)).some((name) => name.startsWith('thread-')));
     for (let waited = 0; !spooling() && waited < 20_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(spooling()).toBe(true);
     child.kill('SIGINT');

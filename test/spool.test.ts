@@ -2,12 +2,15 @@
 // when the report is written (issue 5: memory must not grow with the input). The report must be
 // the same, byte for byte, in every format, whether its findings were held or spooled, and the
 // temporary file must be gone when the process ends.
+import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FindingStore, SpillBudget, StoredList } from '../src/findings/store.js';
 import { formatNames } from '../src/formatters/index.js';
 import type { Finding } from '../src/types.js';
-import { runCli, tempFiles } from './helpers/cli.js';
+import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
 
 function transcriptLine(direction: 'request' | 'response', id: number, envelope?: object): string {
   const payload =
@@ -78,6 +81,54 @@ describe('findings past the memory budget', () => {
     const result = runCli(['check', '--findings-in-memory', '0', 'bare.jsonl'], { cwd: dir });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--findings-in-memory: expected a whole number of at least 1');
+  });
+});
+
+describe('a process that checks again and again (the library)', () => {
+  // About 9 MiB (over the size that puts a run on workers), a finding on every 10th line.
+  const lines: string[] = [];
+  for (let i = 0; i < 30_000; i++) lines.push(i % 10 === 0 ? '{"ok":false,"error":{"code":"nope","category":"bogus"}}' : JSON.stringify({ ok: true, result: { i, padding: 'x'.repeat(280) } }));
+  const dir = tempFiles({ 'big.jsonl': `${lines.join('\n')}\n` });
+  // Runs in a function of its own, so that no report is left in a suspended frame when it returns.
+  const script = `
+    import { readdirSync } from 'node:fs';
+    const { check, formatReport } = await import(process.env.MCEC_LIBRARY);
+    const tmp = process.env.TMPDIR;
+    const descriptors = () => readdirSync('/proc/self/fd').length;
+    async function runs() {
+      let folders = 0;
+      let findings = 0;
+      for (const jobs of [1, 2, 1, 2]) {
+        const report = await check(['big.jsonl'], { findingsInMemory: 5, jobs });
+        findings += JSON.parse(formatReport('json', report)).findings.length;
+        folders = Math.max(folders, readdirSync(tmp).length);
+      }
+      return { folders, findings };
+    }
+    const before = descriptors();
+    const { folders, findings } = await runs();
+    const after = descriptors();
+    for (let i = 0; i < 200 && readdirSync(tmp).length > 0; i++) {
+      globalThis.gc();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    console.log(JSON.stringify({ folders, findings, left: readdirSync(tmp), descriptors: after - before }));
+  `;
+
+  it('closes its temporary files after each write and removes them when the report is gone, before exit', () => {
+    const tmp = tempFiles({});
+    const result = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, TMPDIR: tmp, MCEC_LIBRARY: pathToFileURL(join(repoRoot, 'dist/index.js')).href },
+    });
+    expect(result.stderr).toBe('');
+    const seen = JSON.parse(result.stdout) as { folders: number; findings: number; left: string[]; descriptors: number };
+    // Each run spilled (3 findings on each of 3,000 lines, against a budget of 5), into a folder of its own.
+    expect(seen.findings).toBe(4 * 9000);
+    expect(seen.folders).toBeGreaterThan(0);
+    expect(seen.left).toEqual([]);
+    expect(seen.descriptors).toBe(0);
   });
 });
 

@@ -44,57 +44,91 @@ const pieceBytes = 64 * 1024;
 
 class Spool {
   readonly path: string;
-  private readonly fd: number;
   private size = 0;
 
-  /** In `parent` (a worker's: the run's folder, which the main thread removes), else a folder of its own. */
-  constructor(parent: string | undefined) {
-    const dir = mkdtempSync(join(parent ?? tmpdir(), parent === undefined ? 'mcec-result-' : 'worker-'));
-    if (parent === undefined) removeAtExit(dir);
+  constructor(dir: string) {
     this.path = join(dir, 'findings.ndjson');
-    this.fd = openSync(this.path, 'w');
   }
 
+  /**
+   * Opened for each write and closed after it (once per budget's worth of findings): a descriptor
+   * held open would outlive the run in a process that calls `check()` again, and a worker's would
+   * outlive the worker, since threads share the process's descriptors.
+   */
   append(findings: readonly Finding[]): [number, number] {
     const start = this.size;
-    // One write per piece: a write per finding would cost a syscall each.
-    let text = '';
-    for (const finding of findings) {
-      text += `${JSON.stringify(finding)}\n`;
-      if (text.length >= pieceBytes) this.write(text), (text = '');
+    const fd = openSync(this.path, 'a');
+    try {
+      // One write per piece: a write per finding would cost a syscall each.
+      let text = '';
+      for (const finding of findings) {
+        text += `${JSON.stringify(finding)}\n`;
+        if (text.length >= pieceBytes) this.write(fd, text), (text = '');
+      }
+      if (text !== '') this.write(fd, text);
+    } finally {
+      closeSync(fd);
     }
-    if (text !== '') this.write(text);
     return [start, this.size];
   }
 
-  private write(text: string): void {
+  private write(fd: number, text: string): void {
     const bytes = Buffer.from(text, 'utf8');
-    writeSync(this.fd, bytes);
+    writeSync(fd, bytes);
     this.size += bytes.length;
   }
 }
 
+/** Temporary folders not yet removed, removed when the process ends (Ctrl-C included). */
 const removals = new Set<string>();
+
+function remove(dir: string): void {
+  removals.delete(dir);
+  rmSync(dir, { recursive: true, force: true });
+}
 
 function removeAtExit(dir: string): void {
   if (removals.size === 0) process.once('exit', () => {
-    for (const d of removals) rmSync(d, { recursive: true, force: true });
+    for (const d of removals) remove(d);
   });
   removals.add(dir);
 }
 
-/**
- * The folder for the spools of a run's worker threads, made by the main thread and removed when
- * the process ends: a worker's spool outlives the worker, and after Ctrl-C or a worker's failure
- * nobody else knows where it is.
- */
-export function workerSpoolFolder(): string {
+/** A run's folder goes when its report does: a process may check many times before it exits. */
+const collected = new FinalizationRegistry<string>((dir) => {
+  try {
+    remove(dir);
+  } catch {
+    // Best effort: what is left goes at exit.
+  }
+});
+
+function temporaryFolder(): string {
   try {
     const dir = mkdtempSync(join(tmpdir(), 'mcec-result-'));
     removeAtExit(dir);
     return dir;
   } catch (error) {
     throw spoolError(error);
+  }
+}
+
+/**
+ * The temporary folder of one run, made when a thread first spills: each thread's spool is a folder
+ * of its own inside it (a worker's outlives the worker, and after Ctrl-C or a worker's failure
+ * nobody else knows where it is). Removed when the report that reads it is garbage-collected, or
+ * when the process ends, whichever comes first.
+ */
+export class RunFolder {
+  private dir: string | undefined;
+
+  get path(): string {
+    return (this.dir ??= temporaryFolder());
+  }
+
+  /** Removes the folder, if one was made, once `owner` (the report's findings) is collected. */
+  releaseWith(owner: object): void {
+    if (this.dir !== undefined) collected.register(owner, this.dir);
   }
 }
 
@@ -108,9 +142,10 @@ export class SpillBudget {
   private readonly holders = new Set<FindingStore>();
   private spool: Spool | undefined;
 
+  /** `folder`: the run's folder, where this thread's spool goes (else a folder of its own). */
   constructor(
     private readonly limit = defaultMemoryBudget,
-    private readonly folder?: string,
+    private readonly folder?: () => string,
   ) {}
 
   hold(store: FindingStore): void {
@@ -126,10 +161,10 @@ export class SpillBudget {
 
   write(findings: readonly Finding[]): { path: string; region: [number, number] } {
     try {
-      this.spool ??= new Spool(this.folder);
+      this.spool ??= new Spool(this.folder ? mkdtempSync(join(this.folder(), 'thread-')) : temporaryFolder());
       return { path: this.spool.path, region: this.spool.append(findings) };
     } catch (error) {
-      throw spoolError(error);
+      throw error instanceof UsageError ? error : spoolError(error);
     }
   }
 }

@@ -6,7 +6,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Unit, UnitOptions, UnitResult } from '../check-unit.js';
 import { UsageError } from '../errors.js';
-import { workerSpoolFolder } from '../findings/store.js';
 import type { Progress, Summary } from '../types.js';
 
 export interface WorkerRequest {
@@ -60,6 +59,8 @@ export async function runOnWorkers(
   jobs: number,
   options: UnitOptions,
   local: LocalCheck,
+  /** The run's temporary folder, made for the workers' spools before they start. */
+  folder: () => string,
   signal?: AbortSignal,
   progress?: Progress,
 ): Promise<PoolResults> {
@@ -89,7 +90,7 @@ export async function runOnWorkers(
         posted++;
         worker.postMessage(batch);
       };
-      const spoolFolder = queue.length > 1 && jobs > 1 ? workerSpoolFolder() : undefined;
+      const spoolFolder = queue.length > 1 && jobs > 1 ? folder() : undefined;
       for (let k = 0; spoolFolder !== undefined && k < Math.min(jobs, queue.length) - 1; k++) {
         const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined, spoolFolder } });
         workers.push(worker);

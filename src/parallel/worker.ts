@@ -11,7 +11,7 @@ import type { WorkerReply, WorkerRequest } from './pool.js';
 
 const { options, progress: watched, spoolFolder } = workerData as { options: UnitOptions; progress: boolean; spoolFolder: string };
 const context = createCheckContext(options);
-const budget = new SpillBudget(options.findingsInMemory, spoolFolder);
+const budget = new SpillBudget(options.findingsInMemory, () => spoolFolder);
 
 // Progress is sent as deltas a few times a second, only when someone shows it.
 const progress: Progress = { bytes: 0, entries: 0, findings: 0 };
