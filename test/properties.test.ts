@@ -64,7 +64,7 @@ function lineCount(bytes: Uint8Array): number {
   return count;
 }
 
-function frame(bytes: Buffer, splits: readonly number[] = [], options: { maxLineBytes?: number; extract?: boolean } = {}): Framed[] {
+function frame(bytes: Buffer, splits: readonly number[] = [], options: { maxLineBytes?: number; extract?: boolean; windowBytes?: number } = {}): Framed[] {
   const framer = new NdjsonFramer(options);
   const out: Framed[] = [];
   const points = [...new Set(splits.map((s) => s % (bytes.length + 1)))].sort((a, b) => a - b);
@@ -127,12 +127,19 @@ describe('NdjsonFramer properties', () => {
     );
   });
 
-  it('chunking does not matter on arbitrary bytes (messages, columns and values included), small --max-line-bytes too', () => {
+  // Lines are decoded a window at a time (64 KiB); small windows put window edges next to every kind
+  // of line here: cut characters, invalid bytes, CR, blank and over-long lines.
+  const windowBytes = fc.integer({ min: 0, max: 64 });
+
+  it('chunking does not matter on arbitrary bytes (messages, columns and values included), small --max-line-bytes and windows too', () => {
     fc.assert(
-      fc.property(arbitraryBytes, splitPoints, fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }), fc.boolean(), (bytes, splits, maxLineBytes, extract) => {
+      fc.property(arbitraryBytes, splitPoints, fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }), fc.boolean(), windowBytes, (bytes, splits, maxLineBytes, extract, window) => {
         const options = { ...(maxLineBytes !== undefined && { maxLineBytes }), extract };
         const whole = frame(bytes, [], options);
         expect(frame(bytes, splits, options)).toEqual(whole);
+        expect(frame(bytes, splits, { ...options, windowBytes: window })).toEqual(whole);
+        // One line a chunk, so one line a window, against one window for the whole input.
+        if (!extract) expect(frame(bytes, Array.from({ length: bytes.length }, (_, i) => i).filter((i) => bytes[i - 1] === 0x0a), options)).toEqual(whole);
         // Byte-at-a-time is the most extreme chunking.
         if (bytes.length <= 120) expect(frame(bytes, Array.from({ length: bytes.length }, (_, i) => i), options)).toEqual(whole);
       }),
@@ -142,10 +149,11 @@ describe('NdjsonFramer properties', () => {
 
   it('chunking does not matter on realistic NDJSON, and each value is the parsed line', () => {
     fc.assert(
-      fc.property(ndjsonText, splitPoints, (text, splits) => {
+      fc.property(ndjsonText, splitPoints, windowBytes, (text, splits, window) => {
         const bytes = Buffer.from(text, 'utf8');
         const whole = frame(bytes);
         expect(frame(bytes, splits)).toEqual(whole);
+        expect(frame(bytes, splits, { windowBytes: window })).toEqual(whole);
         const expectedLines = nonBlankLines(bytes);
         expectWellFormed(whole, expectedLines, false);
         const lines = text.split('\n');

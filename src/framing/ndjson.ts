@@ -19,6 +19,9 @@ const TAB = 0x09;
 
 export const defaultMaxLineBytes = 64 * 1024 * 1024;
 
+/** Text decoded at a time: under V8's large-object size, so that a window dies in the young generation. */
+const defaultWindowBytes = 64 * 1024;
+
 /** Added by the run to the first hinted parse error of each input (see src/run.ts). */
 export const prettyHint = ' (a JSON value spread over several lines? check the file with --input json)';
 
@@ -41,27 +44,71 @@ export class NdjsonFramer {
   /** Parse messages may quote the offending text; not under --redact. */
   private readonly quote: boolean;
 
-  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean } = {}) {
+  /** Bytes decoded at a time; tests lower it, to put window edges among every kind of line. */
+  private readonly windowBytes: number;
+
+  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean; windowBytes?: number } = {}) {
     this.maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
+    this.windowBytes = options.windowBytes ?? defaultWindowBytes;
     this.extract = options.extract ?? false;
     this.quote = !options.redact;
   }
 
   push(chunk: Buffer, out: FramedSink): void {
     let start = 0;
-    let newline: number;
-    while ((newline = chunk.indexOf(LF, start)) !== -1) {
+    if (this.carryBytes > 0 || this.oversize) {
+      // The line begun in an earlier chunk ends at this chunk's first LF.
+      const newline = chunk.indexOf(LF);
+      if (newline === -1) return this.hold(chunk);
       this.lines++;
-      if (this.carryBytes === 0 && !this.oversize) {
-        // The common case reads the line where it lies: no Buffer view is made per line.
-        this.frameLine(chunk, start, newline, out);
-      } else {
-        this.hold(chunk.subarray(start, newline));
-        this.flushCarry(out);
-      }
+      this.hold(chunk.subarray(0, newline));
+      this.flushCarry(out);
       start = newline + 1;
     }
+    const last = chunk.lastIndexOf(LF);
+    if (last >= start) {
+      if (this.extract) this.frameEach(chunk, start, last, out);
+      else this.frameWindows(chunk, start, last, out);
+      start = last + 1;
+    }
     if (start < chunk.length) this.hold(chunk.subarray(start));
+  }
+
+  /** Frames the lines in `chunk[start, last]` (`last` is an LF), decoding each on its own. */
+  private frameEach(chunk: Buffer, start: number, last: number, out: FramedSink): void {
+    for (let newline = chunk.indexOf(LF, start); newline !== -1 && newline <= last; newline = chunk.indexOf(LF, start)) {
+      this.lines++;
+      this.frameLine(chunk, start, newline, out);
+      start = newline + 1;
+    }
+  }
+
+  /**
+   * Frames the lines in `chunk[start, last]` (`last` is an LF), decoding them a window of about 64
+   * KiB at a time: one decode per window instead of one per line was about 6 % of the parse floor.
+   * Lines are cut on the bytes and on the text in step (an LF byte is always one '\n'); each line
+   * is parsed from a slice of the window's text. Values JSON.parse makes are copies, so nothing keeps
+   * a window alive, and a window stays small enough to die young; a parse error is described from a
+   * string of the line's own, since its message may quote it.
+   */
+  private frameWindows(chunk: Buffer, start: number, last: number, out: FramedSink): void {
+    while (start <= last) {
+      let end = start + this.windowBytes >= last ? last : chunk.lastIndexOf(LF, start + this.windowBytes);
+      if (end < start) end = chunk.indexOf(LF, start);
+      const text = chunk.toString('utf8', start, end);
+      // Only a window with a replacement character may hold invalid UTF-8.
+      const replaced = text.includes('\uFFFD');
+      for (let from = start, at = 0; ; ) {
+        const newline = chunk.indexOf(LF, from);
+        const textEnd = newline === end ? text.length : text.indexOf('\n', at);
+        this.lines++;
+        this.frameLine(chunk, from, newline, out, text, at, textEnd, replaced);
+        if (newline === end) break;
+        from = newline + 1;
+        at = textEnd + 1;
+      }
+      start = end + 1;
+    }
   }
 
   end(out: FramedSink): void {
@@ -100,18 +147,21 @@ export class NdjsonFramer {
     this.oversize = false;
   }
 
-  /** Frames the line held in `bytes[start, end)` (its LF excluded). */
-  private frameLine(bytes: Buffer, start: number, end: number, out: FramedSink): void {
+  /**
+   * Frames the line held in `bytes[start, end)` (its LF excluded); `window[from, to)` is its text
+   * when the caller decoded it already, and `replaced` says whether that text may hold U+FFFD.
+   */
+  private frameLine(bytes: Buffer, start: number, end: number, out: FramedSink, window?: string, from = 0, to = 0, replaced = true): void {
     const line = this.lines;
     if (end - start > this.maxLineBytes && !isBlank(bytes, start, end)) {
       out.push({ kind: 'unparseable', line, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
       return;
     }
-    if (end > start && bytes[end - 1] === CR) end--;
+    if (end > start && bytes[end - 1] === CR) end--, to--;
     if (isBlank(bytes, start, end)) return;
-    const text = bytes.toString('utf8', start, end);
+    const text = window === undefined ? bytes.toString('utf8', start, end) : window.slice(from, to);
     // Decoding replaces bad bytes with U+FFFD; only then is the (rarer) exact check worth its pass.
-    if (text.includes('\uFFFD')) {
+    if (replaced && text.includes('\uFFFD')) {
       const content = bytes.subarray(start, end);
       if (!isUtf8(content)) {
         const { index, column } = firstInvalidUtf8(content);
@@ -130,10 +180,12 @@ export class NdjsonFramer {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      const failure = locateParseError(text, error, this.quote);
+      // A string of the line's own: a message quoting a slice of the window would keep it alive.
+      const own = window === undefined ? text : bytes.toString('utf8', start, end);
+      const failure = locateParseError(own, error, this.quote);
       // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off
       // one. Which hinted line is the input's first is decided later: a file may be framed in parts.
-      const hint = failure.atEnd && /[{[,:]\s*$/.test(text);
+      const hint = failure.atEnd && /[{[,:]\s*$/.test(own);
       out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: failure.message, ...(hint && { hint }) });
       return;
     }
