@@ -42,6 +42,8 @@ export interface UnitResult {
   failure?: InputFailure;
   /** It held JSON-RPC messages, whose pairing a byte range cannot see whole. */
   paired: boolean;
+  /** Ctrl-C stopped it: it may end before its last line. */
+  interrupted?: true;
 }
 
 /** The options a unit needs; plain data, so that they can be posted to a worker. */
@@ -272,5 +274,13 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
   // A range never reports the whole input empty: the run decides that from every range's entries.
   checker.finish(failure !== undefined || signal?.aborted === true, range === undefined);
   const findings = io.posted ? checker.findings.detach(postedInMemory) : checker.findings.seal();
-  return { findings, ...(!io.tally && { summary: tally.summary() }), entries: checker.entries, lines, paired: checker.paired(), ...(failure && { failure }) };
+  return {
+    findings,
+    ...(!io.tally && { summary: tally.summary() }),
+    entries: checker.entries,
+    lines,
+    paired: checker.paired(),
+    ...(failure && { failure }),
+    ...(signal?.aborted && { interrupted: true as const }),
+  };
 }

@@ -56,6 +56,18 @@ async function recheckPairedRanges(units: readonly Unit[], results: (UnitResult 
   }
 }
 
+/**
+ * After Ctrl-C, a byte range whose file's earlier ranges were not all read whole cannot be placed:
+ * its line numbers would start at the wrong line. It is left out, counts and all (threads take
+ * ranges in any order, so a later one may be done while an earlier one is not).
+ */
+export function dropUnplaceable(units: readonly Unit[], results: (UnitResult | undefined)[]): void {
+  for (let u = 1; u < units.length; u++) {
+    const before = results[u - 1];
+    if ((units[u]!.range?.index ?? 0) > 0 && (before === undefined || before.interrupted)) results[u] = undefined;
+  }
+}
+
 /** Workers pay for their start and for sending results back; small runs are faster on this thread. */
 function runsInline({ units, bytes }: Plan, jobs: number): boolean {
   return units.some((u) => u.source.path === undefined) || jobs < 2 || units.length < 2 || bytes < parallelBytes;
@@ -79,6 +91,7 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
       // A byte range is counted on its own: the run drops its counts if it checks the file again whole.
       const local = (unit: Unit) => checkUnit(unit, context, perUnit, unit.range ? io : { ...io, tally });
       const { results, summaries } = await runOnWorkers(units, sizes, jobs, perUnit, local, () => folder.path, options.signal, progress);
+      dropUnplaceable(units, results);
       await recheckPairedRanges(units, results, options, context, folder);
       // This thread's tally first: it lists the categories in the schema's order.
       return { results, summaries: [tally.summary(), ...summaries, ...results.flatMap((r) => (r?.summary ? [r.summary] : []))] };

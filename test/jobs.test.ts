@@ -4,6 +4,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Unit, UnitResult } from '../src/check-unit.js';
+import { dropUnplaceable } from '../src/run.js';
 import { binary, lines, tempFiles } from './helpers/cli.js';
 
 function run(args: string[], cwd: string) {
@@ -65,7 +67,7 @@ describe('--jobs', () => {
   it('many inputs, checked on this thread and on workers alike, add up to the same report', () => {
     // More batches than threads: this thread and the worker each count whole inputs into their own
     // tallies, and the run adds them up; a failure, a session and a tool in every file.
-    // Workers take batches from the front and this thread from the back, so small inputs on both
+    // This thread takes batches from the front and workers from the back, so small inputs on both
     // sides of the big one are checked on both kinds of thread.
     const files: Record<string, string> = { 'b-big.jsonl': bigFile() };
     for (let k = 0; k < 300; k++) {
@@ -98,12 +100,14 @@ describe('--jobs', () => {
 });
 
 describe('--jobs, interrupted', () => {
-  const dir = tempFiles({ 'big.jsonl': bigFile() });
+  const big = bigFile();
+  const dir = tempFiles({ 'big.jsonl': big });
 
-  it('Ctrl-C while threads spool findings: exit 130, and no temporary file is left behind', async () => {
+  it('Ctrl-C while threads spool findings: exit 130, every finding at its true line, no temporary file left behind', async () => {
     const tmp = tempFiles({});
     const child = spawn(process.execPath, [binary, 'check', '--jobs', '2', '--findings-in-memory', '1', '-f', 'json', 'big.jsonl'], { cwd: dir, env: { ...process.env, TMPDIR: tmp } });
-    child.stdout.resume();
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     // Interrupt once threads write findings to their spools, in the run's folder (made before the worker starts).
     const spooling = () => readdirSync(tmp).some((run) => readdirSync(join(tmp, run)).some((name) => name.startsWith('thread-')));
@@ -112,5 +116,41 @@ describe('--jobs, interrupted', () => {
     child.kill('SIGINT');
     expect(await closed).toBe(130);
     expect(readdirSync(tmp)).toEqual([]);
+    // The report covers what was read: the first byte range, read on this thread, up to where it
+    // stopped; a later range cannot be placed when the one before it was not read whole, and is left
+    // out rather than numbered from the wrong line. Every line of the file with a finding is one of
+    // its faulty lines, which alone have no "padding".
+    const report = JSON.parse(stdout) as { interrupted?: boolean; findings: { line: number }[] };
+    const lines = big.split('\n');
+    const misplaced = report.findings.filter((f) => lines[f.line - 1]!.includes('"padding"'));
+    expect(misplaced).toEqual([]);
+    expect(report.findings.length).toBeGreaterThan(0);
+  });
+});
+
+describe('after Ctrl-C, which byte ranges can be placed', () => {
+  const source = { name: 'big.jsonl', path: 'big.jsonl' };
+  const other = { name: 'other.jsonl', path: 'other.jsonl' };
+  const units: Unit[] = [
+    { source, range: { start: 0, end: 10, index: 0 } },
+    { source, range: { start: 10, end: 20, index: 1 } },
+    { source, range: { start: 20, end: 30, index: 2 } },
+    { source: other },
+  ];
+  const result = (interrupted = false): UnitResult => ({ findings: { head: [], late: [], spooled: 0, errors: 0 }, entries: 1, lines: 1, paired: false, ...(interrupted && { interrupted: true as const }) });
+
+  it('keeps ranges read whole after a first range read whole, and a range stopped part way', () => {
+    const results = [result(), result(), result(true), result()];
+    dropUnplaceable(units, results);
+    expect(results.map((r) => r !== undefined)).toEqual([true, true, true, true]);
+  });
+
+  it('drops every later range of a file after one not read, or not read whole; other inputs stay', () => {
+    const missing = [result(), undefined, result(), result(true)];
+    dropUnplaceable(units, missing);
+    expect(missing.map((r) => r !== undefined)).toEqual([true, false, false, true]);
+    const stopped = [result(true), result(), result(), result()];
+    dropUnplaceable(units, stopped);
+    expect(stopped.map((r) => r !== undefined)).toEqual([true, false, false, true]);
   });
 });

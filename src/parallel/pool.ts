@@ -67,12 +67,14 @@ export async function runOnWorkers(
   const results: (UnitResult | undefined)[] = new Array(units.length);
   const summaries: Summary[] = [];
   const queue = batches(units, sizes);
-  // Workers take batches from the front, this thread from the back: once a worker has started, the
-  // two meet in the middle, whichever is faster doing more.
+  // This thread takes batches from the front, workers from the back, and they meet in the middle,
+  // whichever is faster doing more. From the front, because after Ctrl-C this thread's unit is the
+  // one reported in part: the first range of a file can be, a later one cannot (its first line's
+  // number depends on the ranges before it).
   let front = 0;
   let back = queue.length;
-  const take = () => (signal?.aborted || front >= back ? undefined : queue[front++]);
-  const takeLast = () => (signal?.aborted || front >= back ? undefined : queue[--back]);
+  const takeFirst = () => (signal?.aborted || front >= back ? undefined : queue[front++]);
+  const take = () => (signal?.aborted || front >= back ? undefined : queue[--back]);
   const workers: Worker[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
@@ -109,7 +111,7 @@ export async function runOnWorkers(
         worker.on('error', reject);
       }
       void (async () => {
-        for (let batch; (batch = takeLast()) !== undefined; ) {
+        for (let batch; (batch = takeFirst()) !== undefined; ) {
           for (let i = 0; i < batch.units.length && !signal?.aborted; i++) results[batch.first + i] = await local(batch.units[i]!);
           await turn();
         }
