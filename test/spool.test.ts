@@ -88,7 +88,7 @@ describe('a process that checks again and again (the library)', () => {
   // About 9 MiB (over the size that puts a run on workers), a finding on every 10th line.
   const lines: string[] = [];
   for (let i = 0; i < 30_000; i++) lines.push(i % 10 === 0 ? '{"ok":false,"error":{"code":"nope","category":"bogus"}}' : JSON.stringify({ ok: true, result: { i, padding: 'x'.repeat(280) } }));
-  const dir = tempFiles({ 'big.jsonl': `${lines.join('\n')}\n` });
+  const dir = tempFiles({ 'big.jsonl': `${lines.join('\n')}\n`, 'small.jsonl': `${lines.slice(0, 100).join('\n')}\n` });
   // Runs in a function of its own, so that no report is left in a suspended frame when it returns.
   const script = `
     import { readdirSync } from 'node:fs';
@@ -105,17 +105,30 @@ describe('a process that checks again and again (the library)', () => {
       }
       return { folders, findings };
     }
+    async function collected() {
+      for (let i = 0; i < 200 && readdirSync(tmp).length > 0; i++) {
+        globalThis.gc();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
+    // Runs whose folders are each gone before the next one: exit listeners must not pile up.
+    async function oneAtATime() {
+      for (let k = 0; k < 12; k++) {
+        await check(['small.jsonl'], { findingsInMemory: 5 });
+        await collected();
+      }
+    }
     const before = descriptors();
+    const exitListeners = process.listenerCount('exit');
     const { folders, findings } = await runs();
     const after = descriptors();
-    for (let i = 0; i < 200 && readdirSync(tmp).length > 0; i++) {
-      globalThis.gc();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    console.log(JSON.stringify({ folders, findings, left: readdirSync(tmp), descriptors: after - before }));
+    await collected();
+    const left = readdirSync(tmp);
+    await oneAtATime();
+    console.log(JSON.stringify({ folders, findings, left, descriptors: after - before, exitListeners: process.listenerCount('exit') - exitListeners }));
   `;
 
-  it('closes its temporary files after each write and removes them when the report is gone, before exit', () => {
+  it('closes its temporary files after each write and removes them when the report is gone, before exit; one exit listener', () => {
     const tmp = tempFiles({});
     const result = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
       cwd: dir,
@@ -123,12 +136,14 @@ describe('a process that checks again and again (the library)', () => {
       env: { ...process.env, TMPDIR: tmp, MCEC_LIBRARY: pathToFileURL(join(repoRoot, 'dist/index.js')).href },
     });
     expect(result.stderr).toBe('');
-    const seen = JSON.parse(result.stdout) as { folders: number; findings: number; left: string[]; descriptors: number };
+    const seen = JSON.parse(result.stdout) as { folders: number; findings: number; left: string[]; descriptors: number; exitListeners: number };
     // Each run spilled (3 findings on each of 3,000 lines, against a budget of 5), into a folder of its own.
     expect(seen.findings).toBe(4 * 9000);
     expect(seen.folders).toBeGreaterThan(0);
     expect(seen.left).toEqual([]);
     expect(seen.descriptors).toBe(0);
+    expect(seen.exitListeners).toBe(1);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });
 

@@ -87,10 +87,16 @@ function remove(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
+let exitHook = false;
+
 function removeAtExit(dir: string): void {
-  if (removals.size === 0) process.once('exit', () => {
-    for (const d of removals) remove(d);
-  });
+  // One listener for the process: the set empties and fills again as reports come and go.
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const d of removals) remove(d);
+    });
+  }
   removals.add(dir);
 }
 

@@ -1,8 +1,9 @@
 // Runs units of work on this thread and on `jobs - 1` worker threads, and returns their results in
 // unit order, so that the report does not depend on which thread finished first. This thread starts
 // at once; a worker asks for its first batch when it has started (~0.1 s), so a run never waits for
-// a worker that is still starting, and a run has one thread fewer to start and to hold in memory. Small units travel in batches: one message per small file
-// made 10k files slower on two workers than on one thread.
+// a worker that is still starting, and a run has one thread fewer to start and to hold in memory.
+// Small units travel in batches: one message per small file made 10k files slower on two workers
+// than on one thread.
 import { Worker } from 'node:worker_threads';
 import type { Unit, UnitOptions, UnitResult } from '../check-unit.js';
 import { UsageError } from '../errors.js';
@@ -73,11 +74,18 @@ export async function runOnWorkers(
   // number depends on the ranges before it).
   let front = 0;
   let back = queue.length;
-  const takeFirst = () => (signal?.aborted || front >= back ? undefined : queue[front++]);
-  const take = () => (signal?.aborted || front >= back ? undefined : queue[--back]);
+  // Set when the run fails (a worker's error, a spool that cannot be written): nobody takes more.
+  let failed = false;
+  const done = () => failed || signal?.aborted === true || front >= back;
+  const takeFirst = () => (done() ? undefined : queue[front++]);
+  const take = () => (done() ? undefined : queue[--back]);
   const workers: Worker[] = [];
   try {
-    await new Promise<void>((resolve, reject) => {
+    await new Promise<void>((resolve, rejectRun) => {
+      const reject = (error: unknown) => {
+        failed = true;
+        rejectRun(error);
+      };
       // Batches on workers; this thread's own loop is awaited even after Ctrl-C, as an inline run's
       // is, so that the unit it was reading reports what it read.
       let posted = 0;
