@@ -35,7 +35,8 @@ export interface CheckOptions {
   jobs?: number;
   /**
    * Findings held as objects per thread (default 1,000); beyond them findings wait in a temporary
-   * file, removed when the process exits, so memory does not grow with the input.
+   * file, removed once the report is garbage-collected (or when the process exits), so memory does
+   * not grow with the input.
    */
   findingsInMemory?: number;
   /** Called a few times a second while the run goes on (the CLI's progress line). */

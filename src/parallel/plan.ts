@@ -3,6 +3,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { Unit } from '../check-unit.js';
 import { framingFor, type InputMode } from '../framing/index.js';
+import { needsDecoding } from '../sources/decode.js';
 import type { InputSource } from '../sources/expand.js';
 
 /** Below this a file is not worth splitting: a worker's start costs about as much as 16 MiB of work. */
@@ -29,7 +30,7 @@ function splittable(fd: number): boolean {
   const head = Buffer.allocUnsafe(probeBytes);
   const read = readSync(fd, head, 0, probeBytes, 0);
   const bytes = head.subarray(0, read);
-  if ((bytes[0] === 0x1f && bytes[1] === 0x8b) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return false;
+  if (needsDecoding(bytes)) return false;
   return !bytes.includes('"direction"') && !bytes.includes('"jsonrpc"') && !bytes.includes('"content"');
 }
 

@@ -60,21 +60,35 @@ async function* skip(chunks: AsyncIterable<Buffer>, bytes: number): AsyncGenerat
   }
 }
 
+// What an input's first bytes say about how to read it; one place for the magic numbers.
+const isGzip = (head: Uint8Array): boolean => head[0] === 0x1f && head[1] === 0x8b;
+const hasUtf8Bom = (head: Uint8Array): boolean => head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+function utf16Of(head: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
+/** Gzip or UTF-16: the input must be decoded from its first byte (it cannot be read in byte ranges). */
+export function needsDecoding(head: Uint8Array): boolean {
+  return isGzip(head) || utf16Of(head) !== undefined;
+}
+
 /**
  * A whole input in one Buffer, when it needs no decoding: its UTF-8 bytes (a BOM cut off). Gzip and
  * UTF-16 give undefined: decodeInput streams those.
  */
 export function plainUtf8(bytes: Buffer): Buffer | undefined {
-  if ((bytes[0] === 0x1f && bytes[1] === 0x8b) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return undefined;
-  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  if (needsDecoding(bytes)) return undefined;
+  return hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes;
 }
 
 export async function decodeInput(raw: ChunkSource): Promise<AsyncIterable<Buffer>> {
   let { head, stream } = await peek(raw, 3);
-  if (head[0] === 0x1f && head[1] === 0x8b) ({ head, stream } = await peek(gunzip(stream), 3));
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return skip(stream, 3);
+  if (isGzip(head)) ({ head, stream } = await peek(gunzip(stream), 3));
+  if (hasUtf8Bom(head)) return skip(stream, 3);
   // TextDecoder drops the UTF-16 BOM itself.
-  if (head[0] === 0xff && head[1] === 0xfe) return utf16ToUtf8(stream, 'utf-16le');
-  if (head[0] === 0xfe && head[1] === 0xff) return utf16ToUtf8(stream, 'utf-16be');
+  const utf16 = utf16Of(head);
+  if (utf16 !== undefined) return utf16ToUtf8(stream, utf16);
   return stream;
 }
