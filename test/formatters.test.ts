@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/formatters/index.js';
-import type { Report } from '../src/types.js';
+import type { Finding, Report } from '../src/types.js';
 import { sampleSummary } from './helpers/report.js';
 
 function report(overrides: Partial<Report> = {}): Report {
@@ -96,4 +96,26 @@ describe('formatJson', () => {
       wrapping: 'bare',
     });
   });
+});
+
+describe('streamed JSON formats', () => {
+  // Findings are stringified a batch at a time; the text must still be JSON.stringify's, byte for
+  // byte, for any count of findings around a batch's size (256) and at any nesting of the array.
+  const many = (count: number): Report => {
+    const base: Finding[] = [...report().findings];
+    const findings = Array.from({ length: count }, (_, i): Finding => {
+      const finding = base[i % base.length]!;
+      return { ...finding, location: { ...finding.location, line: i + 1 } };
+    });
+    return report({ findings });
+  };
+  for (const format of ['json', 'sarif'] as const) {
+    it.each([0, 1, 255, 256, 257, 700])(`--format ${format} with %i findings is JSON.stringify(report, null, 2)`, (count) => {
+      const text = formatReport(format, many(count), plain);
+      expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+      const parsed = JSON.parse(text) as { findings?: unknown[]; runs?: { results: unknown[] }[] };
+      expect((parsed.findings ?? parsed.runs![0]!.results).length).toBe(count);
+      if (parsed.findings) expect(parsed.findings.map((f) => (f as { line: number }).line)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+    });
+  }
 });
