@@ -169,6 +169,18 @@ describe('contract rules', () => {
     expect(check(failure({ lastObservation: { text: 'short', artifact: 'shots/0001.png' } }))).toEqual([]);
   });
 
+  it('inline-image: a base64 member is reported whatever it holds, in the order the members stand', () => {
+    const observation = { a: { base64: null }, b: 1, c: { base64: 7, d: 'data:image/png;base64,AA' }, e: [{ base64: false }, 'D'.repeat(250)], f: { base64: { nested: true } } };
+    expect(brief(check(failure({ lastObservation: observation })))).toEqual([
+      ['inline-image', '/error/lastObservation/a/base64', 'warning'],
+      ['inline-image', '/error/lastObservation/c/base64', 'warning'],
+      ['inline-image', '/error/lastObservation/c/d', 'warning'],
+      ['inline-image', '/error/lastObservation/e/0/base64', 'warning'],
+      ['inline-image', '/error/lastObservation/e/1', 'warning'],
+      ['inline-image', '/error/lastObservation/f/base64', 'warning'],
+    ]);
+  });
+
   it('inline-image walks deep observations without recursion', () => {
     let deep: unknown = { base64: 'x' };
     for (let i = 0; i < 100_000; i++) deep = [deep];
