@@ -151,6 +151,8 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   if (baseline) report = (await loadBaselines()).applyBaseline(report, baseline);
   await writeReports(report, flags);
   for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${failure.message}\n`);
+  // A report may be read later, from a file or a CI log: say that it stops early, and where.
+  if (report.interrupted) process.stderr.write(`mcec-result: interrupted: the report covers only what was read before Ctrl-C (${report.summary.records} records)\n`);
   return exitStatus(report, flags);
 }
 

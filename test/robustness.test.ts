@@ -95,7 +95,7 @@ describe('interrupted runs', () => {
     child.kill('SIGINT');
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(130);
-    expect(stderr).toBe('');
+    expect(stderr).toBe('mcec-result: interrupted: the report covers only what was read before Ctrl-C (2 records)\n');
     const report = JSON.parse(stdout);
     expect(report.summary).toMatchObject({ records: 2, invalid: 1 });
     child.stdin.destroy();
