@@ -1,7 +1,8 @@
 // Where a unit's findings wait for the report. A large corpus can have hundreds of thousands of
-// findings; holding them as objects until the report is written made memory grow with the input. A store keeps findings in memory up to a budget shared by every store
-// of a thread, and past it writes them to a temporary file (one per thread, NDJSON, append-only) to
-// be read back, in order, when a formatter walks the report. The report stays complete.
+// findings; holding them as objects until the report is written made memory grow with the input. A
+// store keeps findings in memory up to a budget shared by every store of a thread, and past it writes
+// them to a temporary file (one per thread, append-only, a JSON array of findings a line) to be read
+// back, in order, when a formatter walks the report. The report stays complete.
 //
 // Findings arrive in report order (line, column, rule) except the few an input only knows at its end
 // (an unanswered request); those stay in memory and are merged in as the store is read.
@@ -42,6 +43,13 @@ export const defaultMemoryBudget = 1_000;
  */
 const pieceBytes = 64 * 1024;
 
+/**
+ * Findings per spool line. Per finding, a call for 64 at a time wrote in 30 ms what took 44 ms one
+ * at a time, and read back in 33 against 38 (16k findings, best of 15); a line stays far below V8's
+ * large-object size.
+ */
+const findingsPerLine = 64;
+
 class Spool {
   readonly path: string;
   private size = 0;
@@ -59,10 +67,11 @@ class Spool {
     const start = this.size;
     const fd = openSync(this.path, 'a');
     try {
-      // One write per piece: a write per finding would cost a syscall each.
+      // One write per piece: a write per finding would cost a syscall each. A line holds an array
+      // of up to `findingsPerLine`: one JSON.stringify (and, read back, one JSON.parse) per batch.
       let text = '';
-      for (const finding of findings) {
-        text += `${JSON.stringify(finding)}\n`;
+      for (let i = 0; i < findings.length; i += findingsPerLine) {
+        text += `${JSON.stringify(findings.slice(i, i + findingsPerLine))}\n`;
         if (text.length >= pieceBytes) this.write(fd, text), (text = '');
       }
       if (text !== '') this.write(fd, text);
@@ -243,7 +252,7 @@ function* readSpool(spool: NonNullable<StoredFindings['spool']>): Generator<Find
         position += read;
         const lines = (carry + decoder.write(buffer.subarray(0, read))).split('\n');
         carry = lines.pop()!;
-        for (const line of lines) yield JSON.parse(line) as Finding;
+        for (const line of lines) yield* JSON.parse(line) as Finding[];
       }
     }
   } finally {
