@@ -81,12 +81,13 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
   const progress: Progress | undefined = options.onProgress ? { bytes: 0, entries: 0, findings: 0 } : undefined;
   const started = Date.now();
   const timer = progress && setInterval(() => options.onProgress!({ ...progress, totalBytes, elapsedMs: Date.now() - started }), 250);
+  // This thread's tally and findings budget, whether it works alone or beside workers.
+  const perUnit = unitOptions(options);
+  const tally = new Tally(context.schema.categories, context.registry);
+  const budget = new SpillBudget(options.findingsInMemory, () => folder.path);
   try {
     if (!inline) {
       const { runOnWorkers } = await import('./parallel/pool.js');
-      const perUnit = unitOptions(options);
-      const budget = new SpillBudget(options.findingsInMemory, () => folder.path);
-      const tally = new Tally(context.schema.categories, context.registry);
       const io = { budget, ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
       // A byte range is counted on its own: the run drops its counts if it checks the file again whole.
       const local = (unit: Unit) => checkUnit(unit, context, perUnit, unit.range ? io : { ...io, tally });
@@ -96,10 +97,7 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
       // This thread's tally first: it lists the categories in the schema's order.
       return { results, summaries: [tally.summary(), ...summaries, ...results.flatMap((r) => (r?.summary ? [r.summary] : []))] };
     }
-    const tally = new Tally(context.schema.categories, context.registry);
-    const budget = new SpillBudget(options.findingsInMemory, () => folder.path);
     const results: UnitResult[] = [];
-    const perUnit = unitOptions(options);
     const io = { tally, budget, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
     for (const unit of units) {
       if (options.signal?.aborted) break;

@@ -100,8 +100,10 @@ export async function runOnWorkers(
         posted++;
         worker.postMessage(batch);
       };
-      const spoolFolder = queue.length > 1 && jobs > 1 ? folder() : undefined;
-      for (let k = 0; spoolFolder !== undefined && k < Math.min(jobs, queue.length) - 1; k++) {
+      // No worker for a single batch: this thread takes it at once.
+      const workerCount = Math.min(jobs, queue.length) - 1;
+      const spoolFolder = workerCount > 0 ? folder() : '';
+      for (let k = 0; k < workerCount; k++) {
         const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined, spoolFolder } });
         workers.push(worker);
         worker.on('message', (reply: WorkerReply) => {
