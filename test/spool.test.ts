@@ -164,6 +164,33 @@ describe('FindingStore', () => {
     expect(stored.errors).toBe(4000);
   });
 
+  it('gives back every field a finding has, and no other, spooled or held, in a later byte range too', () => {
+    const full: Finding = {
+      rule: 'unknown-code',
+      severity: 'warning',
+      message: 'unknown error code "x"',
+      location: { source: 'dir/a.jsonl', line: 3, column: 7, pointer: '/error/code' },
+      keyword: 'enum',
+      schemaPath: '#/x',
+      suggestion: 'y',
+      tool: 'capture',
+      wrapping: 'transcript',
+      code: 'x',
+      fingerprint: 'f00d',
+    };
+    const bare: Finding = { rule: 'schema', severity: 'error', message: 'm', location: { source: 's', line: 4 } };
+    // Fields absent between present ones, and only the last one present.
+    const gaps: Finding = { rule: 'schema', severity: 'error', message: 'm', location: { source: 's', line: 5, pointer: '' }, suggestion: '', fingerprint: 'z' };
+    const findings = [full, bare, gaps, { ...full, location: { ...full.location, line: 6 } }];
+    const store = new FindingStore(new SpillBudget(1));
+    for (const finding of findings) store.append(finding);
+    const stored = store.seal();
+    expect(stored.spooled).toBeGreaterThanOrEqual(3);
+    expect([...new StoredList(stored)]).toStrictEqual(findings);
+    const shifted = findings.map((f) => ({ ...f, location: { ...f.location, line: f.location.line + 100 } }));
+    expect([...new StoredList(stored, { lineOffset: 100, wordHint: false })]).toStrictEqual(shifted);
+  });
+
   it('merges late findings into their place and shifts lines of a later byte range', () => {
     const store = new FindingStore(new SpillBudget(2));
     const at = (line: number, rule: Finding['rule'] = 'schema'): Finding => ({ rule, severity: 'error', message: 'm', location: { source: 's', line } });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { UsageError, describeError } from '../errors.js';
 import { prettyHint } from '../framing/ndjson.js';
-import type { Finding, FindingList } from '../types.js';
+import type { Finding, FindingList, Location, RuleId, Severity, Wrapping } from '../types.js';
 import { byPlace } from './order.js';
 
 /** A store as plain data: what a worker thread posts back, and what the main thread reads from. */
@@ -68,10 +68,13 @@ class Spool {
     const fd = openSync(this.path, 'a');
     try {
       // One write per piece: a write per finding would cost a syscall each. A line holds an array
-      // of up to `findingsPerLine`: one JSON.stringify (and, read back, one JSON.parse) per batch.
+      // of up to `findingsPerLine` packed findings: one JSON.stringify (and, read back, one
+      // JSON.parse) per batch.
       let text = '';
       for (let i = 0; i < findings.length; i += findingsPerLine) {
-        text += `${JSON.stringify(findings.slice(i, i + findingsPerLine))}\n`;
+        const line: Packed[] = [];
+        for (let k = i; k < i + findingsPerLine && k < findings.length; k++) line.push(pack(findings[k]!));
+        text += `${JSON.stringify(line)}\n`;
         if (text.length >= pieceBytes) this.write(fd, text), (text = '');
       }
       if (text !== '') this.write(fd, text);
@@ -238,7 +241,69 @@ export class FindingStore {
   }
 }
 
-function* readSpool(spool: NonNullable<StoredFindings['spool']>): Generator<Finding> {
+/**
+ * A finding as the spool holds it: its fields by position, absent ones null, trailing absent ones
+ * left off. JSON.parse builds arrays for about half what it costs to build objects with keys (16k
+ * findings read back in 14 ms against 25, written in 14 against 18), and the file is a quarter
+ * smaller.
+ */
+type Packed = [
+  rule: RuleId,
+  severity: Severity,
+  message: string,
+  source: string,
+  line: number,
+  column?: number | null,
+  pointer?: string | null,
+  keyword?: string | null,
+  schemaPath?: string | null,
+  suggestion?: string | null,
+  tool?: string | null,
+  wrapping?: Wrapping | null,
+  code?: string | null,
+  fingerprint?: string | null,
+];
+
+function pack(finding: Finding): Packed {
+  const { location } = finding;
+  const packed: Packed = [
+    finding.rule,
+    finding.severity,
+    finding.message,
+    location.source,
+    location.line,
+    location.column ?? null,
+    location.pointer ?? null,
+    finding.keyword ?? null,
+    finding.schemaPath ?? null,
+    finding.suggestion ?? null,
+    finding.tool ?? null,
+    finding.wrapping ?? null,
+    finding.code ?? null,
+    finding.fingerprint ?? null,
+  ];
+  while (packed.length > 5 && packed[packed.length - 1] === null) packed.pop();
+  return packed;
+}
+
+/** The finding back, `lineOffset` lines further down and `suffix` added to its message. */
+function unpack(packed: Packed, lineOffset: number, suffix = ''): Finding {
+  const location: Location = { source: packed[3], line: packed[4] + lineOffset };
+  if (packed[5] != null) location.column = packed[5];
+  if (packed[6] != null) location.pointer = packed[6];
+  const finding: Finding = { rule: packed[0], severity: packed[1], message: packed[2] + suffix, location };
+  if (packed[7] != null) finding.keyword = packed[7];
+  if (packed[8] != null) finding.schemaPath = packed[8];
+  if (packed[9] != null) finding.suggestion = packed[9];
+  if (packed[10] != null) finding.tool = packed[10];
+  if (packed[11] != null) finding.wrapping = packed[11];
+  if (packed[12] != null) finding.code = packed[12];
+  if (packed[13] != null) finding.fingerprint = packed[13];
+  return finding;
+}
+
+/** A store's spooled findings, in order; their lines shifted down by `lineOffset` as they are rebuilt. */
+function* readSpool(spool: NonNullable<StoredFindings['spool']>, lineOffset: number): Generator<Finding> {
   const fd = openSync(spool.path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(pieceBytes);
@@ -252,7 +317,7 @@ function* readSpool(spool: NonNullable<StoredFindings['spool']>): Generator<Find
         position += read;
         const lines = (carry + decoder.write(buffer.subarray(0, read))).split('\n');
         carry = lines.pop()!;
-        for (const line of lines) yield* JSON.parse(line) as Finding[];
+        for (const line of lines) for (const packed of JSON.parse(line) as Packed[]) yield unpack(packed, lineOffset);
       }
     }
   } finally {
@@ -285,8 +350,15 @@ export class StoredList implements FindingList {
     const { spool, head, hintAt } = this.stored;
     const { lineOffset, wordHint } = this.placement;
     let ordinal = 0;
-    const source = spool ? chain(readSpool(spool), head) : head;
-    for (const finding of source) {
+    // Read back from the spool, a finding is a new object already placed; one held in memory is
+    // copied when it moves, since every format reads the stored findings again.
+    if (spool) {
+      for (const finding of readSpool(spool, lineOffset)) {
+        const hinted = wordHint && ordinal++ === hintAt;
+        yield hinted ? placed(finding, 0, true) : finding;
+      }
+    }
+    for (const finding of head) {
       const hinted = wordHint && ordinal++ === hintAt;
       yield lineOffset === 0 && !hinted ? finding : placed(finding, lineOffset, hinted);
     }
@@ -305,22 +377,15 @@ export class StoredList implements FindingList {
   }
 }
 
-function* chain<T>(first: Iterable<T>, second: Iterable<T>): Generator<T> {
-  yield* first;
-  yield* second;
-}
-
 function shifted(finding: Finding, lineOffset: number): Finding {
   return lineOffset === 0 ? finding : placed(finding, lineOffset, false);
 }
 
 /** A copy: stored findings are read again by every format, so they are never changed in place. */
 function placed(finding: Finding, lineOffset: number, hinted: boolean): Finding {
-  return {
-    ...finding,
-    ...(hinted && { message: finding.message + prettyHint }),
-    location: { ...finding.location, line: finding.location.line + lineOffset },
-  };
+  // By way of the spool's packing: field by field, where object spreads cost a default-mode run
+  // (half its findings in a later byte range) about 1 µs a finding.
+  return unpack(pack(finding), lineOffset, hinted ? prettyHint : '');
 }
 
 /** Several lists read one after the other: a report's inputs in command-line order. */
