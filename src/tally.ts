@@ -5,8 +5,21 @@ import type { CodeRegistry } from './registry/registry.js';
 import type { Report, SessionCounts, Summary, ToolCounts } from './types.js';
 
 
-function bump(map: Map<string, number>, key: string): void {
-  map.set(key, (map.get(key) ?? 0) + 1);
+/** A count that is bumped in place: one Map lookup per record instead of a get and a set. */
+interface Count {
+  n: number;
+}
+
+function bump(map: Map<string, Count>, key: string): void {
+  const count = map.get(key);
+  if (count === undefined) map.set(key, { n: 1 });
+  else count.n++;
+}
+
+function plain(map: Map<string, Count>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [key, count] of map) out.set(key, count.n);
+  return out;
 }
 
 /** Most frequent first, ties by code point: the same order for any split of the work. */
@@ -29,19 +42,19 @@ export class Tally {
   private ok = 0;
   private failed = 0;
   private unknown = 0;
-  private readonly categories = new Map<string, number>();
-  private readonly invalidCategories = new Map<string, number>();
-  private readonly codes = new Map<string, number>();
-  private readonly warningCodes = new Map<string, number>();
+  /** The schema's categories, each with its count from the start: a category is looked up once. */
+  private readonly categories = new Map<string, Count>();
+  private readonly invalidCategories = new Map<string, Count>();
+  private readonly codes = new Map<string, Count>();
+  private readonly warningCodes = new Map<string, Count>();
   private readonly tools = new Map<string, ToolCounts>();
   private readonly sessions = new Map<string, SessionCounts>();
-  private readonly knownCategories: ReadonlySet<string>;
 
   constructor(
     private readonly categoryEnum: readonly string[],
     private readonly registry: CodeRegistry,
   ) {
-    this.knownCategories = new Set(categoryEnum);
+    for (const category of categoryEnum) this.categories.set(category, { n: 0 });
   }
 
   /** `sessionId` is the transcript line's, used when the envelope has none. Positional: per record. */
@@ -54,7 +67,11 @@ export class Tally {
     else if (ok === false) this.failed++;
     else this.unknown++;
 
-    if (category !== undefined) bump(this.knownCategories.has(category) ? this.categories : this.invalidCategories, category);
+    if (category !== undefined) {
+      const count = this.categories.get(category);
+      if (count === undefined) bump(this.invalidCategories, category);
+      else count.n++;
+    }
     if (code !== undefined) bump(this.codes, code);
     for (const warning of facts.warnings) {
       const code = warningCode(warning);
@@ -90,7 +107,9 @@ export class Tally {
   /** The counts of the records seen. Inputs and findings are the run's to count (after baselines). */
   summary(): Summary {
     const categories: Record<string, number> = {};
-    for (const category of this.categoryEnum) categories[category] = this.categories.get(category) ?? 0;
+    for (const category of this.categoryEnum) categories[category] = this.categories.get(category)!.n;
+    const codes = plain(this.codes);
+    const warningCodes = plain(this.warningCodes);
     const unknown = (map: Map<string, number>, known: (code: string) => boolean) =>
       new Map([...map].filter(([code]) => !known(code)));
     return {
@@ -106,11 +125,11 @@ export class Tally {
       truncated: this.truncated,
       outcomes: { ok: this.ok, failed: this.failed, unknown: this.unknown },
       categories,
-      invalidCategories: sortedCounts(this.invalidCategories),
-      codes: sortedCounts(this.codes),
-      unknownCodes: sortedCounts(unknown(this.codes, (c) => this.registry.isKnownErrorCode(c))),
-      warningCodes: sortedCounts(this.warningCodes),
-      unknownWarningCodes: sortedCounts(unknown(this.warningCodes, (c) => this.registry.isKnownWarningCode(c))),
+      invalidCategories: sortedCounts(plain(this.invalidCategories)),
+      codes: sortedCounts(codes),
+      unknownCodes: sortedCounts(unknown(codes, (c) => this.registry.isKnownErrorCode(c))),
+      warningCodes: sortedCounts(warningCodes),
+      unknownWarningCodes: sortedCounts(unknown(warningCodes, (c) => this.registry.isKnownWarningCode(c))),
       ...(this.tools.size > 0 && { tools: byKey(this.tools) }),
       ...(this.sessions.size > 0 && { sessions: byKey(this.sessions) }),
     };
