@@ -51,7 +51,7 @@ export class Tally {
   private readonly sessions = new Map<string, SessionCounts>();
 
   constructor(
-    private readonly categoryEnum: readonly string[],
+    categoryEnum: readonly string[],
     private readonly registry: CodeRegistry,
   ) {
     for (const category of categoryEnum) this.categories.set(category, { n: 0 });
@@ -107,7 +107,8 @@ export class Tally {
   /** The counts of the records seen. Inputs and findings are the run's to count (after baselines). */
   summary(): Summary {
     const categories: Record<string, number> = {};
-    for (const category of this.categoryEnum) categories[category] = this.categories.get(category)!.n;
+    // In the schema's enum order: the order the Map was filled in.
+    for (const [category, count] of this.categories) categories[category] = count.n;
     const codes = plain(this.codes);
     const warningCodes = plain(this.warningCodes);
     const unknown = (map: Map<string, number>, known: (code: string) => boolean) =>
