@@ -91,6 +91,19 @@ describe('NdjsonFramer', () => {
       expect(framed[1]).toMatchObject({ column: 1, message: expect.stringContaining('--max-line-bytes') });
     }
   });
+
+  it('does not count the CR of a CRLF toward --max-line-bytes, however the bytes are chunked', () => {
+    const line = '{"ok":true,"result":{}}';
+    const max = line.length;
+    for (let size = 1; size <= max + 4; size++) {
+      const framed = frameAll(`${line}\r\n${line}x\r\n${line}\r`, size, max);
+      expect(framed.map((f) => [f.kind, f.line])).toEqual([
+        ['value', 1],
+        ['unparseable', 2],
+        ['value', 3],
+      ]);
+    }
+  });
 });
 
 describe('frameDocument', () => {

@@ -124,7 +124,8 @@ export class NdjsonFramer {
       if (this.oversizeBlank) this.oversizeBlank = isBlank(part, 0, part.length);
       return;
     }
-    if (this.carryBytes + part.length > this.maxLineBytes) {
+    // One byte over the limit is still held: it may be the CR of a CRLF, which is no part of the line.
+    if (this.carryBytes + part.length > this.maxLineBytes + 1) {
       this.oversize = true;
       this.oversizeBlank = this.carry.every((held) => isBlank(held, 0, held.length)) && isBlank(part, 0, part.length);
       this.carry = [];
@@ -153,11 +154,11 @@ export class NdjsonFramer {
    */
   private frameLine(bytes: Buffer, start: number, end: number, out: FramedSink, window?: string, from = 0, to = 0, replaced = true): void {
     const line = this.lines;
+    if (end > start && bytes[end - 1] === CR) end--, to--;
     if (end - start > this.maxLineBytes && !isBlank(bytes, start, end)) {
       out.push({ kind: 'unparseable', line, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
       return;
     }
-    if (end > start && bytes[end - 1] === CR) end--, to--;
     if (isBlank(bytes, start, end)) return;
     const text = window === undefined ? bytes.toString('utf8', start, end) : window.slice(from, to);
     // Decoding replaces bad bytes with U+FFFD; only then is the (rarer) exact check worth its pass.
