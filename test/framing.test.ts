@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { frameDocument } from '../src/framing/document.js';
 import { frameInput } from '../src/framing/index.js';
 import { NdjsonFramer } from '../src/framing/ndjson.js';
@@ -128,6 +128,18 @@ describe('frameDocument', () => {
     expect(frameDocument(Buffer.from('[\n  {"ok": true},\n  {"ok": tru}\n]'))).toEqual([
       { kind: 'unparseable', line: 3, column: 10, message: 'unexpected "tru"' },
     ]);
+  });
+
+  it('parses a broken one-line array whole only once, and reports it where JSON.parse says', () => {
+    const text = '[{"ok": true}, {"ok": tru}, {"ok": false}]';
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(frameDocument(Buffer.from(text))).toEqual([{ kind: 'unparseable', line: 1, column: 23, message: 'unexpected "tru"' }]);
+      // The elements are parsed one by one too, to find the bad one; the whole text only once.
+      expect(parse.mock.calls.filter(([arg]) => arg === text)).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('yields nothing for a blank document', () => {

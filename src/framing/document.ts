@@ -21,11 +21,20 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
   let last = bytes.length;
   while (isSpace(bytes[last - 1]!)) last--;
   const newline = bytes.indexOf(0x0a, first);
+  let text: string | undefined;
+  // The syntax error JSON.parse already found in `text`: a document of up to 256 MiB is not parsed
+  // a second time to report it.
+  let syntaxError: unknown;
   // An array on one line: every element starts on the line of its `[`, so one JSON.parse does, at
-  // the speed of the floor. Broken ones go the long way below, for an entry per bad element.
+  // the speed of the floor. A broken one goes the long way below.
   if (bytes[first] === 0x5b && (newline === -1 || newline >= last)) {
-    const value = parseOrUndefined(bytes.toString('utf8'));
-    if (Array.isArray(value)) return value.map((element: unknown) => ({ kind: 'value', line, value: element }));
+    text = bytes.toString('utf8');
+    try {
+      const value: unknown = JSON.parse(text);
+      if (Array.isArray(value)) return value.map((element: unknown) => ({ kind: 'value', line, value: element }));
+    } catch (error) {
+      syntaxError = error;
+    }
   }
   // An array is cut into its elements on the bytes, each parsed alone at the line where it starts.
   let elements: Framed[] | undefined;
@@ -37,12 +46,17 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
     if (elements.every((f) => f.kind === 'value')) return elements;
   }
   // A broken document (array or not) is one unparseable entry, where JSON.parse says (spec section 7).
-  const text = bytes.toString('utf8');
+  text ??= bytes.toString('utf8');
   let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    const failure = locateParseError(text, error, !options.redact);
+  if (syntaxError === undefined) {
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      syntaxError = error;
+    }
+  }
+  if (syntaxError !== undefined) {
+    const failure = locateParseError(text, syntaxError, !options.redact);
     // Input that ends too early is reported where its content ends, not on a line past its last.
     const { line, column } = new LineIndex(text).position(Math.min(failure.offset, text.trimEnd().length));
     return [{ kind: 'unparseable', line, column, message: failure.message }];
@@ -55,12 +69,4 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
 
 function isSpace(b: number): boolean {
   return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
-}
-
-function parseOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
