@@ -94,14 +94,18 @@ describe('NdjsonFramer', () => {
 
   it('does not count the CR of a CRLF toward --max-line-bytes, however the bytes are chunked', () => {
     const line = '{"ok":true,"result":{}}';
+    // Valid JSON one byte over the limit: refused for its length alone.
+    const longer = '{"ok":true,"result":{} }';
     const max = line.length;
-    for (let size = 1; size <= max + 4; size++) {
-      const framed = frameAll(`${line}\r\n${line}x\r\n${line}\r`, size, max);
+    // Small chunks carry each line over a chunk's end; the whole input in one chunk frames them in place.
+    for (const size of [...Array.from({ length: max + 4 }, (_, i) => i + 1), Infinity]) {
+      const framed = frameAll(`${line}\r\n${longer}\r\n${line}\r`, size, max);
       expect(framed.map((f) => [f.kind, f.line])).toEqual([
         ['value', 1],
         ['unparseable', 2],
         ['value', 3],
       ]);
+      expect(framed[1]).toMatchObject({ message: `line is longer than --max-line-bytes (${max} bytes)` });
     }
   });
 });
