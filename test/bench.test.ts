@@ -1,7 +1,7 @@
 // Smoke test of `npm run bench` (scripts/bench.mjs): the script runs and prints its tables. Timings
 // on a shared machine prove nothing, so no value is asserted, only the shape of the output.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,28 @@ const script = join(repoRoot, 'scripts/bench.mjs');
 function bench(args: string[], timeout: number) {
   return spawnSync(process.execPath, [script, ...args], { cwd: repoRoot, encoding: 'utf8', timeout, env: { ...process.env, NO_COLOR: '1' } });
 }
+
+describe('scripts/bench/floor.mjs --threads', () => {
+  it('counts every line once, whatever the number of threads the file is cut for', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcec-result-floor-'));
+    try {
+      // Lines of many lengths, so that range edges fall inside lines, on LFs and after CRLFs.
+      const lines = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ ok: i % 3 !== 0, n: i, pad: 'x'.repeat((i * 37) % 500) }) + (i % 5 === 0 ? '\r\n' : '\n'));
+      const file = join(dir, 'lines.jsonl');
+      writeFileSync(file, lines.join(''));
+      const floor = (threads: string[]) => {
+        const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/bench/floor.mjs'), file, ...threads], { encoding: 'utf8' });
+        expect(result.status, result.stderr).toBe(0);
+        return JSON.parse(result.stdout) as { lines: number; parsed: number; failed: number; bytes: number };
+      };
+      const one = floor([]);
+      expect(one).toMatchObject({ lines: 2000, parsed: 2000, failed: 0, bytes: statSync(file).size });
+      for (const threads of ['2', '3', '7']) expect(floor(['--threads', threads])).toEqual(one);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
 
 describe('scripts/bench.mjs', () => {
   it('--help lists the flags', () => {

@@ -5,18 +5,26 @@
 //
 //   node scripts/bench/floor.mjs <file.jsonl> [--inner]   line-delimited input
 //   node scripts/bench/floor.mjs <folder>                   every *.json file under it: read + parse
+//   node scripts/bench/floor.mjs <file.jsonl> --threads <n>  the same file in n byte ranges (cut at
+//                                                            line starts), this thread and n - 1 workers
 //
+// --threads is the floor of the default mode: what reading and parsing alone cost on n threads of
+// this machine, worker start included. It shows how much a second core gives here at all (two busy
+// threads may run slower each than one alone), the ceiling any parallel checker is under.
 // --inner (transcripts): for response lines also JSON.parse the envelope text of the last text
 // content block of payload.result, as a checker must.
 // Prints one JSON object: { lines, parsed, innerParsed, failed, bytes }.
 import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
-const args = process.argv.slice(2);
+const args = isMainThread ? process.argv.slice(2) : workerData.args;
 const inner = args.includes('--inner');
-const target = args.find((a) => !a.startsWith('--'));
-if (target === undefined) {
-  process.stderr.write('usage: node scripts/bench/floor.mjs <file.jsonl|folder> [--inner]\n');
+const threadsAt = args.indexOf('--threads');
+const threads = threadsAt === -1 ? 1 : Number(args[threadsAt + 1]);
+const target = args.find((a, i) => !a.startsWith('--') && (threadsAt === -1 || i !== threadsAt + 1));
+if (target === undefined || !Number.isInteger(threads) || threads < 1) {
+  process.stderr.write('usage: node scripts/bench/floor.mjs <file.jsonl|folder> [--inner] [--threads <n>]\n');
   process.exit(2);
 }
 
@@ -59,13 +67,15 @@ function line(chunk, start, end) {
   if (inner) parseInner(value);
 }
 
-function lineDelimited(path) {
+/** Reads and parses bytes [start, end) of the file, which start and end at line starts. */
+function lineDelimited(path, start = 0, end = Infinity) {
   const fd = openSync(path, 'r');
   const buffer = Buffer.allocUnsafe(1024 * 1024);
   let carry = null;
-  for (;;) {
-    const n = readSync(fd, buffer, 0, buffer.length, null);
+  for (let position = start; position < end; ) {
+    const n = readSync(fd, buffer, 0, Math.min(buffer.length, end - position), position);
     if (n === 0) break;
+    position += n;
     bytes += n;
     const chunk = carry === null ? buffer.subarray(0, n) : Buffer.concat([carry, buffer.subarray(0, n)]);
     let start = 0;
@@ -100,6 +110,53 @@ function documents(dir) {
   }
 }
 
-if (statSync(target).isDirectory()) documents(target);
-else lineDelimited(target);
-process.stdout.write(JSON.stringify({ lines, parsed, innerParsed, failed, bytes }) + '\n');
+/** Where the first line at or after `offset` starts (one past its LF), or the file's size. */
+function lineStartAfter(path, offset, size) {
+  const fd = openSync(path, 'r');
+  const probe = Buffer.allocUnsafe(64 * 1024);
+  try {
+    for (let position = offset; position < size; position += probe.length) {
+      const n = readSync(fd, probe, 0, probe.length, position);
+      const newline = probe.subarray(0, n).indexOf(10);
+      if (newline !== -1) return position + newline + 1;
+      if (n === 0) break;
+    }
+    return size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The file in `threads` ranges: workers take the later ones, this thread the first. */
+async function threaded(path) {
+  const size = statSync(path).size;
+  const starts = [0];
+  for (let k = 1; k < threads; k++) starts.push(Math.max(starts.at(-1), lineStartAfter(path, Math.floor((size * k) / threads) - 1, size)));
+  const ranges = starts.map((start, k) => [start, starts[k + 1] ?? size]);
+  const workers = ranges.slice(1).map(
+    ([start, end]) =>
+      new Promise((resolve, reject) => {
+        const worker = new Worker(new URL(import.meta.url), { workerData: { args, start, end } });
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      }),
+  );
+  lineDelimited(path, ...ranges[0]);
+  for (const counts of await Promise.all(workers)) {
+    lines += counts.lines;
+    parsed += counts.parsed;
+    innerParsed += counts.innerParsed;
+    failed += counts.failed;
+    bytes += counts.bytes;
+  }
+}
+
+if (!isMainThread) {
+  lineDelimited(target, workerData.start, workerData.end);
+  parentPort.postMessage({ lines, parsed, innerParsed, failed, bytes });
+} else {
+  if (statSync(target).isDirectory()) documents(target);
+  else if (threads > 1) await threaded(target);
+  else lineDelimited(target);
+  process.stdout.write(JSON.stringify({ lines, parsed, innerParsed, failed, bytes }) + '\n');
+}
