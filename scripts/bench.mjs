@@ -9,9 +9,10 @@
 //    dependencies), only when missing or when the generator version changed (.bench/manifest.json).
 //  - The floor is scripts/bench/floor.mjs, its own `node` process: read in 1 MiB chunks, split on
 //    Buffer.indexOf(10), JSON.parse each line (transcripts: also the envelope text, --inner).
-//  - Wall time is measured around spawnSync (Node start-up included). Peak RSS comes from GNU time
-//    (`/usr/bin/time -f %M`) when it works here, else from scripts/bench/rss-wrapper.mjs, which runs
-//    the target in its own process and reads process.resourceUsage().maxRSS on exit (--rss picks).
+//  - Wall time is measured around spawnSync (Node start-up included). Peak RSS and CPU time (user +
+//    system, all threads) come from GNU time (`/usr/bin/time -f '%M %U %S'`) when it works here,
+//    else from scripts/bench/rss-wrapper.mjs, which runs the target in its own process and reads
+//    process.resourceUsage() on exit (--rss picks).
 //  - The CLI's report goes to .bench/out/<measurement>.json; after the last run its summary is
 //    checked against the corpus (records + unparseable + skipped == lines), so a CLI that skips
 //    work cannot look fast.
@@ -46,8 +47,8 @@ options:
   --startup-runs <n>  runs of the start-up measurements (default 10)
   --only <group>      only this group: bare, transcript, small or startup (repeatable, or a,b)
   --dir <folder>      where corpora, reports and results.json go (default .bench)
-  --rss <method>      peak RSS from: auto (default), time (/usr/bin/time -f %M), wrapper
-                      (scripts/bench/rss-wrapper.mjs, process.resourceUsage().maxRSS)
+  --rss <method>      peak RSS and CPU time from: auto (default), time (/usr/bin/time),
+                      wrapper (scripts/bench/rss-wrapper.mjs, process.resourceUsage())
   -h, --help          this text
 `;
 
@@ -265,7 +266,7 @@ for (const step of plan) {
       const okStatus = row.kind === 'cli' ? sample.status === 0 || sample.status === 1 : sample.status === 0;
       if (!okStatus) row.failure = `exit ${sample.status ?? sample.signal ?? sample.error}: ${sample.stderr.trim().split('\n').slice(-3).join(' | ')}`;
       if (run === step.runs && okStatus) row.mismatch = validate(row, sample);
-      row.samples.push({ wallMs: Math.round(sample.wallMs * 10) / 10, maxRssKiB: sample.maxRssKiB, status: sample.status });
+      row.samples.push({ wallMs: Math.round(sample.wallMs * 10) / 10, cpuMs: sample.cpuMs === undefined ? undefined : Math.round(sample.cpuMs), maxRssKiB: sample.maxRssKiB, status: sample.status });
       if (step.group !== 'startup' || run === step.runs) {
         log(`  run ${run}/${step.runs}  ${row.label.padEnd(26)} ${fmtSeconds(sample.wallMs).padStart(9)}  ${fmtMiB(sample.maxRssKiB).padStart(7)} MiB${okStatus ? '' : `  FAILED (${row.failure})`}`);
       }
@@ -274,6 +275,7 @@ for (const step of plan) {
   for (const row of measured) {
     row.wallMs = median(row.samples.map((s) => s.wallMs));
     row.minWallMs = Math.min(...row.samples.map((s) => s.wallMs));
+    row.cpuMs = median(row.samples.map((s) => s.cpuMs));
     row.maxRssKiB = median(row.samples.map((s) => s.maxRssKiB));
     row.peakRssKiB = Math.max(...row.samples.map((s) => s.maxRssKiB ?? 0)) || undefined;
   }
@@ -358,10 +360,10 @@ const generated = Object.entries(corpora).filter(([, c]) => c.generated).map(([n
 let text = '';
 text += `mcec-result bench${flags.quick ? ' (quick)' : ''}\n`;
 text += `machine: ${machine.cpu}, ${machine.cores} cores (available parallelism ${machine.availableParallelism}), ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}\n`;
-text += `load average at start: ${machine.loadAverage.join(' ')}; peak RSS via ${rss === 'time' ? '/usr/bin/time -f %M' : 'scripts/bench/rss-wrapper.mjs'}; --jobs ${jobs ? 'supported' : 'n/a (the CLI rejects it)'}\n`;
+text += `load average at start: ${machine.loadAverage.join(' ')}; peak RSS and CPU (user + system) via ${rss === 'time' ? '/usr/bin/time' : 'scripts/bench/rss-wrapper.mjs'}; --jobs ${jobs ? 'supported' : 'n/a (the CLI rejects it)'}\n`;
 text += `medians of ${runs} run(s) per corpus, ${startupRuns} for start-up${memory ? ', 1 for the memory check' : ''}; ratios are to a floor measured in this run\n\n`;
 text += table(
-  ['group', 'measurement', 'corpus', 'runs', 'records/s', 'MB/s', 'peak RSS MiB', 'wall', 'ratio', 'notes'],
+  ['group', 'measurement', 'corpus', 'runs', 'records/s', 'MB/s', 'peak RSS MiB', 'wall', 'CPU', 'ratio', 'notes'],
   rows.map((row) => [
     row.group,
     row.label,
@@ -371,10 +373,11 @@ text += table(
     row.mbPerSec === undefined ? '-' : row.mbPerSec.toFixed(1),
     fmtMiB(row.maxRssKiB),
     fmtSeconds(row.wallMs),
+    fmtSeconds(row.cpuMs),
     row.ratio === undefined ? '-' : `${row.ratio.toFixed(2)}x ${row.ratioTo}`,
     row.notes.join('; '),
   ]),
-  [3, 4, 5, 6, 7],
+  [3, 4, 5, 6, 7, 8],
 );
 text += '\ntargets\n';
 text += table(['target', 'corpus', 'limit', 'measured', 'result'], targets.map((t) => [t.target, t.corpus, t.limit, t.measured, t.result]));

@@ -58,6 +58,11 @@ describe('scripts/bench.mjs', () => {
         expect(result.stdout).toMatch(/^10k small \.json files.*\bnot run$/m);
         const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
         expect(results.targets.map((t: { target: string }) => t.target)).toContain('startup: one small file vs node -e 0');
+        // Every measured command reports the CPU time of its process, not only its wall time.
+        for (const row of results.measurements as { id: string; cpuMs?: number; samples: { cpuMs?: number }[] }[]) {
+          expect(row.cpuMs, row.id).toBeGreaterThan(0);
+          for (const sample of row.samples) expect(sample.cpuMs, row.id).toBeGreaterThan(0);
+        }
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -1,11 +1,13 @@
 // Runs one command as a child process and measures it: wall time (process.hrtime around
-// spawnSync, Node start-up included) and the peak RSS of the child.
+// spawnSync, Node start-up included), and the peak RSS and CPU time (user + system, every thread
+// of the child) of the child. CPU beside wall shows what threads cost: a run on two cores that
+// takes more CPU than the same run on one did more work, not only the same work faster.
 //
 // Peak RSS, in order of preference:
-//  - 'time': GNU time, `/usr/bin/time -f %M -o <file> node ...` (the child's ru_maxrss in KiB,
-//    from wait4). Adds one fork+exec of a tiny C program to the wall time (well under 1 ms).
+//  - 'time': GNU time, `/usr/bin/time -f '%M %U %S' -o <file> node ...` (the child's ru_maxrss
+//    in KiB, and its user and system seconds, from wait4). Adds one fork+exec of a tiny C program to the wall time (well under 1 ms).
 //  - 'wrapper': scripts/bench/rss-wrapper.mjs, which imports the target in its own process and
-//    writes process.resourceUsage().maxRSS on exit (see that file for why).
+//    writes process.resourceUsage() maxRSS and CPU times on exit (see that file for why).
 // Both count worker threads (they share the process). Should the CLI ever fork child processes,
 // note that ru_maxrss is the largest single process, not the sum.
 import { spawnSync } from 'node:child_process';
@@ -15,13 +17,13 @@ import { join } from 'node:path';
 const TIME = '/usr/bin/time';
 export const wrapperPath = join(import.meta.dirname, 'rss-wrapper.mjs');
 
-/** 'time' when GNU time works here (it must accept -f %M -o), else 'wrapper'. */
+/** 'time' when GNU time works here (it must accept -f '%M %U %S' -o), else 'wrapper'. */
 export function detectRssMethod(preference, tmpDir) {
   if (preference === 'wrapper') return 'wrapper';
   if (existsSync(TIME)) {
     const out = join(tmpDir, 'rss-probe.txt');
-    const probe = spawnSync(TIME, ['-f', '%M', '-o', out, process.execPath, '-e', '0'], { stdio: 'ignore' });
-    const kib = probe.status === 0 && existsSync(out) ? lastNumber(readFileSync(out, 'utf8')) : undefined;
+    const probe = spawnSync(TIME, ['-f', '%M %U %S', '-o', out, process.execPath, '-e', '0'], { stdio: 'ignore' });
+    const kib = probe.status === 0 && existsSync(out) ? lastLine(readFileSync(out, 'utf8'))?.maxRssKiB : undefined;
     rmSync(out, { force: true });
     if (kib !== undefined && kib > 0) return 'time';
   }
@@ -29,16 +31,18 @@ export function detectRssMethod(preference, tmpDir) {
   return 'wrapper';
 }
 
-function lastNumber(text) {
+/** The `%M %U %S` line of GNU time's output: peak RSS in KiB, user and system CPU seconds. */
+function lastLine(text) {
   // GNU time writes "Command exited with non-zero status N" before the format when N != 0.
-  const last = text.trim().split('\n').pop() ?? '';
-  return /^\d+$/.test(last.trim()) ? Number(last.trim()) : undefined;
+  const last = (text.trim().split('\n').pop() ?? '').trim();
+  const match = /^(\d+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(last);
+  return match ? { maxRssKiB: Number(match[1]), cpuMs: (Number(match[2]) + Number(match[3])) * 1000 } : undefined;
 }
 
 /**
  * Runs `node <args...>` once.
  * options: { rss: 'time'|'wrapper', tmpDir, stdoutFile?: path (else stdout is captured), timeoutMs? }
- * Returns { wallMs, status, signal, maxRssKiB, stdout?, stderr }.
+ * Returns { wallMs, status, signal, maxRssKiB, cpuMs, stdout?, stderr }.
  */
 export function runNode(args, { rss, tmpDir, stdoutFile, timeoutMs = 30 * 60_000, cwd }) {
   const rssFile = join(tmpDir, `rss-${process.pid}.txt`);
@@ -47,7 +51,7 @@ export function runNode(args, { rss, tmpDir, stdoutFile, timeoutMs = 30 * 60_000
   let argv;
   if (rss === 'time') {
     command = TIME;
-    argv = ['-f', '%M', '-o', rssFile, process.execPath, ...args];
+    argv = ['-f', '%M %U %S', '-o', rssFile, process.execPath, ...args];
   } else {
     command = process.execPath;
     argv = [wrapperPath, rssFile, ...args];
@@ -67,10 +71,10 @@ export function runNode(args, { rss, tmpDir, stdoutFile, timeoutMs = 30 * 60_000
     if (typeof out === 'number') closeSync(out);
   }
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-  let maxRssKiB;
+  let usage;
   if (existsSync(rssFile)) {
     const text = readFileSync(rssFile, 'utf8');
-    maxRssKiB = rss === 'time' ? lastNumber(text) : JSON.parse(text).maxRssKiB;
+    usage = rss === 'time' ? lastLine(text) : JSON.parse(text);
     rmSync(rssFile, { force: true });
   }
   return {
@@ -78,7 +82,8 @@ export function runNode(args, { rss, tmpDir, stdoutFile, timeoutMs = 30 * 60_000
     status: result.status,
     signal: result.signal,
     error: result.error?.message,
-    maxRssKiB,
+    maxRssKiB: usage?.maxRssKiB,
+    cpuMs: usage?.cpuMs,
     stdout: stdoutFile === undefined ? result.stdout?.toString('utf8') : undefined,
     stderr: result.stderr?.toString('utf8') ?? '',
   };

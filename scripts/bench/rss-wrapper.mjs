@@ -7,8 +7,8 @@
 // Node's spawnSync() gives no resource usage of the child (there is no getrusage(RUSAGE_CHILDREN)
 // in Node), so instead of spawning the target this wrapper *becomes* it: it sets process.argv to
 // what the target would see, imports it in this same process, and on 'exit' writes
-// { maxRssKiB: process.resourceUsage().maxRSS, exitCode } to <result.json>. maxRSS is the
-// high-water mark of the whole process (worker threads included), in KiB. The price is one extra
+// { maxRssKiB, cpuMs, exitCode } to <result.json>: process.resourceUsage()'s maxRSS, the high-water
+// mark of the whole process (worker threads included) in KiB, and its user + system CPU time. The price is one extra
 // small module load, which the wall times measured this way include.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -21,7 +21,8 @@ if (resultFile === undefined || target === undefined) {
 }
 
 process.on('exit', (code) => {
-  writeFileSync(resultFile, JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, exitCode: code }) + '\n');
+  const usage = process.resourceUsage();
+  writeFileSync(resultFile, JSON.stringify({ maxRssKiB: usage.maxRSS, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000, exitCode: code }) + '\n');
 });
 
 if (target === '-e') {
