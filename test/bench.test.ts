@@ -29,6 +29,9 @@ describe('scripts/bench/floor.mjs --threads', () => {
       const one = floor([]);
       expect(one).toMatchObject({ lines: 2000, parsed: 2000, failed: 0, bytes: statSync(file).size });
       for (const threads of ['2', '3', '7']) expect(floor(['--threads', threads])).toEqual(one);
+      // More threads than lines: some ranges are empty.
+      writeFileSync(file, '{"ok":true}\n{"ok":false}\n');
+      expect(floor(['--threads', '7'])).toMatchObject({ lines: 2, parsed: 2, failed: 0 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

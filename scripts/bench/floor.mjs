@@ -131,7 +131,7 @@ function lineStartAfter(path, offset, size) {
 async function threaded(path) {
   const size = statSync(path).size;
   const starts = [0];
-  for (let k = 1; k < threads; k++) starts.push(Math.max(starts.at(-1), lineStartAfter(path, Math.floor((size * k) / threads) - 1, size)));
+  for (let k = 1; k < threads; k++) starts.push(Math.max(starts.at(-1), lineStartAfter(path, Math.max(0, Math.floor((size * k) / threads) - 1), size)));
   const ranges = starts.map((start, k) => [start, starts[k + 1] ?? size]);
   const workers = ranges.slice(1).map(
     ([start, end]) =>
