@@ -3,9 +3,10 @@
 // of the child) of the child. CPU beside wall shows what threads cost: a run on two cores that
 // takes more CPU than the same run on one did more work, not only the same work faster.
 //
-// Peak RSS, in order of preference:
+// Peak RSS and CPU time, in order of preference:
 //  - 'time': GNU time, `/usr/bin/time -f '%M %U %S' -o <file> node ...` (the child's ru_maxrss
-//    in KiB, and its user and system seconds, from wait4). Adds one fork+exec of a tiny C program to the wall time (well under 1 ms).
+//    in KiB, and its user and system seconds, from wait4). Adds one fork+exec of a tiny C program
+//    to the wall time (well under 1 ms).
 //  - 'wrapper': scripts/bench/rss-wrapper.mjs, which imports the target in its own process and
 //    writes process.resourceUsage() maxRSS and CPU times on exit (see that file for why).
 // Both count worker threads (they share the process). Should the CLI ever fork child processes,
