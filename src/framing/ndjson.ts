@@ -10,7 +10,7 @@ export interface FramedSink {
 }
 import { extractObject } from './extract.js';
 import { locateParseError } from './parse-error.js';
-import { firstInvalidUtf8, isUtf8 } from './utf8.js';
+import { firstInvalidUtf8, isAscii, isUtf8 } from './utf8.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -90,19 +90,29 @@ export class NdjsonFramer {
    * is parsed from a slice of the window's text. Values JSON.parse makes are copies, so nothing keeps
    * a window alive, and a window stays small enough to die young; a parse error is described from a
    * string of the line's own, since its message may quote it.
+   *
+   * Only an ASCII window is decoded whole. One character past U+00FF makes V8 store a whole string
+   * two bytes a character, and JSON.parse reads such text more slowly: with one line in 280 holding
+   * an arrow, windows made the run 7 % slower while the floor, decoding line by line, did not slow
+   * at all. A window with any byte past ASCII is decoded line by line, so that only its lines that
+   * need it are two-byte.
    */
   private frameWindows(chunk: Buffer, start: number, last: number, out: FramedSink): void {
     while (start <= last) {
       let end = start + this.windowBytes >= last ? last : chunk.lastIndexOf(LF, start + this.windowBytes);
       if (end < start) end = chunk.indexOf(LF, start);
-      const text = chunk.toString('utf8', start, end);
-      // Only a window with a replacement character may hold invalid UTF-8.
-      const replaced = text.includes('\uFFFD');
+      if (!isAscii(chunk.subarray(start, end))) {
+        this.frameEach(chunk, start, end, out);
+        start = end + 1;
+        continue;
+      }
+      // ASCII is valid UTF-8: no line of this window needs the invalid-UTF-8 check.
+      const text = chunk.toString('latin1', start, end);
       for (let from = start, at = 0; ; ) {
         const newline = chunk.indexOf(LF, from);
         const textEnd = newline === end ? text.length : text.indexOf('\n', at);
         this.lines++;
-        this.frameLine(chunk, from, newline, out, text, at, textEnd, replaced);
+        this.frameLine(chunk, from, newline, out, text, at, textEnd, false);
         if (newline === end) break;
         from = newline + 1;
         at = textEnd + 1;

@@ -1,6 +1,6 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 
-export { isUtf8 };
+export { isAscii, isUtf8 };
 
 /**
  * The first byte of `bytes` that is not part of a well-formed UTF-8 sequence, and the column
