@@ -14,6 +14,7 @@ import { frameBuffer, frameInput, framingFor, type FramingOptions } from './fram
 import { NdjsonFramer } from './framing/ndjson.js';
 import { InputDataError, decodeInput, plainUtf8, type ChunkSource } from './sources/decode.js';
 import type { InputSource } from './sources/expand.js';
+import { standardInput } from './sources/stdin.js';
 import { Tally } from './tally.js';
 import type { Finding, Framed, InputFailure, Progress, RecordFinding, Summary, Wrapping } from './types.js';
 import { unwrappers, type UnwrapMode } from './unwrap/index.js';
@@ -248,7 +249,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     if (range && range.index > 0) {
       lines = await frameRange(source.path!, range, options, checker);
     } else {
-      const read = source.path === undefined ? (stdin ?? process.stdin) : range ? createReadStream(source.path, { start: 0, end: range.end - 1, highWaterMark: maxChunk }) : readFile(source.path);
+      const read = source.path === undefined ? (stdin ?? standardInput()) : range ? createReadStream(source.path, { start: 0, end: range.end - 1, highWaterMark: maxChunk }) : readFile(source.path);
       const whole = Buffer.isBuffer(read) ? read : undefined;
       const plain = whole && plainUtf8(whole);
       if (whole && plain) {

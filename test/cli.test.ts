@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
@@ -47,6 +47,33 @@ describe('mcec-result check: exit status and streams', () => {
     expect(piped.report.findings[0]).toMatchObject({ source: '-', line: 2 });
     const named = runJson(['--stdin-filename', 'logs/agent.log', '-'], { input: lines(noError) });
     expect(named.report.findings[0].source).toBe('logs/agent.log');
+  });
+
+  it('reads a file redirected to stdin (< file) in full and from where its offset stands', () => {
+    // Over 1 MiB, so that a line crosses the chunks the file is read in.
+    const records = Array.from({ length: 6000 }, (_, i) => (i % 7 === 3 ? noError : { ...ok, result: { window: `w${i}`.padEnd(200, '.') } }));
+    const text = lines(...records);
+    const dir = tempFiles({ 'run.jsonl': text });
+    const path = join(dir, 'run.jsonl');
+    const named = runJson([path]).report;
+    const redirected = (skip: number) => {
+      const fd = openSync(path, 'r');
+      try {
+        // The child shares this descriptor and its offset, as with `{ read -r line; mcec-result check -; } < file`.
+        if (skip > 0) readSync(fd, Buffer.alloc(skip), 0, skip, null);
+        const result = spawnSync(process.execPath, [binary, 'check', '--format', 'json', '-'], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+        expect(result.stderr).toBe('');
+        return JSON.parse(result.stdout);
+      } finally {
+        closeSync(fd);
+      }
+    };
+    const whole = redirected(0);
+    expect(whole.summary).toEqual(named.summary);
+    expect(whole.findings).toEqual(named.findings.map((f: { source: string }) => ({ ...f, source: '-' })));
+    const rest = redirected(text.indexOf('\n') + 1);
+    expect(rest.summary.records).toBe(records.length - 1);
+    expect(rest.findings[0].line).toBe(named.findings[0].line - 1);
   });
 
   it('reads pretty-printed JSON on stdin with --input json', () => {
