@@ -5,6 +5,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Unit, UnitResult } from '../src/check-unit.js';
+import { StoredList } from '../src/findings/store.js';
 import { dropUnplaceable } from '../src/run.js';
 import { binary, lines, tempFiles } from './helpers/cli.js';
 
@@ -97,6 +98,40 @@ describe('--jobs', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--jobs: expected a whole number of at least 1');
   });
+});
+
+describe('the worker pool', () => {
+  it('a worker holding two batches at a time: every unit checked once, its result in its place', async () => {
+    // The built modules: a worker runs dist/parallel/worker.js, beside the pool that starts it.
+    const { runOnWorkers } = await import('../dist/parallel/pool.js');
+    const { checkUnit } = await import('../dist/check-unit.js');
+    const { createCheckContext } = await import('../dist/context.js');
+    const { Tally } = await import('../dist/tally.js');
+    const count = 700;
+    const files: Record<string, string> = {};
+    // Each file's one record says which it is: a failure whose code carries its number.
+    for (let k = 0; k < count; k++) files[`f${String(k).padStart(3, '0')}.jsonl`] = `${JSON.stringify({ ok: false, error: { code: `code-${k}`, category: 'no-target', detail: 'd' } })}\n`;
+    const dir = tempFiles(files);
+    const units = Object.keys(files).map((name) => ({ source: { name, path: join(dir, name) } }));
+    const context = createCheckContext({});
+    const tally = new Tally(context.schema.categories, context.registry);
+    let local = 0;
+    // This thread is made slow (a millisecond a unit), so that the worker takes many batches.
+    const slow = async (unit: Unit) => {
+      local++;
+      for (const until = Date.now() + 1; Date.now() < until; );
+      return checkUnit(unit, context, {}, { tally });
+    };
+    const { results, summaries } = await runOnWorkers(units, units.map(() => 60), 2, {}, slow, () => dir);
+    // One summary per batch a worker checked: more than the two it is first given.
+    expect(summaries.length).toBeGreaterThan(2);
+    expect(local + summaries.reduce((n, s) => n + s.records, 0)).toBe(count);
+    results.forEach((result, k) => {
+      expect(result, `unit ${k}`).toBeDefined();
+      const findings = [...new StoredList(result!.findings)];
+      expect(findings.find((f) => f.rule === 'unknown-code')?.message, `unit ${k}`).toContain(`"code-${k}"`);
+    });
+  }, 60_000);
 });
 
 describe('--jobs, interrupted', () => {
