@@ -27,8 +27,29 @@ describe('streamed .json arrays', () => {
     );
   });
 
+  // A document read whole finds its elements' lines in one pass over the bytes of the parsed text;
+  // the streamer finds them its own way. Any layout: elements mid-line, line breaks before commas,
+  // CRLF, and strings full of quotes, backslashes, brackets and multi-byte characters.
+  it('agree with reading the file whole on the line of every element, in any layout', async () => {
+    const tricky = fc.constantFrom('"', '\\', '[', ']', '{', '}', ',', '\n', 'é', '→', '😀', 'x');
+    const element = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.array(tricky, { maxLength: 6 }).map((parts) => ({ s: parts.join(''), a: [parts.join('')] })));
+    const gap = fc.constantFrom('', ' ', '\n', '\r\n', '\n  ', ' \n\t', '\n\n');
+    const layout = fc.array(fc.tuple(element, gap, gap, fc.integer({ min: 0, max: 2 })), { maxLength: 10 });
+    await fc.assert(
+      fc.asyncProperty(layout, gap, gap, fc.integer({ min: 1, max: 64 }), async (items, head, tail, size) => {
+        const text = `${head}[${items.map(([value, before, after, indent]) => `${before}${JSON.stringify(value, null, indent)}${after}`).join(',')}${tail}]${tail}`;
+        const whole = frameDocument(Buffer.from(text));
+        expect(whole.every((f) => f.kind === 'value')).toBe(true);
+        expect(whole.map((f) => (f.kind === 'value' ? f.value : undefined))).toEqual(JSON.parse(text));
+        expect(await streamed(text, size)).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('read scalars, strings with escapes and brackets, and nested values', async () => {
     const text = '[\n 1, "a\\"],[", {"b": ["}", 2]},\n true,null ,-0.5e3\n]\n';
+    expect(frameDocument(Buffer.from(text))).toEqual(await streamed(text, 3));
     expect(await streamed(text, 3)).toEqual([
       { kind: 'value', line: 2, value: 1 },
       { kind: 'value', line: 2, value: 'a"],[' },

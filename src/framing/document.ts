@@ -25,13 +25,18 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
   // The syntax error JSON.parse already found in `text`: a document of up to 256 MiB is not parsed
   // a second time to report it.
   let syntaxError: unknown;
-  // An array on one line: every element starts on the line of its `[`, so one JSON.parse does, at
-  // the speed of the floor. A broken one goes the long way below.
-  if (bytes[first] === 0x5b && (newline === -1 || newline >= last)) {
+  // An array is parsed whole, at the speed of the floor; on one line every element starts on the
+  // line of its `[`, on several a pass over the bytes finds where each starts. A broken one goes
+  // the long way below.
+  if (bytes[first] === 0x5b) {
     text = bytes.toString('utf8');
     try {
       const value: unknown = JSON.parse(text);
-      if (Array.isArray(value)) return value.map((element: unknown) => ({ kind: 'value', line, value: element }));
+      if (Array.isArray(value)) {
+        if (newline === -1 || newline >= last) return value.map((element: unknown) => ({ kind: 'value', line, value: element }));
+        const lines = elementLines(bytes, first, line);
+        if (lines.length === value.length) return value.map((element: unknown, k) => ({ kind: 'value', line: lines[k]!, value: element }));
+      }
     } catch (error) {
       syntaxError = error;
     }
@@ -65,6 +70,43 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
   // not, the streamer's entries, errors included, are the more precise report.
   if (elements) return elements;
   return [{ kind: 'value', line, value }];
+}
+
+/**
+ * The line on which each element of the array at `bytes[open]` starts, `line` being that of its `[`.
+ * Only for bytes JSON.parse accepted, so nothing is checked: brackets balance and no string holds a
+ * raw line break. One pass with locals only: the element-by-element streamer below took a 90 MB
+ * array of one envelope a line 1.8 times as long as the same lines as NDJSON.
+ */
+function elementLines(bytes: Buffer, open: number, line: number): number[] {
+  const lines: number[] = [];
+  // Nesting inside the current element: 0 between the array's elements.
+  let depth = 0;
+  // After the `[` or a `,` between elements: the next byte that is not blank starts one.
+  let expecting = true;
+  for (let i = open + 1; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b === 0x0a) {
+      line++;
+      continue;
+    }
+    if (b === 0x20 || b === 0x09 || b === 0x0d) continue;
+    if (expecting) {
+      if (b === 0x5d) break;
+      lines.push(line);
+      expecting = false;
+    }
+    if (b === 0x22) {
+      // To the closing quote; a backslash takes the byte after it along (UTF-8 continuation bytes
+      // are never a quote or a backslash). Bounded all the same: a fault here must not hang a run.
+      for (i++; i < bytes.length && bytes[i] !== 0x22; i++) if (bytes[i] === 0x5c) i++;
+    } else if (b === 0x7b || b === 0x5b) depth++;
+    else if (b === 0x7d || b === 0x5d) {
+      if (depth === 0) break;
+      depth--;
+    } else if (b === 0x2c && depth === 0) expecting = true;
+  }
+  return lines;
 }
 
 function isSpace(b: number): boolean {
