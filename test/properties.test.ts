@@ -10,6 +10,7 @@ import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
 import { envelopeRules } from '../src/checks/catalog.js';
 import { factsOf } from '../src/checks/envelope.js';
 import type { RuleReport } from '../src/checks/rules/rule.js';
+import { canonicalJson, canonicalJsonDeep, fingerprint } from '../src/fingerprint.js';
 import { frameDocument } from '../src/framing/document.js';
 import { frameBuffer, frameInput } from '../src/framing/index.js';
 import { decodeInput, plainUtf8 } from '../src/sources/decode.js';
@@ -586,5 +587,36 @@ describe('the small-file fast path', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Fingerprints (baselines): the canonical text of a record, by recursion or by an explicit stack
+
+describe('canonicalJson', () => {
+  it('writes any JSON value as the explicit-stack walk does, members sorted, whatever their order', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6, stringUnit: 'binary' }), (value) => {
+        const text = canonicalJson(value);
+        expect(text).toBe(canonicalJsonDeep(value));
+        // The same value with its members in reverse order reads the same.
+        const reversed = JSON.parse(JSON.stringify(value), (_, v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v));
+        expect(canonicalJson(reversed)).toBe(text);
+        // JSON has no -0: the text reads back as the value's own JSON does.
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes values nested past the recursion limit, 100k deep included, by the explicit stack', () => {
+    for (const depth of [199, 200, 201, 100_000]) {
+      let value: unknown = { b: 1, a: [true] };
+      for (let d = 0; d < depth; d++) value = d % 2 === 0 ? [value] : { z: value, y: 'x' };
+      expect(canonicalJson(value)).toBe(canonicalJsonDeep(value));
+    }
+    expect(canonicalJson([[{ b: 1, a: '\u2028"' }]])).toBe('[[{"a":"\u2028\\"","b":1}]]');
+    expect(fingerprint({ ok: true, b: [1] })).toBe(fingerprint(JSON.parse('{"b":[1],"ok":true}')));
+    expect(fingerprint({ ok: true })).toMatch(/^[0-9a-f]{20}$/);
   });
 });
