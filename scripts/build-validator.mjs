@@ -1,17 +1,34 @@
-// Build step: generates dist/generated/envelope-validator.cjs, ajv's standalone validator for the
-// bundled envelope schema, so that runs on the bundled schema neither load ajv nor compile at start.
-// It carries the schema's text; src/checks/schema-load.ts uses it only when the shipped schema is the same.
+// Build step: generates ajv standalone validators into dist/generated/, so that runs neither load
+// ajv nor compile a schema at start:
+//  - envelope-validator.cjs, for the bundled envelope schema. It carries the schema's text;
+//    src/checks/schema-load.ts uses it only when the shipped schema is the same.
+//  - <name>-validator.cjs for the package's own file kinds (config, codes, baseline, report-v1),
+//    each carrying JSON.stringify of its schema; src/lazy.ts (ownSchemaValidator) uses it only when
+//    the schema it would compile is the same (the config's has the rule ids filled in from the
+//    catalog, so it is taken from dist/config.js, not from the file).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ajvOptions } from '../dist/checks/schema-load.js';
+import { configSchema } from '../dist/config.js';
+import { ownSchemaName } from '../dist/load-json.js';
+import { ownSchemaOptions } from '../dist/lazy.js';
 
 const require = createRequire(import.meta.url);
 const { Ajv2020 } = require('ajv/dist/2020');
 const standaloneCode = require('ajv/dist/standalone').default;
 
+const out = new URL('../dist/generated/', import.meta.url);
+mkdirSync(out, { recursive: true });
+
+function generate(file, options, schema, schemaText) {
+  const ajv = new Ajv2020({ ...options, code: { source: true } });
+  const validate = ajv.compile(schema);
+  writeFileSync(new URL(file, out), `${standaloneCode(ajv, validate)}\nmodule.exports.schemaText = ${JSON.stringify(schemaText)};\n`);
+}
+
 const text = readFileSync(new URL('../data/agent-tool-result.schema.json', import.meta.url), 'utf8');
-const ajv = new Ajv2020({ ...ajvOptions, code: { source: true } });
-const validate = ajv.compile(JSON.parse(text));
-const code = `${standaloneCode(ajv, validate)}\nmodule.exports.schemaText = ${JSON.stringify(text)};\n`;
-mkdirSync(new URL('../dist/generated/', import.meta.url), { recursive: true });
-writeFileSync(new URL('../dist/generated/envelope-validator.cjs', import.meta.url), code);
+generate('envelope-validator.cjs', ajvOptions, JSON.parse(text), text);
+
+const asset = (path) => JSON.parse(readFileSync(new URL(`../${path}`, import.meta.url), 'utf8'));
+const own = [['config', configSchema()], ...['data/codes.schema.json', 'data/baseline.schema.json', 'schemas/report-v1.schema.json'].map((path) => [ownSchemaName(path), asset(path)])];
+for (const [name, schema] of own) generate(`${name}-validator.cjs`, ownSchemaOptions, schema, JSON.stringify(schema));

@@ -8,7 +8,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
 import { ruleIds } from './checks/catalog.js';
 import { UsageError } from './errors.js';
-import { compileOwnSchema } from './lazy.js';
+import { ownSchemaValidator } from './lazy.js';
 import { readJsonFile } from './load-json.js';
 import type { RuleId, RuleSetting } from './types.js';
 
@@ -47,13 +47,15 @@ export interface LoadedConfig {
 
 let validateConfig: ValidateFunction | undefined;
 
-function validator() {
-  if (validateConfig) return validateConfig;
+/** data/config.schema.json with the rule ids filled in: from the catalog, never from a second hand-kept list. */
+export function configSchema(): object {
   const schema = readJsonAsset('data/config.schema.json') as { properties: { rules: { propertyNames: { enum: string[] } } } };
-  // The rule ids come from the catalog, never from a second hand-kept list.
   schema.properties.rules.propertyNames.enum = [...ruleIds];
-  validateConfig = compileOwnSchema(schema);
-  return validateConfig;
+  return schema;
+}
+
+function validator() {
+  return (validateConfig ??= ownSchemaValidator('config', configSchema()));
 }
 
 function describe(error: ErrorObject, prefix: string): string {

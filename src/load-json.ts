@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
-import { compileOwnSchema } from './lazy.js';
+import { ownSchemaValidator } from './lazy.js';
 import { UsageError, describeError } from './errors.js';
 import { LineIndex } from './framing/line-index.js';
 import { locateParseError } from './framing/parse-error.js';
@@ -27,6 +27,11 @@ export function readJsonFile(path: string, what: string): unknown {
 
 const validators = new Map<string, ValidateFunction>();
 
+/** `data/codes.schema.json` -> `codes`: the name its build-time validator goes by. */
+export function ownSchemaName(schemaAsset: string): string {
+  return schemaAsset.replace(/^.*\//, '').replace(/\.schema\.json$/, '');
+}
+
 /**
  * Reads one of the package's own file kinds (codes, baseline, report), validated by the schema the
  * package ships for it; the first problem names the file and the place, and `hint` says what fits.
@@ -34,7 +39,7 @@ const validators = new Map<string, ValidateFunction>();
 export function readValidatedJsonFile<T>(path: string, what: string, schemaAsset: string, hint: string): T {
   const data = readJsonFile(path, what);
   let validate = validators.get(schemaAsset);
-  if (!validate) validators.set(schemaAsset, (validate = compileOwnSchema(readJsonAsset(schemaAsset) as object)));
+  if (!validate) validators.set(schemaAsset, (validate = ownSchemaValidator(ownSchemaName(schemaAsset), readJsonAsset(schemaAsset) as object)));
   if (validate(data)) return data as T;
   const first = validate.errors?.[0];
   throw new UsageError(`${what} ${path}${first?.instancePath ? ` at ${first.instancePath}` : ''}: ${first?.message ?? 'invalid'} (${hint})`);

@@ -2,6 +2,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readJsonAsset } from '../src/assets.js';
+import { configSchema } from '../src/config.js';
+import { ownSchemaValidator } from '../src/lazy.js';
+import { ownSchemaName } from '../src/load-json.js';
 import { lines, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 const S = '5f19c9c01a3f';
@@ -69,6 +73,27 @@ describe('config file', () => {
   it('a missing --config file: exit 2', () => {
     const dir = tempFiles({ 'run.jsonl': lines(ok) });
     expect(runCli(['check', '--config', 'nope.json', 'run.jsonl'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: cannot read config nope.json: no such file or directory\n' });
+  });
+});
+
+describe("the package's own schemas", () => {
+  // Generated at build time (scripts/build-validator.mjs): a run with a config, codes or baseline
+  // file must not load ajv and compile, which cost ~0.12 s a run. Should a schema change without the
+  // build following, the validator would be compiled again, correct but slow; this test says so.
+  it('are validated by the build-time validators, made from the schemas the run would compile', () => {
+    const schemas: [string, object][] = [
+      ['config', configSchema()],
+      ...['data/codes.schema.json', 'data/baseline.schema.json', 'schemas/report-v1.schema.json'].map((asset): [string, object] => [ownSchemaName(asset), readJsonAsset(asset) as object]),
+    ];
+    for (const [name, schema] of schemas) {
+      const validate = ownSchemaValidator(name, schema) as ReturnType<typeof ownSchemaValidator> & { schemaText?: string };
+      expect(validate.schemaText, name).toBe(JSON.stringify(schema));
+    }
+    // Another schema under a known name is compiled, and validates by itself.
+    const other = ownSchemaValidator('config', { type: 'object', required: ['x'] }) as ReturnType<typeof ownSchemaValidator> & { schemaText?: string };
+    expect(other.schemaText).toBeUndefined();
+    expect(other({})).toBe(false);
+    expect(other({ x: 1 })).toBe(true);
   });
 });
 
