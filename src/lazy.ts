@@ -1,6 +1,6 @@
 // Libraries that only some runs need, loaded on first use: start-up time is part of the product
 // (a CI step checking one small file should cost little more than `node -e 0`). ajv is needed only
-// for a --schema, codes, config or baseline file (the bundled schema is precompiled at build time);
+// for a --schema file (every schema the package ships has a validator generated at build time);
 // jsonc-parser only to word a syntax error; node:crypto (about 9 ms to load) only for fingerprints,
 // node:zlib only for gzip inputs, globby only for folders and globs.
 import { createRequire } from 'node:module';
