@@ -69,6 +69,18 @@ describe('streamed .json arrays', () => {
     ]);
   });
 
+  it('count a raw line break inside a string (no JSON, but a line all the same)', async () => {
+    const text = '[\n"a\nb",\n 1, {"c": "d\ne"},\n2\n]';
+    for (const size of [1, 3, 100]) {
+      expect((await streamed(text, size)).map((f) => [f.kind, f.line])).toEqual([
+        ['unparseable', 2],
+        ['value', 4],
+        ['unparseable', 4],
+        ['value', 6],
+      ]);
+    }
+  });
+
   it('report an array that is not closed, and text after it', async () => {
     expect((await streamed('[{"ok":true},\n{"ok":', 4)).map((f) => [f.kind, f.line])).toEqual([
       ['value', 1],

@@ -27,7 +27,6 @@ export class NotAnArray extends Error {
 
 type Phase = 'before-array' | 'before-element' | 'after-comma' | 'in-element' | 'after-element' | 'after-array';
 type Kind = 'container' | 'string' | 'scalar';
-type Step = 'more' | 'ends-with' | 'ends-before';
 
 export class JsonArrayStreamer {
   private phase: Phase = 'before-array';
@@ -45,32 +44,32 @@ export class JsonArrayStreamer {
   constructor(private readonly maxElementBytes: number) {}
 
   push(chunk: Buffer, out: FramedSink): void {
+    // Where the current element's bytes begin in this chunk (0: it began in an earlier one).
     let start = this.phase === 'in-element' ? 0 : -1;
-    for (let i = 0; i < chunk.length; i++) {
-      const b = chunk[i]!;
+    for (let i = 0; i < chunk.length; ) {
       if (this.phase === 'in-element') {
-        const step = this.scan(b);
-        if (step === 'ends-with') {
-          this.take(chunk.subarray(start, i + 1));
-          this.finishElement(out);
-          start = -1;
-          if (b === LF) this.line++;
-          continue;
-        }
-        if (step === 'more') {
-          if (b === LF) this.line++;
-          continue;
-        }
-        // A scalar ends at the delimiter, which belongs to what follows.
-        this.take(chunk.subarray(start, i));
+        const end = this.scanElement(chunk, i);
+        if (end === -1) break;
+        // Framed at once, while the chunk is still the caller's: no copy.
+        this.take(chunk.subarray(start, end), false);
         this.finishElement(out);
         start = -1;
+        // A scalar ends before its delimiter, which belongs to what follows.
+        i = end;
+        continue;
       }
+      const b = chunk[i]!;
       this.between(b, out);
-      if (this.phase === 'in-element') start = i;
+      if (this.inElement) start = i;
       if (b === LF) this.line++;
+      i++;
     }
-    if (this.phase === 'in-element' && start !== -1) this.take(chunk.subarray(start));
+    if (this.phase === 'in-element' && start !== -1) this.take(chunk.subarray(start), true);
+  }
+
+  /** Whether an element is being read (a getter: between() may just have begun one). */
+  private get inElement(): boolean {
+    return this.phase === 'in-element';
   }
 
   end(out: FramedSink): void {
@@ -121,33 +120,62 @@ export class JsonArrayStreamer {
     this.depth = this.kind === 'container' ? 1 : 0;
   }
 
-  /** One more byte of the current element (not its first). */
-  private scan(b: number): Step {
-    if (this.inString) {
-      if (this.escaped) this.escaped = false;
-      else if (b === BACKSLASH) this.escaped = true;
-      else if (b === QUOTE) {
-        this.inString = false;
-        if (this.kind === 'string') return 'ends-with';
-      }
-      return 'more';
+  /**
+   * Scans the current element from `chunk[from]` (never its first byte): returns where it ends (one
+   * past its last byte), or -1 when it goes on past this chunk. One loop over locals, the state put
+   * back at the end: a method call and field writes per byte made the streamer half as fast.
+   * Every line break inside the element counts, in strings too (where JSON allows none).
+   */
+  private scanElement(chunk: Buffer, from: number): number {
+    let depth = this.depth;
+    let inString = this.inString;
+    let escaped = this.escaped;
+    let line = this.line;
+    const kind = this.kind;
+    let end = -1;
+    for (let i = from; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (inString) {
+        if (b === LF) line++;
+        if (escaped) escaped = false;
+        else if (b === BACKSLASH) escaped = true;
+        else if (b === QUOTE) {
+          inString = false;
+          if (kind === 'string') {
+            end = i + 1;
+            break;
+          }
+        }
+      } else if (kind === 'scalar') {
+        if (b === COMMA || b === CLOSE_BRACKET || isSpace(b)) {
+          end = i;
+          break;
+        }
+      } else if (b === QUOTE) inString = true;
+      else if (b === OPEN_BRACE || b === OPEN_BRACKET) depth++;
+      else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+        if (--depth === 0) {
+          end = i + 1;
+          break;
+        }
+      } else if (b === LF) line++;
     }
-    if (this.kind === 'scalar') return b === COMMA || b === CLOSE_BRACKET || isSpace(b) ? 'ends-before' : 'more';
-    if (b === QUOTE) this.inString = true;
-    else if (b === OPEN_BRACE || b === OPEN_BRACKET) this.depth++;
-    else if ((b === CLOSE_BRACE || b === CLOSE_BRACKET) && --this.depth === 0) return 'ends-with';
-    return 'more';
+    this.depth = depth;
+    this.inString = inString;
+    this.escaped = escaped;
+    this.line = line;
+    return end;
   }
 
-  private take(part: Buffer): void {
+  private take(part: Buffer, copy: boolean): void {
     if (this.tooLarge || part.length === 0) return;
     if (this.partsBytes + part.length > this.maxElementBytes) {
       this.tooLarge = true;
       this.parts = [];
       return;
     }
-    // A copy: the chunk it comes from is not ours to keep.
-    this.parts.push(Buffer.from(part));
+    // A part held past this chunk is copied: the chunk it comes from is not ours to keep.
+    this.parts.push(copy ? Buffer.from(part) : part);
     this.partsBytes += part.length;
   }
 
