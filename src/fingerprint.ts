@@ -6,7 +6,7 @@ import { loadCrypto } from './lazy.js';
 type Frame = { kind: 'value'; value: unknown } | { kind: 'text'; text: string };
 
 /** The walk with its own stack, for any depth: a frame object per value and per piece of text. */
-function canonicalDeep(value: unknown): string {
+export function canonicalJsonDeep(value: unknown): string {
   const out: string[] = [];
   const stack: Frame[] = [{ kind: 'value', value }];
   while (stack.length > 0) {
@@ -38,7 +38,7 @@ function canonicalDeep(value: unknown): string {
   return out.join('');
 }
 
-/** Deeper than this, recursion gives up and the whole value is written by canonicalDeep. */
+/** Deeper than this, recursion gives up and the whole value is written by canonicalJsonDeep. */
 const maxRecursion = 200;
 
 class TooDeep extends Error {}
@@ -62,13 +62,10 @@ export function canonicalJson(value: unknown): string {
   try {
     return canonicalShallow(value, 0);
   } catch (error) {
-    if (error instanceof TooDeep) return canonicalDeep(value);
+    if (error instanceof TooDeep) return canonicalJsonDeep(value);
     throw error;
   }
 }
-
-/** Exported for tests: the walk used past the recursion depth, held to give the same text. */
-export const canonicalJsonDeep = canonicalDeep;
 
 export function fingerprint(value: unknown): string {
   // crypto.hash: one call, no Hash object (about half the time of createHash for a record's text).

@@ -77,15 +77,13 @@ function artifactUri(source: string, cwd: string): string {
  * artifactUri, remembered for the last source: a report lists an input's findings together, and
  * working the URI out again for each of 16k findings was a quarter of the format's time.
  */
-function lastUri(): (source: string, cwd: string) => string {
+function lastUri(cwd: string): (source: string) => string {
   let lastSource: string | undefined;
-  let lastCwd = '';
   let uri = '';
-  return (source, cwd) => {
-    if (source !== lastSource || cwd !== lastCwd) {
+  return (source) => {
+    if (source !== lastSource) {
       uri = artifactUri(source, cwd);
       lastSource = source;
-      lastCwd = cwd;
     }
     return uri;
   };
@@ -102,7 +100,7 @@ function resultProperties(finding: Finding): SarifResultProperties | undefined {
   return properties;
 }
 
-function toSarifResult(finding: Finding, cwd: string, uriOf: (source: string, cwd: string) => string): SarifResult {
+function toSarifResult(finding: Finding, uriOf: (source: string) => string): SarifResult {
   const { source, line, column } = finding.location;
   const properties = resultProperties(finding);
   return {
@@ -113,7 +111,7 @@ function toSarifResult(finding: Finding, cwd: string, uriOf: (source: string, cw
     locations: [
       {
         physicalLocation: {
-          artifactLocation: { uri: uriOf(source, cwd) },
+          artifactLocation: { uri: uriOf(source) },
           region: { startLine: line, ...(column !== undefined && { startColumn: column }) },
         },
       },
@@ -138,11 +136,11 @@ function sarifLog(report: Report, results: SarifResult[]): SarifLog {
 
 /** The whole log as one value (it holds every result: for large reports, `formatSarif` streams). */
 export function toSarifLog(report: Report, options: FormatOptions): SarifLog {
-  const uriOf = lastUri();
-  return sarifLog(report, Array.from(report.findings, (finding) => toSarifResult(finding, options.cwd, uriOf)));
+  const uriOf = lastUri(options.cwd);
+  return sarifLog(report, Array.from(report.findings, (finding) => toSarifResult(finding, uriOf)));
 }
 
 export function* formatSarif(report: Report, options: FormatOptions): Generator<string> {
-  const uriOf = lastUri();
-  yield* streamJson(sarifLog(report, streamedArray()), mapped(report.findings, (finding) => toSarifResult(finding, options.cwd, uriOf)));
+  const uriOf = lastUri(options.cwd);
+  yield* streamJson(sarifLog(report, streamedArray()), mapped(report.findings, (finding) => toSarifResult(finding, uriOf)));
 }

@@ -106,13 +106,13 @@ export class NdjsonFramer {
         start = end + 1;
         continue;
       }
-      // ASCII is valid UTF-8: no line of this window needs the invalid-UTF-8 check.
+      // ASCII is valid UTF-8: frameLine skips the invalid-UTF-8 check for a line it gets the text of.
       const text = chunk.toString('latin1', start, end);
       for (let from = start, at = 0; ; ) {
         const newline = chunk.indexOf(LF, from);
         const textEnd = newline === end ? text.length : text.indexOf('\n', at);
         this.lines++;
-        this.frameLine(chunk, from, newline, out, text, at, textEnd, false);
+        this.frameLine(chunk, from, newline, out, text, at, textEnd);
         if (newline === end) break;
         from = newline + 1;
         at = textEnd + 1;
@@ -160,9 +160,9 @@ export class NdjsonFramer {
 
   /**
    * Frames the line held in `bytes[start, end)` (its LF excluded); `window[from, to)` is its text
-   * when the caller decoded it already, and `replaced` says whether that text may hold U+FFFD.
+   * when the caller decoded it already, which only an ASCII window is (so it holds no bad byte).
    */
-  private frameLine(bytes: Buffer, start: number, end: number, out: FramedSink, window?: string, from = 0, to = 0, replaced = true): void {
+  private frameLine(bytes: Buffer, start: number, end: number, out: FramedSink, window?: string, from = 0, to = 0): void {
     const line = this.lines;
     if (end > start && bytes[end - 1] === CR) end--, to--;
     if (end - start > this.maxLineBytes && !isBlank(bytes, start, end)) {
@@ -172,7 +172,7 @@ export class NdjsonFramer {
     if (isBlank(bytes, start, end)) return;
     const text = window === undefined ? bytes.toString('utf8', start, end) : window.slice(from, to);
     // Decoding replaces bad bytes with U+FFFD; only then is the (rarer) exact check worth its pass.
-    if (replaced && text.includes('\uFFFD')) {
+    if (window === undefined && text.includes('\uFFFD')) {
       const content = bytes.subarray(start, end);
       if (!isUtf8(content)) {
         const { index, column } = firstInvalidUtf8(content);
