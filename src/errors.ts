@@ -12,6 +12,14 @@ export function describeError(error: unknown): string {
     if (code === 'ENOENT') return 'no such file or directory';
     if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
     if (code === 'EISDIR') return 'is a directory';
+    // Node's system errors read "ENAMETOOLONG: name too long, scandir '<path>'": the caller names the
+    // path already, and a 4 KiB path twice on one line hides the reason.
+    const { syscall } = error as NodeJS.ErrnoException;
+    if (code !== undefined && syscall !== undefined && error.message.startsWith(`${code}: `)) {
+      const reason = error.message.slice(code.length + 2);
+      const end = reason.lastIndexOf(`, ${syscall}`);
+      return end > 0 ? reason.slice(0, end) : reason;
+    }
     return error.message;
   }
   return String(error);

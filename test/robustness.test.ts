@@ -1,7 +1,7 @@
 // The bad-input matrix of issue 5: each case runs the built CLI and asserts the exit status and
 // what the user sees. No stack trace, ever.
-import { spawn } from 'node:child_process';
-import { chmodSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
@@ -111,7 +111,102 @@ describe('unreadable inputs', () => {
     if (!root) chmodSync(join(dir, 'secret.jsonl'), 0);
     const result = runJson([unreadable, 'ok.jsonl'], { cwd: dir });
     expect(result.status).toBe(2);
-    expect(result.stderr).toBe(root ? 'mcec-result: cannot read /proc/self/mem: EIO: i/o error, read\n' : 'mcec-result: cannot read secret.jsonl: permission denied\n');
+    expect(result.stderr).toBe(root ? 'mcec-result: cannot read /proc/self/mem: i/o error\n' : 'mcec-result: cannot read secret.jsonl: permission denied\n');
     expect(result.report.summary.invalid).toBe(1);
+  });
+});
+
+describe('folders and globs that could loop, fail or surprise', () => {
+  const ok = { ok: true, result: {} };
+
+  it('an empty argument: exit 2 and what to give instead', () => {
+    const result = runCli(['check', '']);
+    expect(result).toMatchObject({ status: 2, stderr: 'mcec-result: an input argument is empty: name a file, folder or glob, or - for standard input\n' });
+  });
+
+  it('links to folders are not followed: two links up the tree end quickly, each file found once', () => {
+    const dir = tempFiles({ 'a/x.json': JSON.stringify(ok) });
+    symlinkSync('..', join(dir, 'a/up1'));
+    symlinkSync('..', join(dir, 'a/up2'));
+    for (const arg of ['a', 'a/**/*.json', '**/*.json']) {
+      const result = runCli(['check', '--format', 'json', arg], { cwd: dir, timeoutMs: 30_000 });
+      expect(result.status, arg).toBe(0);
+      expect(JSON.parse(result.stdout).summary.inputs, arg).toBe(1);
+    }
+  });
+
+  it('links to files are inputs; a broken one is reported as unreadable, the rest still checked', () => {
+    const dir = tempFiles({ 'runs/real/x.jsonl': lines({ ok: false }) });
+    symlinkSync('real/x.jsonl', join(dir, 'runs/latest.jsonl'));
+    symlinkSync('gone.jsonl', join(dir, 'runs/broken.jsonl'));
+    symlinkSync('real', join(dir, 'runs/real-link'));
+    for (const arg of ['runs', 'runs/*.jsonl']) {
+      const result = runJson([arg], { cwd: dir });
+      expect(result.status, arg).toBe(2);
+      expect(result.stderr, arg).toBe('mcec-result: cannot read runs/broken.jsonl: no such file or directory\n');
+      const sources = new Set(result.report.findings.map((f: { source: string }) => f.source));
+      expect([...sources].sort(), arg).toEqual(arg === 'runs' ? ['runs/latest.jsonl', 'runs/real/x.jsonl'] : ['runs/latest.jsonl']);
+    }
+  });
+
+  it('a folder the walk cannot read: exit 2 naming it and why, the other inputs still checked', () => {
+    const dir = tempFiles({ 'deep/top.json': JSON.stringify(ok), 'other.jsonl': lines({ ok: false }) });
+    // Past PATH_MAX a folder cannot be listed by anyone, root included (chmod 0 does not stop root).
+    const segment = 'd'.repeat(250);
+    const nested = Array.from({ length: 18 }, () => segment).join('/');
+    expect(spawnSync('mkdir', ['-p', nested], { cwd: join(dir, 'deep') }).status).toBe(0);
+    try {
+      const result = runJson(['deep', 'other.jsonl'], { cwd: dir });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/^mcec-result: cannot read deep\/(d{250}\/)+d{250}: name too long\n$/);
+      noStack(result.stderr);
+      expect(result.report.summary).toMatchObject({ inputs: 1, invalid: 1 });
+    } finally {
+      spawnSync('rm', ['-rf', dir]);
+    }
+  });
+
+  describe('! leaves out what folders and globs find', () => {
+    const dir = tempFiles({
+      'logs/new/a.jsonl': lines({ ok: false }),
+      'logs/old/b.jsonl': lines({ ok: false }),
+      'logs/old/.hidden/c.jsonl': lines({ ok: false }),
+      'logs/d.json': JSON.stringify({ ok: false }),
+      '!literal.jsonl': lines({ ok: false }),
+    });
+    const sources = (report: { findings: { source: string }[] }) => [...new Set(report.findings.map((f) => f.source))];
+
+    it('relative and absolute patterns, in any position, dotfiles included', () => {
+      const cases = [
+        ['logs', '!logs/old/**'],
+        ['!logs/old/**', 'logs/**/*.jsonl', 'logs/d.json'],
+        ['./logs', '!**/old/**'],
+        ['logs', `!${join(dir, 'logs/old')}/**`],
+      ];
+      for (const args of cases) {
+        const result = runJson(args, { cwd: dir });
+        expect(result.status, args.join(' ')).toBe(1);
+        expect(sources(result.report).map((s) => s.replace(/^\.\//, '')).sort(), args.join(' ')).toEqual(['logs/d.json', 'logs/new/a.jsonl']);
+      }
+      // Walks skip dot folders; a glob that names one finds it, and `**` in an exclusion covers it.
+      expect(sources(runJson(['logs/*/.hidden/*.jsonl'], { cwd: dir }).report)).toEqual(['logs/old/.hidden/c.jsonl']);
+      expect(runCli(['check', 'logs/*/.hidden/*.jsonl', '!logs/old/**'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: no input files in logs/*/.hidden/*.jsonl: !logs/old/** left out all 1\n' });
+    });
+
+    it('a file named on the command line is still checked', () => {
+      const result = runJson(['logs/old/b.jsonl', '!logs/old/**'], { cwd: dir });
+      expect(sources(result.report)).toEqual(['logs/old/b.jsonl']);
+    });
+
+    it('a file whose name starts with ! is a path, not an exclusion', () => {
+      const result = runJson(['!literal.jsonl'], { cwd: dir });
+      expect(sources(result.report)).toEqual(['!literal.jsonl']);
+    });
+
+    it('everything left out, or nothing but exclusions: exit 2 saying so', () => {
+      expect(runCli(['check', 'logs/old', '!**/*.jsonl'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: no input files in logs/old: !**/*.jsonl left out all 1\n' });
+      expect(runCli(['check', '!logs/old/**'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: !logs/old/** only leaves files out: name the files, folders or globs to check as well\n' });
+      expect(runCli(['check', 'logs', '!'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: !: a glob must follow the ! (as in !logs/old/**) to leave files out\n' });
+    });
   });
 });

@@ -1,12 +1,13 @@
 // Command-line inputs -> the list of sources to read, in the order given (spec section 7, Paths):
 // `-` is stdin; an argument that exists on disk is a file or a folder (searched recursively);
-// anything else is a glob. Files found under a folder or glob are sorted by code point.
+// anything else is a glob, and a glob starting with `!` leaves out the files it matches from what
+// the folders and globs find. Files found under a folder or glob are sorted by code point.
 import { statSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { describeError } from '../errors.js';
 // globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
 // named files should not pay for it at start-up.
-import { loadGlobby } from '../lazy.js';
+import { loadGlobby, loadMicromatch } from '../lazy.js';
 import type { InputFailure } from '../types.js';
 
 export interface InputSource {
@@ -48,8 +49,47 @@ function found(name: string, path = name): Found {
   return { source: { name, path }, key: resolve(path) };
 }
 
-async function expandOne(arg: string, stdinName: string): Promise<Found[] | InputFailure> {
-  if (arg === '-') return [{ source: { name: stdinName }, key: '\0stdin' }];
+/** A link found by a walk is an input when it leads to a file, or nowhere (reading it then says so). */
+function linkToFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? true;
+  } catch {
+    // A loop of links: reading it reports why.
+    return true;
+  }
+}
+
+/**
+ * The files a folder walk or a glob finds: regular files, and links to files. Links to folders are
+ * not followed: one pointing up the tree made a glob loop, on two such links for hours (fast-glob
+ * follows each until the path is too long), and found the same files again under other names.
+ */
+async function walk(pattern: string, cwd?: string): Promise<string[]> {
+  const { globby } = await loadGlobby();
+  const entries = await globby(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true });
+  const files: string[] = [];
+  for (const { path, dirent } of entries) {
+    if (dirent.isFile() || (dirent.isSymbolicLink() && linkToFile(cwd === undefined ? path : join(cwd, path)))) files.push(path);
+  }
+  return files;
+}
+
+/** A folder the walk could not read, named as the user would (relative when under the working directory). */
+function walkFailure(arg: string, error: unknown): InputFailure {
+  const at = (error as NodeJS.ErrnoException).path;
+  const shown = at === undefined ? arg : isAbsolute(at) && !relative(process.cwd(), at).startsWith('..') ? relative(process.cwd(), at) || '.' : at;
+  return { source: arg, message: `cannot read ${toSlashes(shown)}: ${describeError(error)}` };
+}
+
+/** What one argument names: `searched` when a folder walk or a glob found the files. */
+interface Expanded {
+  files: Found[];
+  searched: boolean;
+}
+
+async function expandOne(arg: string, stdinName: string): Promise<Expanded | InputFailure> {
+  if (arg === '-') return { files: [{ source: { name: stdinName }, key: '\0stdin' }], searched: false };
+  if (arg === '') return { source: arg, message: 'an input argument is empty: name a file, folder or glob, or - for standard input' };
   const asGiven = toSlashes(arg);
   let info;
   let path = arg;
@@ -59,36 +99,85 @@ async function expandOne(arg: string, stdinName: string): Promise<Found[] | Inpu
     return { source: asGiven, message: `cannot read ${asGiven}: ${describeError(error)}` };
   }
   if (info?.isDirectory()) {
-    const { globby } = await loadGlobby();
-    const files = await globby(folderPattern, { cwd: path, onlyFiles: true, followSymbolicLinks: false });
+    let files;
+    try {
+      files = await walk(folderPattern, path);
+    } catch (error) {
+      return walkFailure(asGiven, error);
+    }
     if (files.length === 0) return { source: asGiven, message: `no input files in ${asGiven}` };
     const base = asGiven.replace(/\/+$/, '');
     // globby's paths are normalised already: the folder is resolved once, not each of its 10k files.
     const folder = resolve(path);
-    return files.sort(byCodePoint).map((relative) => {
+    const found = files.sort(byCodePoint).map((relative) => {
       const name = `${base}/${relative}`;
       return { source: { name, path: name }, key: `${folder}${sep}${sep === '/' ? relative : relative.replaceAll('/', sep)}` };
     });
+    return { files: found, searched: true };
   }
-  if (info) return [found(asGiven, path)];
-  const { globby, isDynamicPattern } = await loadGlobby();
+  if (info) return { files: [found(asGiven, path)], searched: false };
+  const { isDynamicPattern } = await loadGlobby();
   if (!isDynamicPattern(asGiven)) return { source: asGiven, message: `cannot read ${asGiven}: no such file or directory` };
-  const files = await globby(asGiven, { onlyFiles: true });
+  let files;
+  try {
+    files = await walk(asGiven);
+  } catch (error) {
+    return walkFailure(asGiven, error);
+  }
   if (files.length === 0) return { source: asGiven, message: `no input files in ${asGiven}` };
-  return files.sort(byCodePoint).map((name) => found(name));
+  return { files: files.sort(byCodePoint).map((name) => found(name)), searched: true };
+}
+
+/** An argument that leaves files out: `!` and a glob, unless a file of that name exists. */
+function isExclusion(arg: string): boolean {
+  return arg.startsWith('!') && statOrUndefined(arg) === undefined;
+}
+
+/**
+ * Whether a found file is left out by an exclusion. A pattern is matched against the name the
+ * report gives the file (relative names without a leading `./`) and against its absolute path, so
+ * `!logs/old/**` and `!/srv/logs/old/**` both work; `dot`, because a pattern naming a folder should
+ * leave out its dotfiles too.
+ */
+async function exclusionTest(patterns: readonly string[]): Promise<(found: Found) => boolean> {
+  const { default: micromatch } = await loadMicromatch();
+  const tests = patterns.map((pattern) => micromatch.matcher(pattern, { dot: true }));
+  return ({ source, key }) => {
+    const name = source.name.replace(/^(\.\/)+/, '');
+    const absolute = toSlashes(key);
+    return tests.some((test) => test(name) || test(absolute));
+  };
 }
 
 export async function expandInputs(args: readonly string[], stdinName = '-'): Promise<{ sources: InputSource[]; failures: InputFailure[] }> {
   const sources: InputSource[] = [];
   const failures: InputFailure[] = [];
   const seen = new Set<string>();
-  for (const arg of args) {
+  const exclusions = args.filter(isExclusion);
+  const wanted = args.filter((arg) => !exclusions.includes(arg));
+  const patterns = exclusions.map((arg) => toSlashes(arg.slice(1)));
+  const empty = exclusions.find((arg) => arg === '!');
+  if (empty !== undefined) return { sources, failures: [{ source: empty, message: '!: a glob must follow the ! (as in !logs/old/**) to leave files out' }] };
+  if (exclusions.length > 0 && wanted.length === 0) {
+    return { sources, failures: [{ source: exclusions[0]!, message: `${exclusions[0]} only leaves files out: name the files, folders or globs to check as well` }] };
+  }
+  const excluded = patterns.length > 0 ? await exclusionTest(patterns) : undefined;
+  for (const arg of wanted) {
     const result = await expandOne(arg, stdinName);
-    if (!Array.isArray(result)) {
+    if ('message' in result) {
       failures.push(result);
       continue;
     }
-    for (const { source, key } of result) {
+    let { files } = result;
+    // A file named on the command line is checked: exclusions narrow what folders and globs find.
+    if (excluded && result.searched) {
+      files = files.filter((f) => !excluded(f));
+      if (files.length === 0) {
+        failures.push({ source: toSlashes(arg), message: `no input files in ${toSlashes(arg)}: ${exclusions.join(' ')} left out all ${result.files.length}` });
+        continue;
+      }
+    }
+    for (const { source, key } of files) {
       if (seen.has(key)) continue;
       seen.add(key);
       sources.push(source);

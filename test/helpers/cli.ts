@@ -17,6 +17,8 @@ export interface CliOptions {
   input?: string | Buffer;
   env?: Record<string, string | undefined>;
   cwd?: string;
+  /** Kills the process after this long (its status is then null): for a run that could hang. */
+  timeoutMs?: number;
 }
 
 export function runCli(args: readonly string[], options: CliOptions = {}): CliResult {
@@ -28,6 +30,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): CliRe
     input: options.input ?? '',
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
+    ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
