@@ -11,7 +11,8 @@ import { UsageError, describeError } from './errors.js';
 import { loadFormatter } from './formatters/load.js';
 import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
-import { check, type CheckOptions } from './run.js';
+import { check, type CheckOptions, type OwnFile } from './run.js';
+import { ownFilesByKey, refuseOverwrite } from './sources/expand.js';
 import type { Report } from './types.js';
 import { unwrapModes } from './unwrap/index.js';
 
@@ -101,16 +102,35 @@ function writeReportFile(path: string, reports: readonly Iterable<string>[]): vo
   }
 }
 
-function withConfig(flags: CheckFlags, command: Command): CheckFlags {
-  if (flags.config === false) return flags;
+function withConfig(flags: CheckFlags, command: Command): { flags: CheckFlags; configPath?: string } {
+  if (flags.config === false) return { flags };
   const config = typeof flags.config === 'string' ? loadConfig(flags.config) : findConfig(process.cwd());
-  if (!config) return flags;
+  if (!config) return { flags };
   // `--rule` is repeatable and merged key by key; every other option given on the command line wins.
-  return mergeConfig(flags, config.settings, (key) => command.getOptionValueSource(key) === 'cli');
+  return { flags: mergeConfig(flags, config.settings, (key) => command.getOptionValueSource(key) === 'cli'), configPath: config.path };
+}
+
+const ownFile = (path: string | undefined, role: string, written: boolean): OwnFile[] => (path === undefined ? [] : [{ path, role, written }]);
+
+/** The reports a run writes to files (check and merge). */
+function writtenReports(flags: Pick<CheckFlags, 'output' | 'format'>): OwnFile[] {
+  return [...ownFile(flags.output, 'the report', true), ...flags.format.flatMap((target) => ownFile(target.file, `the ${target.format} report`, true))];
+}
+
+/** The files a check run reads as settings or writes: a folder or glob that finds one leaves it out. */
+function ownFiles(flags: CheckFlags, configPath: string | undefined): OwnFile[] {
+  return [
+    ...ownFile(configPath, 'the config file', false),
+    ...ownFile(flags.schema, 'the schema', false),
+    ...flags.codes.flatMap((path) => ownFile(path, 'the codes file', false)),
+    ...ownFile(flags.baseline, 'the baseline', false),
+    ...ownFile(flags.writeBaseline, 'the baseline', true),
+    ...writtenReports(flags),
+  ];
 }
 
 async function runCheck(inputs: string[], given: CheckFlags, command: Command): Promise<number> {
-  const flags = withConfig(given, command);
+  const { flags, configPath } = withConfig(given, command);
   if (inputs.length === 0) {
     if (process.stdin.isTTY) {
       // Spec section 4: nothing named and nothing piped in prints usage and exits 2.
@@ -134,6 +154,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     ...(flags.shard !== undefined && { shard: flags.shard }),
     ...(flags.jobs !== undefined && { jobs: flags.jobs }),
     ...(flags.findingsInMemory !== undefined && { findingsInMemory: flags.findingsInMemory }),
+    ownFiles: ownFiles(flags, configPath),
   };
   const progress = progressLine(process.stderr, process.env, flags.progress !== false);
   if (progress) options.onProgress = (p) => progress.update(p);
@@ -206,6 +227,8 @@ function program(setStatus: (status: number) => void): Command {
     .option('--color', 'force colour (FORCE_COLOR is honoured too)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
     .action(async (paths: string[], flags: CheckFlags) => {
+      const owned = ownFilesByKey(writtenReports(flags));
+      for (const path of paths) refuseOverwrite(path, path, owned);
       const [{ mergeReports, readJsonReport }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
       const report = mergeReports(paths.map((path) => ({ path, report: readJsonReport(path) })), loadRegistry());
       await writeReports(report, flags);

@@ -41,6 +41,17 @@ export interface CheckOptions {
   findingsInMemory?: number;
   /** Called a few times a second while the run goes on (the CLI's progress line). */
   onProgress?: (progress: RunProgress) => void;
+  /** Files the run reads as settings or writes (config, schema, codes, baselines, reports): never inputs. */
+  ownFiles?: readonly OwnFile[];
+}
+
+/** A file of the run's own, named as the user gave it. */
+export interface OwnFile {
+  path: string;
+  /** What it is to this run, for messages: "the config file", "the report". */
+  role: string;
+  /** Written at the end of the run: naming it as an input too would destroy that input. */
+  written: boolean;
 }
 
 export interface RunProgress {

@@ -13,7 +13,7 @@ import { expandInputs, type InputSource } from './sources/expand.js';
 import { Tally, mergeSummaries, suggestionsFor } from './tally.js';
 import type { Finding, InputFailure, Progress, Report, Summary } from './types.js';
 
-export { createCheckContext, type CheckOptions, type RunProgress } from './context.js';
+export { createCheckContext, type CheckOptions, type OwnFile, type RunProgress } from './context.js';
 
 /** Workers pay for their start (~0.1 s each); below this much input one thread is faster. */
 const parallelBytes = 8 * 1024 * 1024;
@@ -137,7 +137,7 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
 
 /** Checks every input and returns the finished report (spec section 6). */
 export async function check(inputs: readonly string[], options: CheckOptions = {}, context = createCheckContext(options)): Promise<Report> {
-  const expanded = await expandInputs(inputs, options.stdinFilename ?? '-');
+  const expanded = await expandInputs(inputs, options.stdinFilename ?? '-', options.ownFiles);
   const failures = [...expanded.failures];
   const sources = options.shard ? inShard(expanded.sources, options.shard) : expanded.sources;
   const jobs = Math.max(1, options.jobs ?? availableParallelism());

@@ -1,7 +1,7 @@
 // The bad-input matrix of issue 5: each case runs the built CLI and asserts the exit status and
 // what the user sees. No stack trace, ever.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, symlinkSync } from 'node:fs';
+import { chmodSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
@@ -164,6 +164,44 @@ describe('folders and globs that could loop, fail or surprise', () => {
     } finally {
       spawnSync('rm', ['-rf', dir]);
     }
+  });
+
+  it("the run's own files are not inputs: a folder leaves them out, and a written one named as an input is refused", () => {
+    const run = JSON.stringify({ ok: false });
+    const dir = tempFiles({
+      'mcec-result.config.json': JSON.stringify({ rules: { 'missing-result': 'off' } }),
+      'codes.json': JSON.stringify({ errorCodes: {}, warningCodes: ['extra-code'] }),
+      'run.json': run,
+    });
+    // The config file, a codes file, and the report and baseline a run in the folder writes.
+    const first = runCli(['check', '--format', 'json', '.', '--codes', 'codes.json', '-o', 'report.json', '--write-baseline', 'baseline.json'], { cwd: dir });
+    expect(first).toMatchObject({ status: 0, stdout: '' });
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).summary).toMatchObject({ inputs: 1, invalid: 1 });
+    // The next run in the same folder: the baseline it reads and the report it writes again are left out too.
+    const second = runCli(['check', '--format', 'json', '.', '--codes', 'codes.json', '--baseline', 'baseline.json', '-o', 'report.json'], { cwd: dir });
+    expect(second).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).summary).toMatchObject({ inputs: 1, errors: 0 });
+    // Without -o, last run's report is a file in the folder like any other.
+    expect(runJson(['.', '--codes', 'codes.json', '--baseline', 'baseline.json'], { cwd: dir }).report.summary.inputs).toBe(2);
+    // Named on the command line, a file the run only reads is checked; one it would write is refused before reading.
+    expect(runJson(['codes.json'], { cwd: dir }).report.summary).toMatchObject({ inputs: 1, invalid: 1 });
+    symlinkSync('run.json', join(dir, 'link.json'));
+    for (const [args, role] of [
+      [['run.json', '-o', 'run.json'], 'the report'],
+      [['./run.json', '--format', 'sarif=run.json'], 'the sarif report'],
+      [['run.json', '--write-baseline', join(dir, 'run.json')], 'the baseline'],
+      [['link.json', '-o', 'run.json'], 'the report'],
+    ] as const) {
+      const result = runCli(['check', ...args], { cwd: dir });
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toBe(`mcec-result: ${args[0]} is an input, and ${role} this run writes would overwrite it: write ${role} to another file\n`);
+      expect(readFileSync(join(dir, 'run.json'), 'utf8')).toBe(run);
+    }
+    // merge too: its inputs are reports, and -o over one of them would replace it with the merge.
+    const report = readFileSync(join(dir, 'report.json'), 'utf8');
+    const merged = runCli(['merge', 'report.json', 'report.json', '-o', 'report.json'], { cwd: dir });
+    expect(merged).toMatchObject({ status: 2, stderr: 'mcec-result: report.json is an input, and the report this run writes would overwrite it: write the report to another file\n' });
+    expect(readFileSync(join(dir, 'report.json'), 'utf8')).toBe(report);
   });
 
   describe('! leaves out what folders and globs find', () => {

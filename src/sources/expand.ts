@@ -2,9 +2,10 @@
 // `-` is stdin; an argument that exists on disk is a file or a folder (searched recursively);
 // anything else is a glob, and a glob starting with `!` leaves out the files it matches from what
 // the folders and globs find. Files found under a folder or glob are sorted by code point.
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { describeError } from '../errors.js';
+import type { OwnFile } from '../context.js';
+import { UsageError, describeError } from '../errors.js';
 // globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
 // named files should not pay for it at start-up.
 import { loadGlobby, loadMicromatch } from '../lazy.js';
@@ -149,7 +150,37 @@ async function exclusionTest(patterns: readonly string[]): Promise<(found: Found
   };
 }
 
-export async function expandInputs(args: readonly string[], stdinName = '-'): Promise<{ sources: InputSource[]; failures: InputFailure[] }> {
+function realPathOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** The run's own files by resolved path, and by real path when they exist (a link to an input). */
+export function ownFilesByKey(own: readonly OwnFile[]): Map<string, OwnFile> {
+  const byKey = new Map<string, OwnFile>();
+  for (const file of own) {
+    byKey.set(resolve(file.path), file);
+    byKey.set(realPathOf(file.path), file);
+  }
+  return byKey;
+}
+
+/** An input the run would write over (a report, a baseline) is refused before anything is read. */
+export function refuseOverwrite(name: string, path: string, owned: ReadonlyMap<string, OwnFile>): void {
+  const clash = owned.get(resolve(path)) ?? owned.get(realPathOf(path));
+  if (clash?.written) throw new UsageError(`${name} is an input, and ${clash.role} this run writes would overwrite it: write ${clash.role} to another file`);
+}
+
+/**
+ * Spec section 7's paths, expanded. `own` are the files the run reads as settings or writes: a folder
+ * or glob that finds one leaves it out (`check .` found the config file and reported it as a broken
+ * envelope, and a report written into the folder on the next run), and a file named as an input
+ * that the run would write is refused before anything is read.
+ */
+export async function expandInputs(args: readonly string[], stdinName = '-', own: readonly OwnFile[] = []): Promise<{ sources: InputSource[]; failures: InputFailure[] }> {
   const sources: InputSource[] = [];
   const failures: InputFailure[] = [];
   const seen = new Set<string>();
@@ -162,6 +193,7 @@ export async function expandInputs(args: readonly string[], stdinName = '-'): Pr
     return { sources, failures: [{ source: exclusions[0]!, message: `${exclusions[0]} only leaves files out: name the files, folders or globs to check as well` }] };
   }
   const excluded = patterns.length > 0 ? await exclusionTest(patterns) : undefined;
+  const owned = own.length > 0 ? ownFilesByKey(own) : undefined;
   for (const arg of wanted) {
     const result = await expandOne(arg, stdinName);
     if ('message' in result) {
@@ -169,13 +201,18 @@ export async function expandInputs(args: readonly string[], stdinName = '-'): Pr
       continue;
     }
     let { files } = result;
-    // A file named on the command line is checked: exclusions narrow what folders and globs find.
-    if (excluded && result.searched) {
-      files = files.filter((f) => !excluded(f));
+    if (result.searched) {
+      if (owned) files = files.filter((f) => !owned.has(f.key));
+      // A file named on the command line is checked: exclusions narrow what folders and globs find.
+      const found = files.length;
+      if (excluded) files = files.filter((f) => !excluded(f));
       if (files.length === 0) {
-        failures.push({ source: toSlashes(arg), message: `no input files in ${toSlashes(arg)}: ${exclusions.join(' ')} left out all ${result.files.length}` });
+        const name = toSlashes(arg);
+        failures.push({ source: name, message: found === 0 ? `no input files in ${name}` : `no input files in ${name}: ${exclusions.join(' ')} left out all ${found}` });
         continue;
       }
+    } else if (owned && files[0]?.source.path !== undefined) {
+      refuseOverwrite(files[0].source.name, files[0].source.path, owned);
     }
     for (const { source, key } of files) {
       if (seen.has(key)) continue;
