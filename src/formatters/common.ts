@@ -88,3 +88,16 @@ export function streamedArray<T>(): T[] {
 export function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): Generator<U> {
   for (const item of items) yield map(item);
 }
+
+// C0 and C1 controls, and the bidirectional overrides that can make text read in another order
+// than it is stored ("Trojan Source"). Report data comes from whatever produced the records.
+const unprintable = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const unprintables = new RegExp(unprintable.source, 'g');
+
+/**
+ * Report data as text for a person: control characters as `\u001b` escapes. Raw, an error code
+ * read from a log could clear the terminal, recolour or forge lines of the report, or hide itself.
+ */
+export function printable(text: string): string {
+  return unprintable.test(text) ? text.replace(unprintables, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+}

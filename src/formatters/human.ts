@@ -3,14 +3,14 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { listedBySource, messageWithSuggestion, type SourceGroup } from './common.js';
+import { listedBySource, messageWithSuggestion, printable, type SourceGroup } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
 
 function place(finding: Finding): string {
   const { source, line, column } = finding.location;
-  return column === undefined ? `${source}:${line}` : `${source}:${line}:${column}`;
+  return printable(column === undefined ? `${source}:${line}` : `${source}:${line}:${column}`);
 }
 
 
@@ -19,10 +19,10 @@ function findingLines({ source, listed, rest }: SourceGroup, c: ChalkInstance): 
   const placeWidth = Math.max(...listed.map((f) => place(f).length));
   const lines = listed.map((f) => {
     const severity = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
-    const tool = f.tool === undefined ? '' : `${c.cyan(f.tool)}: `;
-    return `${c.dim(place(f).padEnd(placeWidth))}  ${severity}  ${tool}${messageWithSuggestion(f)}  ${c.dim(f.rule)}`;
+    const tool = f.tool === undefined ? '' : `${c.cyan(printable(f.tool))}: `;
+    return `${c.dim(place(f).padEnd(placeWidth))}  ${severity}  ${tool}${printable(messageWithSuggestion(f))}  ${c.dim(f.rule)}`;
   });
-  if (rest > 0) lines.push(c.dim(`… and ${rest} more in ${source} (--max-listed 0 lists all)`));
+  if (rest > 0) lines.push(c.dim(`… and ${rest} more in ${printable(source)} (--max-listed 0 lists all)`));
   return lines;
 }
 
@@ -51,7 +51,7 @@ function counts(report: Report, c: ChalkInstance): string[] {
 
 function categoryChart(report: Report, c: ChalkInstance): string[] {
   const entries = Object.entries(report.summary.categories);
-  const invalid = Object.entries(report.summary.invalidCategories);
+  const invalid = Object.entries(report.summary.invalidCategories).map(([name, n]): [string, number] => [printable(name), n]);
   if (entries.length === 0 && invalid.length === 0) return [];
   const max = Math.max(1, ...entries.map(([, n]) => n), ...invalid.map(([, n]) => n));
   const width = Math.max(...[...entries, ...invalid].map(([name]) => name.length));
@@ -65,12 +65,12 @@ function categoryChart(report: Report, c: ChalkInstance): string[] {
 function codeList(title: string, codes: Record<string, number>, suggestions: Record<string, string>, c: ChalkInstance, limit?: number): string[] {
   const entries = Object.entries(codes);
   if (entries.length === 0) return [];
-  const shown = limit === undefined ? entries : entries.slice(0, limit);
-  const width = Math.max(...shown.map(([code]) => code.length));
+  const shown = (limit === undefined ? entries : entries.slice(0, limit)).map(([code, n]) => ({ code, n, name: printable(code) }));
+  const width = Math.max(...shown.map(({ name }) => name.length));
   const lines = [title];
-  for (const [code, n] of shown) {
+  for (const { code, n, name } of shown) {
     const suggestion = suggestions[code];
-    lines.push(`  ${code.padEnd(width)}  ${String(n).padStart(4)}${suggestion === undefined ? '' : c.dim(`  did you mean "${suggestion}"?`)}`);
+    lines.push(`  ${name.padEnd(width)}  ${String(n).padStart(4)}${suggestion === undefined ? '' : c.dim(`  did you mean "${suggestion}"?`)}`);
   }
   if (shown.length < entries.length) lines.push(c.dim(`  … and ${entries.length - shown.length} more`));
   return lines;
@@ -79,7 +79,8 @@ function codeList(title: string, codes: Record<string, number>, suggestions: Rec
 const maxSessions = 10;
 
 /** A small aligned table: a title, a header row, then rows of a name and numbers. */
-function table(title: string, header: string[], rows: [string, number[]][], c: ChalkInstance): string[] {
+function table(title: string, header: string[], data: [string, number[]][], c: ChalkInstance): string[] {
+  const rows = data.map(([name, values]): [string, number[]] => [printable(name), values]);
   const nameWidth = Math.max(...rows.map(([name]) => name.length), 4);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map(([, values]) => String(values[i]).length)));
   const line = (name: string, cells: string[]) => `  ${name.padEnd(nameWidth)}  ${cells.map((cell, i) => cell.padStart(widths[i]!)).join('  ')}`;

@@ -5,24 +5,28 @@
 // Mermaid pie: https://mermaid.js.org/syntax/pie.html
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { listedBySource, messageWithSuggestion, type SourceGroup } from './common.js';
+import { listedBySource, messageWithSuggestion, printable, type SourceGroup } from './common.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
  * markup are backslash-escaped (GFM 2.4); `|` must be, or it ends the cell (GFM 4.10); `&`, `<`
  * and `>` become entities so that no value renders as HTML or as a character reference; a line
- * break would end the row, so it becomes <br>.
+ * break would end the row, so it becomes <br>; other control characters are shown as escapes.
  */
 function escapeCell(text: string): string {
   return text
-    .replace(/[\\`*_[\]|~]/g, (c) => `\\${c}`)
-    .replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'))
-    .replace(/\r\n|\r|\n/g, '<br>');
+    .split(/\r\n|\r|\n/)
+    .map((part) =>
+      printable(part)
+        .replace(/[\\`*_[\]|~]/g, (c) => `\\${c}`)
+        .replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;')),
+    )
+    .join('<br>');
 }
 
 /** A pie label is a double-quoted string on one line; Mermaid reads `#quot;` as a quote. */
 function escapePieLabel(text: string): string {
-  return text.replaceAll('"', '#quot;').replace(/[\r\n]+/g, ' ');
+  return printable(text.replaceAll('"', '#quot;').replace(/[\r\n]+/g, ' '));
 }
 
 function table(header: string[], rows: (string | number)[][], numeric: boolean[]): string[] {
