@@ -1,6 +1,19 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadRegistry } from '../src/registry/load.js';
 import { editDistance, nearestName } from '../src/registry/nearest.js';
+import { CodeRegistry } from '../src/registry/registry.js';
+
+/** The whole table, the textbook way: what the banded editDistance must agree with. */
+function fullDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
 
 describe('nearestName', () => {
   it('suggests the one candidate within two edits, ignoring case and _ vs -', () => {
@@ -18,6 +31,41 @@ describe('nearestName', () => {
     expect(editDistance('abc', 'abc')).toBe(0);
     expect(editDistance('abc', 'abd')).toBe(1);
     expect(editDistance('abcdef', 'uvwxyz')).toBe(3);
+  });
+
+  it('agrees with the full table, capped at limit + 1, for any strings and limits', () => {
+    // A small alphabet, so that near misses (the band's edges) are common.
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '-'), maxLength: 14 });
+    fc.assert(
+      fc.property(text, text, fc.integer({ min: 0, max: 4 }), (a, b, limit) => {
+        expect(editDistance(a, b, limit)).toBe(Math.min(fullDistance(a, b), limit + 1));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('is linear in the length: a 100k-digit code against its {n} pattern', () => {
+    const digits = '7'.repeat(100_000);
+    expect(editDistance(`selector-matched-${digits}x`, `selector-matched-${digits}`)).toBe(1);
+    expect(loadRegistry().nearestErrorCode(`selector-matched-${digits}x`)).toBe(`selector-matched-${digits}`);
+  });
+});
+
+describe('{n} patterns', () => {
+  it('match whole numbers between literal parts, nothing else', () => {
+    const registry = new CodeRegistry([{ errorCodes: { timeout: ['retry-{n}-of-{n}'] } }]);
+    expect(registry.isKnownErrorCode('retry-2-of-10')).toBe(true);
+    expect(registry.isKnownErrorCode('retry-2-of-')).toBe(false);
+    expect(registry.isKnownErrorCode('retry-2-of-10x')).toBe(false);
+  });
+
+  it('a placeholder is the whole run of digits, so adjacent ones cannot make matching explode', () => {
+    // As plain \d+, `a{n}{n}` matched "a12" (cut as 1 and 2), and matching tried every way to cut
+    // the digits: 10 placeholders against 30 digits took 1.5 s, 25 against 40 no answer in 30 s.
+    const registry = new CodeRegistry([{ errorCodes: { timeout: ['a{n}{n}', `b${'{n}'.repeat(25)}`] }, warningCodes: [`w${'{n}'.repeat(10)}`] }]);
+    expect(registry.isKnownErrorCode('a12')).toBe(false);
+    expect(registry.isKnownErrorCode(`b${'1'.repeat(40)}x`)).toBe(false);
+    expect(registry.isKnownWarningCode(`w${'1'.repeat(30)}x`)).toBe(false);
   });
 });
 

@@ -55,6 +55,16 @@ describe('bad inputs', () => {
     expect(report.summary.records).toBe(3);
   });
 
+  it('a 100k-digit error code: an unknown-code warning with its suggestion, in linear time', () => {
+    const digits = '4'.repeat(100_000);
+    const dir = tempFiles({ 'long.jsonl': lines({ ok: false, error: { code: `selector-matched-${digits}x`, category: 'ambiguous-selector', detail: 'd' } }) });
+    // Before the banded edit distance this ran for minutes (a 100k x 100k table).
+    const result = runCli(['check', '--format', 'json', 'long.jsonl'], { cwd: dir, timeoutMs: 60_000 });
+    expect(result.status).toBe(0);
+    const [finding] = JSON.parse(result.stdout).findings;
+    expect(finding).toMatchObject({ rule: 'unknown-code', suggestion: `selector-matched-${digits}` });
+  });
+
   it('__proto__ and constructor: findings at the top level, valid inside result, nothing polluted', () => {
     const dir = tempFiles({
       'proto.jsonl': [

@@ -7,21 +7,35 @@ export function normalizeName(name: string): string {
   return name.toLowerCase().replaceAll('_', '-');
 }
 
-/** Levenshtein distance, or `limit + 1` as soon as it is known to exceed `limit`. */
+/**
+ * Levenshtein distance, or `limit + 1` as soon as it is known to exceed `limit`. Only the band of
+ * cells within `limit` of the diagonal is computed (a path through any other cell costs more than
+ * the limit): a code is data, and a 100k-digit one against its `{n}` pattern took the full
+ * quadratic table, minutes and gigabytes, before the band.
+ */
 export function editDistance(a: string, b: string, limit = maxEdits): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const over = limit + 1;
+  if (Math.abs(a.length - b.length) > limit) return over;
+  // Row i of the table in `current`, row i - 1 in `previous`; a cell outside the band reads as `over`.
+  let previous = new Uint32Array(b.length + 2).fill(over);
+  let current = new Uint32Array(b.length + 2).fill(over);
+  for (let j = 0; j <= Math.min(b.length, limit); j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current.push(value);
+    const from = Math.max(1, i - limit);
+    const to = Math.min(b.length, i + limit);
+    current[from - 1] = from === 1 ? Math.min(i, over) : over;
+    let rowMin = current[from - 1]!;
+    const code = a.charCodeAt(i - 1);
+    for (let j = from; j <= to; j++) {
+      const cost = code === b.charCodeAt(j - 1) ? 0 : 1;
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost, over);
+      current[j] = value;
       if (value < rowMin) rowMin = value;
     }
-    if (rowMin > limit) return limit + 1;
-    previous = current;
+    // The next row reads this cell as its upper right neighbour: outside this row's band.
+    current[to + 1] = over;
+    if (rowMin > limit) return over;
+    [previous, current] = [current, previous];
   }
   return previous[b.length]!;
 }
