@@ -106,9 +106,8 @@ export class Tally {
 
   /** The counts of the records seen. Inputs and findings are the run's to count (after baselines). */
   summary(): Summary {
-    const categories: Record<string, number> = {};
     // In the schema's enum order: the order the Map was filled in.
-    for (const [category, count] of this.categories) categories[category] = count.n;
+    const categories = Object.fromEntries(plain(this.categories));
     const codes = plain(this.codes);
     const warningCodes = plain(this.warningCodes);
     const unknown = (map: Map<string, number>, known: (code: string) => boolean) =>
@@ -137,12 +136,10 @@ export class Tally {
   }
 }
 
-function addCounts(into: Record<string, number>, from: Record<string, number>): void {
-  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
-}
-
-function sortedCountsOf(counts: Record<string, number>): Record<string, number> {
-  return sortedCounts(new Map(Object.entries(counts)));
+// Sums go into Maps, not objects: a distribution can have as many keys as there are records
+// (an id in every code), and an object of 200k keys took seconds to fill, list and re-sort.
+function addCounts(into: Map<string, number>, from: Record<string, number>): void {
+  for (const key of Object.keys(from)) into.set(key, (into.get(key) ?? 0) + from[key]!);
 }
 
 const scalarKeys = ['inputs', 'records', 'valid', 'invalid', 'unparseable', 'skipped', 'errors', 'warnings', 'protocolErrors', 'truncated'] as const;
@@ -158,21 +155,25 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
     outcomes: { ok: 0, failed: 0, unknown: 0 },
     categories: {}, invalidCategories: {}, codes: {}, unknownCodes: {}, warningCodes: {}, unknownWarningCodes: {},
   };
-  const tools: NonNullable<Summary['tools']> = {};
-  const sessions: NonNullable<Summary['sessions']> = {};
+  const categories = new Map<string, number>();
+  const counts = new Map(countKeys.map((key) => [key, new Map<string, number>()]));
+  const tools = new Map<string, ToolCounts>();
+  const sessions = new Map<string, SessionCounts>();
   for (const summary of summaries) {
     for (const key of scalarKeys) merged[key] += summary[key];
     for (const key of ['ok', 'failed', 'unknown'] as const) merged.outcomes[key] += summary.outcomes[key];
     // Category order is the schema's enum order, which the first report gives.
-    addCounts(merged.categories, summary.categories);
-    for (const key of countKeys) addCounts(merged[key], summary[key]);
+    addCounts(categories, summary.categories);
+    for (const key of countKeys) addCounts(counts.get(key)!, summary[key]);
     for (const [name, t] of Object.entries(summary.tools ?? {})) {
-      const into = (tools[name] ??= { ok: 0, failed: 0 });
+      let into = tools.get(name);
+      if (!into) tools.set(name, (into = { ok: 0, failed: 0 }));
       into.ok += t.ok;
       into.failed += t.failed;
     }
     for (const [id, s] of Object.entries(summary.sessions ?? {})) {
-      const into = (sessions[id] ??= { records: 0, ok: 0, failed: 0 });
+      let into = sessions.get(id);
+      if (!into) sessions.set(id, (into = { records: 0, ok: 0, failed: 0 }));
       into.records += s.records;
       into.ok += s.ok;
       into.failed += s.failed;
@@ -183,21 +184,23 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
       into.stale += summary.baseline.stale;
     }
   }
-  for (const key of countKeys) merged[key] = sortedCountsOf(merged[key]);
-  if (Object.keys(tools).length > 0) merged.tools = byKey(new Map(Object.entries(tools)));
-  if (Object.keys(sessions).length > 0) merged.sessions = byKey(new Map(Object.entries(sessions)));
+  merged.categories = Object.fromEntries(categories);
+  for (const key of countKeys) merged[key] = sortedCounts(counts.get(key)!);
+  if (tools.size > 0) merged.tools = byKey(tools);
+  if (sessions.size > 0) merged.sessions = byKey(sessions);
   return merged;
 }
 
 /** The nearest known code of every unknown code of a summary, where one is close. */
 export function suggestionsFor(summary: Summary, registry: CodeRegistry): Report['suggestions'] {
   const suggest = (codes: Record<string, number>, nearest: (code: string) => string | undefined) => {
-    const out: Record<string, string> = {};
+    // Entries, not assignments: a code is data, and `out["__proto__"] = ...` would not make a key.
+    const out: [string, string][] = [];
     for (const code of Object.keys(codes).sort()) {
       const suggestion = nearest(code);
-      if (suggestion !== undefined) out[code] = suggestion;
+      if (suggestion !== undefined) out.push([code, suggestion]);
     }
-    return out;
+    return Object.fromEntries(out);
   };
   return {
     codes: suggest(summary.unknownCodes, (c) => registry.nearestErrorCode(c)),

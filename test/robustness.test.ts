@@ -1,7 +1,7 @@
 // The bad-input matrix of issue 5: each case runs the built CLI and asserts the exit status and
 // what the user sees. No stack trace, ever.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
@@ -63,6 +63,28 @@ describe('bad inputs', () => {
     expect(result.status).toBe(0);
     const [finding] = JSON.parse(result.stdout).findings;
     expect(finding).toMatchObject({ rule: 'unknown-code', suggestion: `selector-matched-${digits}` });
+  });
+
+  it('codes, categories, sessions and tools named like Object.prototype members: counted exactly, in every output', () => {
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    const records = names.flatMap((name, i) => [
+      { ok: false, error: { code: name, category: name, detail: 'd' }, sessionId: name },
+      { jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name, arguments: {} } },
+      { jsonrpc: '2.0', id: i + 1, result: { content: [{ type: 'text', text: JSON.stringify({ ok: true, result: {} }) }], isError: false } },
+    ]);
+    const dir = tempFiles({ 'proto.jsonl': lines(...records) });
+    const { report } = runJson(['proto.jsonl'], { cwd: dir });
+    const each = Object.fromEntries(names.map((name) => [name, 1]));
+    expect(report.summary).toMatchObject({ codes: each, unknownCodes: each, invalidCategories: each });
+    expect(report.summary.sessions).toEqual(Object.fromEntries(names.map((name) => [name, { records: 1, ok: 0, failed: 1 }])));
+    expect(report.summary.tools).toEqual(Object.fromEntries(names.map((name) => [name, { ok: 1, failed: 0 }])));
+    // The report is one merge accepts (a string count failed its schema), and merging sums it.
+    writeFileSync(join(dir, 'report.json'), JSON.stringify(report));
+    const merged = runCli(['merge', '--format', 'json', 'report.json', 'report.json'], { cwd: dir });
+    expect(merged.status, merged.stderr).toBe(1);
+    expect(JSON.parse(merged.stdout).summary.codes).toEqual(Object.fromEntries(names.map((name) => [name, 2])));
+    // People's formats suggest nothing for them (a lookup once found Object's own members).
+    for (const format of ['human', 'markdown']) expect(runCli(['check', '--format', format, 'proto.jsonl'], { cwd: dir }).stdout).not.toMatch(/native code|object Object/);
   });
 
   it('__proto__ and constructor: findings at the top level, valid inside result, nothing polluted', () => {

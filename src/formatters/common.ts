@@ -101,3 +101,8 @@ const unprintables = new RegExp(unprintable.source, 'g');
 export function printable(text: string): string {
   return unprintable.test(text) ? text.replace(unprintables, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
 }
+
+/** A report record's own entry: keys are data, and `record["constructor"]` is Object's otherwise. */
+export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}

@@ -3,7 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { listedBySource, messageWithSuggestion, printable, type SourceGroup } from './common.js';
+import { listedBySource, messageWithSuggestion, ownEntry, printable, type SourceGroup } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
@@ -69,7 +69,7 @@ function codeList(title: string, codes: Record<string, number>, suggestions: Rec
   const width = Math.max(...shown.map(({ name }) => name.length));
   const lines = [title];
   for (const { code, n, name } of shown) {
-    const suggestion = suggestions[code];
+    const suggestion = ownEntry(suggestions, code);
     lines.push(`  ${name.padEnd(width)}  ${String(n).padStart(4)}${suggestion === undefined ? '' : c.dim(`  did you mean "${suggestion}"?`)}`);
   }
   if (shown.length < entries.length) lines.push(c.dim(`  … and ${entries.length - shown.length} more`));

@@ -5,7 +5,7 @@
 // Mermaid pie: https://mermaid.js.org/syntax/pie.html
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { listedBySource, messageWithSuggestion, printable, type SourceGroup } from './common.js';
+import { listedBySource, messageWithSuggestion, ownEntry, printable, type SourceGroup } from './common.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
@@ -77,8 +77,8 @@ function tools(report: Report): string[] {
 function unknownCodes(report: Report): string[] {
   const { summary, suggestions } = report;
   const rows = [
-    ...Object.entries(summary.unknownCodes).map(([code, n]) => [code, 'error', n, suggestions.codes[code] ?? '']),
-    ...Object.entries(summary.unknownWarningCodes).map(([code, n]) => [code, 'warning', n, suggestions.warningCodes[code] ?? '']),
+    ...Object.entries(summary.unknownCodes).map(([code, n]) => [code, 'error', n, ownEntry(suggestions.codes, code) ?? '']),
+    ...Object.entries(summary.unknownWarningCodes).map(([code, n]) => [code, 'warning', n, ownEntry(suggestions.warningCodes, code) ?? '']),
   ];
   if (rows.length === 0) return [];
   return ['### Unknown codes', '', ...table(['code', 'kind', 'records', 'did you mean'], rows, [false, false, true, false])];

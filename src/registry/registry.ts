@@ -1,6 +1,6 @@
 // The known error and warning codes (spec section 2) as data: the bundled data/codes.json merged
 // with any `--codes` files. Codes may contain `{n}` for a whole number (`selector-matched-{n}`).
-import { nearestName } from './nearest.js';
+import { byLength, candidates, nearestCandidate, type Candidate } from './nearest.js';
 
 export interface CodesFile {
   errorCodes?: Record<string, string[]>;
@@ -44,8 +44,12 @@ class CodeSet {
   private readonly suggestions = new Map<string, string | undefined>();
   private readonly misses = new Set<string>();
   private readonly matched = new Map<string, Set<string>>();
+  /** The exact codes as suggestion candidates, made on the first suggestion after the last add. */
+  private known: Candidate[] | undefined;
+  private knownByLength: Candidate[][] | undefined;
 
   add(code: string, category: string): void {
+    this.known = this.knownByLength = undefined;
     if (isPattern(code)) {
       let pattern = this.patterns.find((p) => p.template === code);
       if (!pattern) {
@@ -77,9 +81,12 @@ class CodeSet {
 
   nearest(code: string): string | undefined {
     if (this.suggestions.has(code)) return this.suggestions.get(code);
-    const candidates = [...this.exact.keys(), ...this.patterns.map((p) => instantiate(p.template, code))];
-    const suggestion = nearestName(code, candidates);
-    this.suggestions.set(code, suggestion);
+    // The known codes are normalized once; a pattern's stand-in depends on the code's number.
+    this.known ??= candidates(this.exact.keys());
+    this.knownByLength ??= byLength(this.known);
+    const instances = candidates(this.patterns.map((p) => instantiate(p.template, code)));
+    const suggestion = nearestCandidate(code, this.knownByLength, byLength(instances));
+    if (this.suggestions.size < maxRemembered) this.suggestions.set(code, suggestion);
     return suggestion;
   }
 }
