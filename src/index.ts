@@ -3,7 +3,7 @@ import { checkEnvelopeWith, type CheckContext } from './checks/check-envelope.js
 import { createCheckContext, type CheckOptions } from './run.js';
 import type { RecordFinding } from './types.js';
 
-export { check, createCheckContext, type CheckOptions, type RunProgress } from './run.js';
+export { check, createCheckContext, type CheckOptions, type OwnFile, type RunProgress } from './run.js';
 export { checkEnvelopeWith, type CheckContext } from './checks/check-envelope.js';
 export { ruleCatalog, ruleIds } from './checks/catalog.js';
 export { formatReport, formatters, formatNames, type FormatName, type Formatter, type FormatOptions } from './formatters/index.js';
