@@ -78,7 +78,11 @@ async function walk(pattern: string, cwd?: string): Promise<string[]> {
 /** A folder the walk could not read, named as the user would (relative when under the working directory). */
 function walkFailure(arg: string, error: unknown): InputFailure {
   const at = (error as NodeJS.ErrnoException).path;
-  const shown = at === undefined ? arg : isAbsolute(at) && !relative(process.cwd(), at).startsWith('..') ? relative(process.cwd(), at) || '.' : at;
+  let shown = at ?? arg;
+  if (at !== undefined && isAbsolute(at)) {
+    const fromHere = relative(process.cwd(), at);
+    if (!fromHere.startsWith('..')) shown = fromHere || '.';
+  }
   return { source: arg, message: `cannot read ${toSlashes(shown)}: ${describeError(error)}` };
 }
 
@@ -110,11 +114,11 @@ async function expandOne(arg: string, stdinName: string): Promise<Expanded | Inp
     const base = asGiven.replace(/\/+$/, '');
     // globby's paths are normalised already: the folder is resolved once, not each of its 10k files.
     const folder = resolve(path);
-    const found = files.sort(byCodePoint).map((relative) => {
-      const name = `${base}/${relative}`;
-      return { source: { name, path: name }, key: `${folder}${sep}${sep === '/' ? relative : relative.replaceAll('/', sep)}` };
+    const listed = files.sort(byCodePoint).map((inFolder) => {
+      const name = `${base}/${inFolder}`;
+      return { source: { name, path: name }, key: `${folder}${sep}${sep === '/' ? inFolder : inFolder.replaceAll('/', sep)}` };
     });
-    return { files: found, searched: true };
+    return { files: listed, searched: true };
   }
   if (info) return { files: [found(asGiven, path)], searched: false };
   const { isDynamicPattern } = await loadGlobby();
@@ -131,7 +135,13 @@ async function expandOne(arg: string, stdinName: string): Promise<Expanded | Inp
 
 /** An argument that leaves files out: `!` and a glob, unless a file of that name exists. */
 function isExclusion(arg: string): boolean {
-  return arg.startsWith('!') && statOrUndefined(arg) === undefined;
+  if (!arg.startsWith('!')) return false;
+  try {
+    return statOrUndefined(arg) === undefined;
+  } catch {
+    // Something is there that cannot be looked at: reading it as a path says what.
+    return false;
+  }
 }
 
 /**
