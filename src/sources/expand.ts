@@ -66,8 +66,10 @@ function linkToFile(path: string): boolean {
  * follows each until the path is too long), and found the same files again under other names.
  */
 async function walk(pattern: string, cwd?: string): Promise<string[]> {
-  const { globby } = await loadGlobby();
-  const entries = await globby(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true });
+  // Synchronous: nothing else runs while inputs are listed. Async with objectMode cost a folder of
+  // 10k files ~40 ms more than async with plain paths; sync with objectMode costs no more than that.
+  const { globbySync } = await loadGlobby();
+  const entries = globbySync(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true });
   const files: string[] = [];
   for (const { path, dirent } of entries) {
     if (dirent.isFile() || (dirent.isSymbolicLink() && linkToFile(cwd === undefined ? path : join(cwd, path)))) files.push(path);
