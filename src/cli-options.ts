@@ -32,6 +32,14 @@ export function parseRuleSetting(value: string): [RuleId, RuleSetting] {
   return [id, setting as RuleSetting];
 }
 
+/** A file or name option given an empty value ('' from a script's unset variable): said, not opened as "". */
+export function parseNonEmpty(option: string, what = 'file name'): (value: string) => string {
+  return (value) => {
+    if (value === '') throw new UsageError(`${option}: the ${what} is empty`);
+    return value;
+  };
+}
+
 export function parseCount(option: string, value: string, { min = 0 } = {}): number {
   if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
     throw new UsageError(`${option}: expected a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${value}"`);

@@ -4,7 +4,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { decideColor, mergeConfig, parseCount, parseFormatTarget, parseRuleSetting, parseShard, type CheckFlags } from './cli-options.js';
+import { decideColor, mergeConfig, parseCount, parseFormatTarget, parseNonEmpty, parseRuleSetting, parseShard, type CheckFlags } from './cli-options.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
@@ -189,15 +189,15 @@ function program(setStatus: (status: number) => void): Command {
     .description('check result envelopes in files, folders, globs or standard input (-)')
     .argument('[inputs...]', 'files, folders (searched for .json/.jsonl/.ndjson/.log and .gz), globs, - for stdin')
     .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file`, collect(parseFormatTarget), [])
-    .option('-o, --output <file>', 'write the report to a file instead of stdout')
-    .option('--schema <file>', 'another envelope schema (default: the bundled MCEC schema)')
-    .option('--codes <file>', 'extra known codes, merged onto the bundled registry; repeatable', collect(String), [])
+    .option('-o, --output <file>', 'write the report to a file instead of stdout', parseNonEmpty('--output'))
+    .option('--schema <file>', 'another envelope schema (default: the bundled MCEC schema)', parseNonEmpty('--schema'))
+    .option('--codes <file>', 'extra known codes, merged onto the bundled registry; repeatable', collect(parseNonEmpty('--codes')), [])
     .option('--strict-codes', 'unknown error and warning codes are errors, not warnings')
     .option('--rule <id=setting>', `set a rule to off, warning or error; repeatable (rules: ${ruleIds.join(', ')})`, collect(parseRuleSetting), [])
     .addOption(new Option('--input <framing>', 'force the framing').choices(['auto', 'json', 'ndjson']).default('auto'))
     .addOption(new Option('--unwrap <mode>', 'none checks every value as a bare envelope').choices(unwrapModes).default('auto'))
     .option('--extract', 'find the JSON object inside prefixed log lines; lines without one are skipped')
-    .option('--stdin-filename <name>', 'the name standard input gets in reports')
+    .option('--stdin-filename <name>', 'the name standard input gets in reports', parseNonEmpty('--stdin-filename', 'name'))
     .option('--max-line-bytes <n>', 'longer lines are parse errors, never held whole (default 64 MiB)', count('--max-line-bytes', 1))
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
@@ -207,9 +207,9 @@ function program(setStatus: (status: number) => void): Command {
     .option('--no-progress', 'no progress line on stderr (it shows only on a terminal, for large inputs)')
     .option('--shard <i/n>', 'check the i-th of n parts of the input files (sorted by path), for CI matrices; merge the JSON reports with `merge`', parseShard)
     .option('--redact', 'keep envelope values (detail, result, observations) out of every report')
-    .option('--baseline <file>', 'report (and fail on) only findings that are not in this baseline')
-    .option('--write-baseline <file>', "record today's findings as a baseline, and exit 0")
-    .option('--config <file>', 'a config file (default: mcec-result.config.json or package.json "mcec-result", searched upward)')
+    .option('--baseline <file>', 'report (and fail on) only findings that are not in this baseline', parseNonEmpty('--baseline'))
+    .option('--write-baseline <file>', "record today's findings as a baseline, and exit 0", parseNonEmpty('--write-baseline'))
+    .option('--config <file>', 'a config file (default: mcec-result.config.json or package.json "mcec-result", searched upward)', parseNonEmpty('--config'))
     .option('--no-config', 'use no config file')
     .option('--exit-zero', 'exit 0 even when findings are errors (usage and input failures still exit 2)')
     .option('--color', 'force colour (FORCE_COLOR is honoured too)')
@@ -220,7 +220,7 @@ function program(setStatus: (status: number) => void): Command {
     .description('combine JSON reports (of --shard runs) into one report, in any format')
     .argument('<reports...>', 'reports written by check --format json')
     .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file`, collect(parseFormatTarget), [])
-    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .option('-o, --output <file>', 'write the report to a file instead of stdout', parseNonEmpty('--output'))
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')

@@ -165,6 +165,10 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
     ['bad number', ['check', '--max-listed', 'many', 'x'], /--max-listed: expected a whole number, got "many"/],
     ['bad --input', ['check', '--input', 'xml', 'x'], /argument 'xml' is invalid/],
     ['unknown command', ['lint'], /unknown command 'lint'/],
+    // An unset variable in a script ('-o "$OUT"'): said, instead of "cannot write : no such file".
+    ...['--output', '--schema', '--codes', '--baseline', '--write-baseline', '--config'].map((option): [string, string[], RegExp] => [`empty ${option}`, ['check', option, '', 'x'], new RegExp(`^mcec-result: ${option}: the file name is empty\n$`)]),
+    ['empty --stdin-filename', ['check', '--stdin-filename', '', '-'], /^mcec-result: --stdin-filename: the name is empty\n$/],
+    ['empty merge --output', ['merge', 'a.json', '-o', ''], /^mcec-result: --output: the file name is empty\n$/],
   ];
   for (const [name, args, message] of cases) {
     it(name, () => {
