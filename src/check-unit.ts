@@ -184,20 +184,29 @@ let scratch: Buffer | undefined;
  * A file smaller than one chunk is read synchronously into a reused buffer, until a read returns
  * nothing: open, read, read, close, the syscalls readFileSync makes, without a stat (each one also
  * built a Stats object with four Dates: for 10k small files, stats, async hops and their garbage
- * were most of the time). A file that fills the chunk streams from its start in 1 MiB chunks.
+ * were most of the time). A file that fills the chunk streams on from there, on the same descriptor
+ * with the chunk put back in front: opening it again lost that chunk when the path was a pipe
+ * (`check <(zcat run.jsonl.gz)`, a FIFO), which cannot be read from its start twice.
  */
 function readFile(path: string): Buffer | Readable {
   const buffer = (scratch ??= Buffer.allocUnsafe(maxChunk));
   const fd = openSync(path, 'r');
+  let handedOver = false;
   try {
     let filled = 0;
     for (let read; (read = readSync(fd, buffer, filled, maxChunk - filled, null)) > 0; ) {
       filled += read;
-      if (filled === maxChunk) return createReadStream(path, { highWaterMark: maxChunk });
+      if (filled === maxChunk) {
+        // No `start`: the stream reads on from the descriptor's position, where these reads stopped.
+        const rest = createReadStream(path, { fd, highWaterMark: maxChunk });
+        rest.unshift(Buffer.from(buffer));
+        handedOver = true;
+        return rest;
+      }
     }
     return Buffer.from(buffer.subarray(0, filled));
   } finally {
-    closeSync(fd);
+    if (!handedOver) closeSync(fd);
   }
 }
 

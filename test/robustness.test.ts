@@ -148,6 +148,23 @@ describe('unreadable inputs', () => {
   });
 });
 
+describe('pipes named as paths', () => {
+  it('a FIFO (what <(zcat run.jsonl.gz) passes) is read once, past its first MiB, as the same file would be', () => {
+    // 20k lines, ~2.4 MB: more than the first chunk, which is read before the rest streams.
+    const records = Array.from({ length: 20_000 }, (_, i) => (i % 7 === 0 ? { ok: false, sessionId: `s${i}` } : { ok: true, result: { n: i, text: 'x'.repeat(100) } }));
+    const dir = tempFiles({ 'run.jsonl': lines(...records) });
+    expect(spawnSync('mkfifo', ['pipe'], { cwd: dir }).status).toBe(0);
+    // The writer is its own process: it blocks until the CLI opens the FIFO, then fills it.
+    const writer = spawn('sh', ['-c', 'cat run.jsonl > pipe'], { cwd: dir });
+    const piped = runCli(['check', '--format', 'json', '--jobs', '2', 'pipe'], { cwd: dir, timeoutMs: 60_000 });
+    writer.kill();
+    const named = runJson(['--jobs', '2', 'run.jsonl'], { cwd: dir });
+    expect(piped.status).toBe(1);
+    expect(JSON.parse(piped.stdout).summary).toMatchObject({ records: 20_000, unparseable: 0, invalid: 2858 });
+    expect(piped.stdout.replaceAll('"pipe"', '"run.jsonl"')).toBe(JSON.stringify(named.report, null, 2) + '\n');
+  });
+});
+
 describe('folders and globs that could loop, fail or surprise', () => {
   const ok = { ok: true, result: {} };
 
