@@ -8,6 +8,7 @@ import { decideColor, mergeConfig, parseCount, parseFormatTarget, parseNonEmpty,
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
+import { printable } from './formatters/common.js';
 import { loadFormatter } from './formatters/load.js';
 import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
@@ -171,7 +172,8 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   if (flags.writeBaseline !== undefined) (await loadBaselines()).writeBaseline(flags.writeBaseline, report.findings);
   if (baseline) report = (await loadBaselines()).applyBaseline(report, baseline);
   await writeReports(report, flags);
-  for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${failure.message}\n`);
+  // File names come from the folders searched: shown with escapes, as the human report shows them.
+  for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${printable(failure.message)}\n`);
   // A report may be read later, from a file or a CI log: say that it stops early, and where.
   if (report.interrupted) process.stderr.write(`mcec-result: interrupted: the report covers only what was read before Ctrl-C (${report.summary.records} records)\n`);
   return exitStatus(report, flags);
@@ -265,7 +267,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return error.exitCode === 0 ? 0 : 2;
     }
     const text = error instanceof UsageError ? error.message : `unexpected failure: ${describeError(error)}`;
-    process.stderr.write(`mcec-result: ${text}\n`);
+    process.stderr.write(`mcec-result: ${printable(text)}\n`);
     return 2;
   }
 }

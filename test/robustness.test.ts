@@ -198,6 +198,14 @@ describe('folders and globs that could loop, fail or surprise', () => {
     }
   });
 
+  it('a file name with a terminal escape in it reaches stderr escaped', () => {
+    const dir = tempFiles({ 'runs/ok.jsonl': lines({ ok: true, result: {} }) });
+    symlinkSync('gone.jsonl', join(dir, 'runs/x\u001b[2Jy.jsonl'));
+    const result = runCli(['check', 'runs'], { cwd: dir });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('mcec-result: cannot read runs/x\\u001b[2Jy.jsonl: no such file or directory\n');
+  });
+
   it('a folder the walk cannot read: exit 2 naming it and why, the other inputs still checked', () => {
     const dir = tempFiles({ 'deep/top.json': JSON.stringify(ok), 'other.jsonl': lines({ ok: false }) });
     // Past PATH_MAX a folder cannot be listed by anyone, root included (chmod 0 does not stop root).
