@@ -144,6 +144,13 @@ describe('mcec-result check: inputs', () => {
     expect(result.report.summary.records + result.report.summary.unparseable).toBeGreaterThan(0);
   });
 
+  it('a BOM inside the input (files joined, each with its own): a parse error that says so', () => {
+    const dir = tempFiles({ 'joined.jsonl': `\uFEFF${lines(ok)}\uFEFF${lines(ok)}` });
+    const { report } = runJson(['joined.jsonl'], { cwd: dir });
+    expect(report.summary).toMatchObject({ records: 1, unparseable: 1 });
+    expect(report.findings).toMatchObject([{ rule: 'parse-error', line: 2, column: 1, message: 'unexpected byte order mark (U+FEFF): were files that each start with one joined together?' }]);
+  });
+
   it('UTF-16 from PowerShell and a UTF-8 BOM with CRLF are read as text', () => {
     const text = lines(ok, noError).replaceAll('\n', '\r\n');
     const dir = tempFiles({

@@ -83,8 +83,8 @@ describe('formatHuman', () => {
 describe('report data with control characters, for people', () => {
   // An error code read from a log, a tool name, a session id, a category and a file name, each
   // carrying a terminal escape, a bell, a line break or a right-to-left override.
-  const evil = 'x\u001b[2J\u001b[31my\nFAKE\u0007\u202e';
-  const shown = 'x\\u001b[2J\\u001b[31my\\u000aFAKE\\u0007\\u202e';
+  const evil = 'x\u001b[2J\u001b[31my\nFAKE\u0007\u202e\ufeff';
+  const shown = 'x\\u001b[2J\\u001b[31my\\u000aFAKE\\u0007\\u202e\\ufeff';
   const dirty = report({
     summary: sampleSummary({
       codes: { [evil]: 2 },
@@ -99,7 +99,7 @@ describe('report data with control characters, for people', () => {
 
   it('human: every value shown with escapes, nothing raw reaches the terminal', () => {
     const text = formatReport('human', dirty, plain);
-    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\ufeff]/);
     // Every line of the report is one the formatter wrote: none starts with the forged text.
     expect(text.split('\n').filter((line) => line.startsWith('FAKE'))).toEqual([]);
     expect(text).toContain(`run${shown}.jsonl:1  warning  ${shown}: unknown error code ${shown}  unknown-code`);
@@ -108,8 +108,8 @@ describe('report data with control characters, for people', () => {
 
   it('markdown: the same, a line break inside a cell still a <br>', () => {
     const text = formatReport('markdown', dirty, plain);
-    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
-    expect(text).toContain('| x\\\\u001b\\[2J\\\\u001b\\[31my<br>FAKE\\\\u0007\\\\u202e | error | 2 |  |');
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\ufeff]/);
+    expect(text).toContain('| x\\\\u001b\\[2J\\\\u001b\\[31my<br>FAKE\\\\u0007\\\\u202e\\\\ufeff | error | 2 |  |');
   });
 });
 

@@ -89,9 +89,10 @@ export function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): Generato
   for (const item of items) yield map(item);
 }
 
-// C0 and C1 controls, and the bidirectional overrides that can make text read in another order
-// than it is stored ("Trojan Source"). Report data comes from whatever produced the records.
-const unprintable = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+// C0 and C1 controls, the bidirectional overrides that can make text read in another order than
+// it is stored ("Trojan Source"), and U+FEFF, which shows as nothing. Report data comes from
+// whatever produced the records.
+const unprintable = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 const unprintables = new RegExp(unprintable.source, 'g');
 
 /**

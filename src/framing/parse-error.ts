@@ -51,6 +51,8 @@ export function locateParseError(text: string, error: unknown, quote = true): Pa
     const token = text.slice(found.offset, found.offset + Math.min(found.length, 20));
     let message = base;
     if (base.startsWith('unterminated')) message = base;
+    // Invisible when quoted, and what joining files that each start with one leaves mid-stream.
+    else if (token.startsWith('\uFEFF')) message = 'unexpected byte order mark (U+FEFF): were files that each start with one joined together?';
     else if (found.code === 1 && token !== '') message = quote ? `unexpected ${JSON.stringify(token)}` : base;
     else if (atEnd) message = `unexpected end of input: ${base}`;
     else if (token !== '' && quote) message = `${base}, found ${JSON.stringify(token)}`;
