@@ -7,15 +7,15 @@ import { ownSchemaValidator } from './lazy.js';
 import { UsageError, describeError } from './errors.js';
 import { LineIndex } from './framing/line-index.js';
 import { locateParseError } from './framing/parse-error.js';
+import { decodeWhole } from './sources/decode.js';
 
 export function readJsonFile(path: string, what: string): unknown {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = decodeWhole(readFileSync(path));
   } catch (error) {
     throw new UsageError(`cannot read ${what} ${path}: ${describeError(error)}`);
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
     return JSON.parse(text);
   } catch (error) {

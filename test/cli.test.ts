@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
@@ -142,6 +142,30 @@ describe('mcec-result check: inputs', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toBe('mcec-result: cut.jsonl.gz: gzip data ends early\n');
     expect(result.report.summary.records + result.report.summary.unparseable).toBeGreaterThan(0);
+  });
+
+  it('config, codes and merged reports written by Windows PowerShell 5 (UTF-16 with a BOM) are read', () => {
+    const utf16le = (value: unknown) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(value), 'utf16le')]);
+    const utf16be = (value: unknown) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(JSON.stringify(value), 'utf16le').swap16()]);
+    const dir = tempFiles({
+      'run.jsonl': lines({ ok: true, warnings: [{ code: 'house-code', detail: 'd' }] }),
+      'mcec-result.config.json': utf16le({ rules: { 'missing-result': 'off' } }),
+      'codes.json': utf16be({ warningCodes: ['house-code'] }),
+    });
+    const checked = runJson(['run.jsonl', '--codes', 'codes.json'], { cwd: dir });
+    expect(checked.stderr).toBe('');
+    expect(checked.report.findings).toEqual([]);
+    // `mcec-result check --format json ... > report.json` in Windows PowerShell 5 writes UTF-16LE.
+    writeFileSync(join(dir, 'report.json'), utf16le(checked.report));
+    const merged = runCli(['merge', '--format', 'json', 'report.json', 'report.json'], { cwd: dir });
+    expect(merged.stderr).toBe('');
+    expect(JSON.parse(merged.stdout).summary.records).toBe(2);
+  });
+
+  it('records separated by CR alone: one parse error that says why', () => {
+    const dir = tempFiles({ 'mac.jsonl': `${JSON.stringify(ok)}\r${JSON.stringify(ok)}\r` });
+    const { report } = runJson(['mac.jsonl'], { cwd: dir });
+    expect(report.findings).toMatchObject([{ rule: 'parse-error', line: 1, message: 'unexpected text after the JSON value, found "{" (lines end in CR alone: records must be separated by LF or CRLF)' }]);
   });
 
   it('a BOM inside the input (files joined, each with its own): a parse error that says so', () => {

@@ -56,6 +56,8 @@ export function locateParseError(text: string, error: unknown, quote = true): Pa
     else if (found.code === 1 && token !== '') message = quote ? `unexpected ${JSON.stringify(token)}` : base;
     else if (atEnd) message = `unexpected end of input: ${base}`;
     else if (token !== '' && quote) message = `${base}, found ${JSON.stringify(token)}`;
+    // A second record after a lone CR: the input's lines end the way classic Mac OS ended them.
+    if (codeName(found.code) === 'EndOfFileExpected' && /\r[ \t]*$/.test(text.slice(0, found.offset))) message += ' (lines end in CR alone: records must be separated by LF or CRLF)';
     // An unterminated string or comment is found where the input runs out, as V8 reports it.
     const offset = base.startsWith('unterminated') ? found.offset + found.length : found.offset;
     return { offset, message, atEnd: atEnd || base.startsWith('unterminated') };

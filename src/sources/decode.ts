@@ -83,6 +83,16 @@ export function plainUtf8(bytes: Buffer): Buffer | undefined {
   return hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes;
 }
 
+/**
+ * A whole settings file (config, codes, schema, baseline) as text: UTF-8 with or without a BOM, or
+ * UTF-16 by its BOM, which is what Windows PowerShell 5's `Out-File` and `>` write.
+ */
+export function decodeWhole(bytes: Buffer): string {
+  const utf16 = utf16Of(bytes);
+  if (utf16 !== undefined) return new TextDecoder(utf16).decode(bytes);
+  return bytes.toString('utf8', hasUtf8Bom(bytes) ? 3 : 0);
+}
+
 export async function decodeInput(raw: ChunkSource): Promise<AsyncIterable<Buffer>> {
   let { head, stream } = await peek(raw, 3);
   if (isGzip(head)) ({ head, stream } = await peek(gunzip(stream), 3));
