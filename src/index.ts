@@ -1,16 +1,22 @@
 // The library: what `import … from 'mcec-result'` gives.
-import { checkEnvelopeWith, type CheckContext } from './checks/check-envelope.js';
+import { assertJsonValue, checkEnvelopeWith as checkJsonEnvelope, type CheckContext } from './checks/check-envelope.js';
 import { createCheckContext, type CheckOptions } from './run.js';
 import type { RecordFinding } from './types.js';
 
 export { check, createCheckContext, type CheckOptions, type OwnFile, type RunProgress } from './run.js';
-export { checkEnvelopeWith, type CheckContext } from './checks/check-envelope.js';
+export type { CheckContext } from './checks/check-envelope.js';
 export { ruleCatalog, ruleIds } from './checks/catalog.js';
 export { formatReport, formatters, formatNames, type FormatName, type Formatter, type FormatOptions } from './formatters/index.js';
 export { toJsonReport, type JsonReport, type JsonFinding } from './formatters/json.js';
 export type * from './types.js';
 
 let defaultContext: CheckContext | undefined;
+
+/** Checks one value as a bare envelope with a context made once by createCheckContext (for many values). */
+export function checkEnvelopeWith(context: CheckContext, value: unknown): readonly RecordFinding[] {
+  assertJsonValue(value);
+  return checkJsonEnvelope(context, value);
+}
 
 /**
  * Checks one value as a bare envelope: the schema and every contract rule. With no options the

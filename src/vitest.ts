@@ -4,6 +4,7 @@
 // vitest is an optional peer dependency: only projects that run vitest import this entry point.
 import { expect } from 'vitest';
 import { ruleCatalog } from './checks/catalog.js';
+import { assertJsonValue } from './checks/check-envelope.js';
 import { checkEnvelope } from './index.js';
 import type { RecordFinding } from './types.js';
 import { isCallToolResult, unwrapCallToolResult } from './unwrap/mcp.js';
@@ -15,6 +16,8 @@ export interface McecResultOptions {
 
 /** Every finding for `value`: the MCP wrapper's own (isError, structuredContent) and the envelope's. */
 export function mcecFindings(value: unknown): RecordFinding[] {
+  // Before unwrapping too: comparing a structuredContent that refers to itself never ended either.
+  assertJsonValue(value);
   if (!isCallToolResult(value)) return checkEnvelope(value);
   const unwrapped = unwrapCallToolResult(value);
   // The wrapper's findings carry no severity; with no --rule settings it is the rule's default.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkEnvelope, checkEnvelopeWith, createCheckContext } from '../src/index.js';
 import { mcecFindings, mcecMatchers } from '../src/vitest.js';
 
 const ok = { ok: true, result: { window: 'Untitled - Notepad' }, sessionId: '5f19c9c01a3f' };
@@ -74,5 +75,29 @@ describe('toBeMcecResult', () => {
   it('exports the matchers for expect.extend and the findings behind them', () => {
     expect(Object.keys(mcecMatchers)).toEqual(['toBeMcecResult']);
     expect(mcecFindings(callToolResult(failed, false)).map((finding) => [finding.rule, finding.severity])).toEqual([['is-error-mismatch', 'error']]);
+  });
+});
+
+describe('values with no JSON form', () => {
+  // Before the guard each of these ran until V8 gave up on the heap: a fatal error, no exception.
+  const observation: Record<string, unknown> = { window: 'Untitled - Notepad' };
+  observation['self'] = observation;
+  const cyclic = { ok: false, error: { code: 'window-not-found', category: 'no-target', detail: 'd', lastObservation: observation } };
+  const structured: Record<string, unknown> = { ok: true, result: {} };
+  structured['result'] = structured;
+  const wrapped = { content: [{ type: 'text', text: JSON.stringify(ok) }], structuredContent: structured, isError: false };
+
+  it('a cycle is a TypeError naming the property that closes it, from every entry point', () => {
+    const closes = /^mcec-result: the value to check is not JSON: Converting circular structure to JSON .*property 'self' closes the circle$/;
+    expect(() => checkEnvelope(cyclic)).toThrow(TypeError);
+    expect(() => checkEnvelope(cyclic)).toThrow(closes);
+    expect(() => checkEnvelopeWith(createCheckContext(), cyclic)).toThrow(closes);
+    expect(() => mcecFindings(cyclic)).toThrow(closes);
+    expect(() => mcecFindings(wrapped)).toThrow(/property 'result' closes the circle/);
+  });
+
+  it('a BigInt too; members JSON drops (functions, undefined) are fine', () => {
+    expect(() => checkEnvelope({ ok: true, result: { n: 10n } })).toThrow(/not JSON: Do not know how to serialize a BigInt/);
+    expect(checkEnvelope({ ok: true, result: { f() {}, u: undefined } })).toEqual([]);
   });
 });

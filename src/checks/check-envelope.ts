@@ -69,6 +69,20 @@ function rulePlan(severities: Severities): RulePlan {
 // Most records have no finding: they share this (frozen, so that nobody appends to it by mistake).
 const noFindings: readonly RecordFinding[] = Object.freeze([]);
 
+/**
+ * A library caller's value may be anything JavaScript allows; the checks walk JSON. A value that
+ * refers to itself made a rule's walk run until the heap ran out (a V8 fatal error, no exception),
+ * so one with no JSON form (a cycle, a BigInt) is a TypeError here, saying where.
+ */
+export function assertJsonValue(value: unknown): void {
+  try {
+    JSON.stringify(value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/\s*\n\s*/g, ' ') : String(error);
+    throw new TypeError(`mcec-result: the value to check is not JSON: ${reason}`);
+  }
+}
+
 /** The findings of one envelope; the returned array may be shared and must not be modified. */
 export function checkEnvelopeWith(context: CheckContext, envelope: unknown): readonly RecordFinding[] {
   return checkFacts(context, factsOf(envelope));
