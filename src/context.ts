@@ -1,12 +1,14 @@
 // The settings of a run and the context every check shares: the compiled schema, the code
 // registry, the severities. Built once per run, and once per worker thread.
+import { isRuleId } from './checks/catalog.js';
 import { type CheckContext } from './checks/check-envelope.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { resolveSeverities } from './checks/severity.js';
 import type { InputMode } from './framing/index.js';
 import { loadRegistry } from './registry/load.js';
 import type { RuleId, RuleSetting } from './types.js';
-import type { UnwrapMode } from './unwrap/index.js';
+import { UsageError } from './errors.js';
+import { unwrapModes, type UnwrapMode } from './unwrap/index.js';
 
 export interface CheckOptions {
   /** Path of another envelope schema (default: the bundled MCEC schema). */
@@ -62,7 +64,37 @@ export interface RunProgress {
   elapsedMs: number;
 }
 
+function atLeastOne(name: string, value: number | undefined): string | undefined {
+  if (value === undefined || (Number.isSafeInteger(value) && value >= 1)) return undefined;
+  return `${name}: expected a whole number of at least 1, got ${String(value)}`;
+}
+
+/**
+ * The options a library caller passes, held to what the command line accepts (which parses its
+ * own): a shard of 3/2 checked nothing, and `rules: {schema: 'loud'}` gave findings a severity no
+ * format knows, without a word.
+ */
+export function assertCheckOptions(options: CheckOptions): void {
+  const { shard, input, unwrap } = options;
+  const problems = [
+    atLeastOne('jobs', options.jobs),
+    atLeastOne('findingsInMemory', options.findingsInMemory),
+    atLeastOne('maxLineBytes', options.maxLineBytes),
+    shard && !(Number.isSafeInteger(shard.index) && Number.isSafeInteger(shard.count) && shard.index >= 1 && shard.index <= shard.count)
+      ? `shard: expected { index, count } with 1 <= index <= count, got ${JSON.stringify(shard)}`
+      : undefined,
+    input !== undefined && !['auto', 'json', 'ndjson'].includes(input) ? `input: expected auto, json or ndjson, got ${JSON.stringify(input)}` : undefined,
+    unwrap !== undefined && !unwrapModes.includes(unwrap) ? `unwrap: expected ${unwrapModes.join(' or ')}, got ${JSON.stringify(unwrap)}` : undefined,
+    ...Object.entries(options.rules ?? {}).map(([id, setting]) =>
+      !isRuleId(id) ? `rules: unknown rule ${JSON.stringify(id)}` : !['off', 'warning', 'error'].includes(setting) ? `rules.${id}: expected off, warning or error, got ${JSON.stringify(setting)}` : undefined,
+    ),
+  ];
+  const first = problems.find((problem) => problem !== undefined);
+  if (first !== undefined) throw new UsageError(`check options: ${first}`);
+}
+
 export function createCheckContext(options: CheckOptions = {}): CheckContext {
+  assertCheckOptions(options);
   return {
     schema: loadEnvelopeSchema(options.schema),
     registry: loadRegistry(options.codes),

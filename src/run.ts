@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { packageVersion } from './assets.js';
 import { checkUnit, type Unit, type UnitOptions, type UnitResult } from './check-unit.js';
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
-import { createCheckContext, type CheckOptions } from './context.js';
+import { assertCheckOptions, createCheckContext, type CheckOptions } from './context.js';
 import { ConcatList, RunFolder, SpillBudget, StoredList } from './findings/store.js';
 import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
@@ -137,6 +137,8 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
 
 /** Checks every input and returns the finished report (spec section 6). */
 export async function check(inputs: readonly string[], options: CheckOptions = {}, context = createCheckContext(options)): Promise<Report> {
+  // Also when the caller brings a context: the run's own options (shard, jobs...) are checked here.
+  assertCheckOptions(options);
   const expanded = await expandInputs(inputs, options.stdinFilename ?? '-', options.ownFiles);
   const failures = [...expanded.failures];
   const sources = options.shard ? inShard(expanded.sources, options.shard) : expanded.sources;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
 import { pointerName } from '../src/checks/schema.js';
 import { compileEnvelopeSchema } from '../src/checks/schema-load.js';
-import { createCheckContext } from '../src/run.js';
+import { check as checkRun, createCheckContext, type CheckOptions } from '../src/run.js';
 import type { RecordFinding } from '../src/types.js';
 
 const context = createCheckContext();
@@ -207,5 +207,31 @@ describe('severities', () => {
     expect(check(failure({ code: 'window-minimized-{n}'.replace('{n}', '3'), category: 'no-target' }), extended)).toEqual([]);
     expect(check(failure({ code: 'dialog-blocked', category: 'foreground' }), extended)).toEqual([]);
     expect(check({ ok: true, result: {}, warnings: [{ code: 'dpi-scaled', detail: '150%' }] }, extended)).toEqual([]);
+  });
+});
+
+describe('library options', () => {
+  // The command line parses its own; a library caller's values reach the run as given.
+  const bad: [CheckOptions, string][] = [
+    [{ jobs: 0 }, 'jobs: expected a whole number of at least 1, got 0'],
+    [{ findingsInMemory: -1 }, 'findingsInMemory: expected a whole number of at least 1, got -1'],
+    [{ maxLineBytes: 1.5 }, 'maxLineBytes: expected a whole number of at least 1, got 1.5'],
+    [{ shard: { index: 3, count: 2 } }, 'shard: expected { index, count } with 1 <= index <= count, got {"index":3,"count":2}'],
+    [{ input: 'xml' as CheckOptions['input'] }, 'input: expected auto, json or ndjson, got "xml"'],
+    [{ unwrap: 'all' as CheckOptions['unwrap'] }, 'unwrap: expected auto or none, got "all"'],
+    [{ rules: { nope: 'off' } as CheckOptions['rules'] }, 'rules: unknown rule "nope"'],
+    [{ rules: { schema: 'loud' } as unknown as CheckOptions['rules'] }, 'rules.schema: expected off, warning or error, got "loud"'],
+  ];
+
+  it('out of range or unknown: an error naming the option, before anything is read', async () => {
+    for (const [options, message] of bad) {
+      expect(() => createCheckContext(options), message).toThrow(`check options: ${message}`);
+      // With a context of its own, check() still holds the run's options to the same.
+      await expect(checkRun(['no-such-file.jsonl'], options, createCheckContext()), message).rejects.toThrow(`check options: ${message}`);
+    }
+  });
+
+  it('the values the command line allows pass', () => {
+    expect(() => createCheckContext({ jobs: 1, findingsInMemory: 1, maxLineBytes: 1, shard: { index: 2, count: 2 }, input: 'json', unwrap: 'none', rules: { schema: 'off' } })).not.toThrow();
   });
 });
