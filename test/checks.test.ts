@@ -23,6 +23,18 @@ describe('the schema, as findings people read', () => {
     expect(check({ ok: true, result: null, sessionId: null })).toEqual([]);
   });
 
+  it('a string holding a JSON object where an object belongs: says it may be encoded twice, record by record', () => {
+    const messages = (value: unknown) => check(value).filter((f) => f.rule === 'schema').map((f) => f.message);
+    const twice = 'a string holding a JSON object, encoded twice?';
+    expect(messages(JSON.stringify({ ok: true, result: {} }))).toEqual([`the envelope must be an object (got string): ${twice}`]);
+    expect(messages({ ok: true, result: '{"window":"Notepad"}' })).toEqual([`result must be an object or null (got string): ${twice}`]);
+    // The same place with a plain string, then a JSON one again: the described-errors cache keeps them apart.
+    expect(messages({ ok: true, result: 'Notepad' })).toEqual(['result must be an object or null (got string)']);
+    expect(messages({ ok: true, result: ' {"a":1}' })).toEqual([`result must be an object or null (got string): ${twice}`]);
+    expect(messages({ ok: true, result: '{not json' })).toEqual(['result must be an object or null (got string)']);
+    expect(messages({ ok: true, result: '[1]' })).toEqual(['result must be an object or null (got string)']);
+  });
+
   it('names the invariant when ok is false without error', () => {
     expect(check({ ok: false, result: null })).toEqual([
       { rule: 'schema', severity: 'error', message: 'ok is false, so error is required', pointer: '', keyword: 'required', schemaPath: '#/allOf/0/then/required' },

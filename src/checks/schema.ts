@@ -125,6 +125,21 @@ function proseAllowsNull(document: AnySchemaObject, instancePath: string): strin
   return `; the schema's description allows null ("${description}") but its type does not: omit the member instead`;
 }
 
+function wantsObject(type: unknown): boolean {
+  return type === 'object' || (Array.isArray(type) && type.includes('object'));
+}
+
+/** A string whose text parses to an object: what serializing an envelope twice leaves. */
+function holdsJsonObject(data: unknown): boolean {
+  if (typeof data !== 'string' || !data.trimStart().startsWith('{')) return false;
+  try {
+    const value: unknown = JSON.parse(data);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
 /** The value at a JSON Pointer (RFC 6901) inside `root`. */
 function valueAt(root: unknown, pointer: string): unknown {
   let node = root;
@@ -179,7 +194,8 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
     }
     case 'type': {
       const message = `${name} must be ${listTypes(params['type'])} (got ${typeOf(data)})`;
-      return { ...base, message: data === null ? message + proseAllowsNull(schema.document, instancePath) : message };
+      if (data === null) return { ...base, message: message + proseAllowsNull(schema.document, instancePath) };
+      return { ...base, message: wantsObject(params['type']) && holdsJsonObject(data) ? `${message}: a string holding a JSON object, encoded twice?` : message };
     }
     case 'enum': {
       const allowed = Array.isArray(params['allowedValues']) ? (params['allowedValues'] as unknown[]) : [];
@@ -232,10 +248,13 @@ function paramsKey(params: Record<string, unknown>): string | undefined {
 
 /**
  * Everything describe() reads, as a string, or undefined when the error is not worth keeping.
- * The data enters through its type, except for enum and const, whose messages quote it.
+ * The data enters through its type (and, for a string, whether it holds a JSON object), except for
+ * enum and const, whose messages quote it.
  */
 function descriptionKey(error: ErrorObject, data: unknown, redact: boolean): string | undefined {
   let value = typeOf(data);
+  // A type error on a string reads differently when the string holds a JSON object.
+  if (error.keyword === 'type' && holdsJsonObject(data)) value += ':holds-json';
   if ((error.keyword === 'enum' || error.keyword === 'const') && typeof data !== 'object') {
     const text = typeof data === 'string' ? data : String(data);
     if (text.length > maxKeyedString) return undefined;
