@@ -52,6 +52,8 @@ describe('recognition (spec section 7 order)', () => {
       [{ content: [{ type: 'image', data: 'x' }] }, 'its content has no text block (1 block: image)'],
       [{ content: [{ type: 'text', text: 'Clicked.' }] }, 'its text block is not JSON'],
       [{ content: [{ type: 'text', text: '{"status":"done"}' }] }, 'its text block is JSON without ok'],
+      [{ content: [{ type: 'text', text: JSON.stringify(JSON.stringify({ ok: true, result: {} })) }] }, 'its text block is a JSON string holding an object: the envelope encoded twice?'],
+      [{ content: [{ type: 'text', text: '"done"' }] }, 'its text block is JSON but not an object (string)'],
     ];
     for (const [value, instead] of cases) {
       const [result] = run([value]).results;

@@ -148,3 +148,13 @@ export function factsOf(value: unknown): EnvelopeFacts {
     sessionId: typeof sessionId === 'string' ? sessionId : undefined,
   };
 }
+
+/** A string whose text parses to a JSON object: what serializing an envelope twice leaves. */
+export function holdsJsonObject(data: unknown): boolean {
+  if (typeof data !== 'string' || !data.trimStart().startsWith('{')) return false;
+  try {
+    return isObject(JSON.parse(data));
+  } catch {
+    return false;
+  }
+}

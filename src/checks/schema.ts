@@ -5,7 +5,7 @@ import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { RuleInfo } from '../types.js';
 import { isRedactedPointer, withheld } from '../redact.js';
 import { nearestName } from '../registry/nearest.js';
-import { childPointer, isObject } from './envelope.js';
+import { childPointer, holdsJsonObject, isObject } from './envelope.js';
 import type { EnvelopeSchema } from './schema-load.js';
 
 export const schemaRule: RuleInfo = {
@@ -127,17 +127,6 @@ function proseAllowsNull(document: AnySchemaObject, instancePath: string): strin
 
 function wantsObject(type: unknown): boolean {
   return type === 'object' || (Array.isArray(type) && type.includes('object'));
-}
-
-/** A string whose text parses to an object: what serializing an envelope twice leaves. */
-function holdsJsonObject(data: unknown): boolean {
-  if (typeof data !== 'string' || !data.trimStart().startsWith('{')) return false;
-  try {
-    const value: unknown = JSON.parse(data);
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
 }
 
 /** The value at a JSON Pointer (RFC 6901) inside `root`. */

@@ -1,7 +1,7 @@
 // Wrapping 2 of spec section 3: an MCP CallToolResult. The envelope is the last `text` content block
 // that parses as an object with `ok`; failing that, `structuredContent` when it has `ok`. When both
 // exist they must be equal (member order ignored), and `isError` (missing = false) must equal !ok.
-import { childPointer, has, isObject, type JsonObject } from '../checks/envelope.js';
+import { childPointer, has, holdsJsonObject, isObject, type JsonObject } from '../checks/envelope.js';
 import type { RuleReport } from '../checks/rules/rule.js';
 import type { RuleId } from '../types.js';
 
@@ -38,7 +38,9 @@ function envelopeFromText(content: unknown): TextSearch {
       continue;
     }
     if (isObject(parsed) && has(parsed, 'ok')) return { envelope: parsed, instead: '' };
-    instead = isObject(parsed) ? 'its text block is JSON without ok' : `its text block is JSON but not an object (${Array.isArray(parsed) ? 'array' : typeof parsed})`;
+    if (isObject(parsed)) instead = 'its text block is JSON without ok';
+    else if (holdsJsonObject(parsed)) instead = 'its text block is a JSON string holding an object: the envelope encoded twice?';
+    else instead = `its text block is JSON but not an object (${Array.isArray(parsed) ? 'array' : typeof parsed})`;
   }
   return { instead: instead ?? `its content has no text block (${content.length} block${content.length === 1 ? '' : 's'}: ${describeBlocks(content)})` };
 }
