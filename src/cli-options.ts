@@ -1,6 +1,7 @@
 // Parsing of option values that commander leaves as strings. Each failure is a UsageError naming the
 // option and listing what is valid, so `--help` is rarely needed to fix it.
 import { isRuleId, ruleIds } from './checks/catalog.js';
+import { ruleSettings } from './checks/severity.js';
 import type { ConfigSettings, PlainSettings } from './config.js';
 import { UsageError } from './errors.js';
 import { formatNames, isFormatName, type FormatName } from './formatters/names.js';
@@ -12,7 +13,6 @@ export interface FormatTarget {
   file?: string;
 }
 
-const settings: readonly RuleSetting[] = ['off', 'warning', 'error'];
 
 export function parseFormatTarget(value: string): FormatTarget {
   const equals = value.indexOf('=');
@@ -26,7 +26,7 @@ export function parseFormatTarget(value: string): FormatTarget {
 export function parseRuleSetting(value: string): [RuleId, RuleSetting] {
   const [id = '', setting = '', ...rest] = value.split('=');
   if (!isRuleId(id)) throw new UsageError(`--rule: unknown rule "${id}" (rules: ${ruleIds.join(', ')})`);
-  if (rest.length > 0 || !settings.includes(setting as RuleSetting)) {
+  if (rest.length > 0 || !ruleSettings.includes(setting as RuleSetting)) {
     throw new UsageError(`--rule ${value}: expected ${id}=off, ${id}=warning or ${id}=error`);
   }
   return [id, setting as RuleSetting];

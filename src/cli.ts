@@ -10,6 +10,7 @@ import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
 import { printable } from './formatters/common.js';
 import { loadFormatter } from './formatters/load.js';
+import { inputModes } from './framing/index.js';
 import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
 import { check, type CheckOptions, type OwnFile } from './run.js';
@@ -196,7 +197,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--codes <file>', 'extra known codes, merged onto the bundled registry; repeatable', collect(parseNonEmpty('--codes')), [])
     .option('--strict-codes', 'unknown error and warning codes are errors, not warnings')
     .option('--rule <id=setting>', `set a rule to off, warning or error; repeatable (rules: ${ruleIds.join(', ')})`, collect(parseRuleSetting), [])
-    .addOption(new Option('--input <framing>', 'force the framing').choices(['auto', 'json', 'ndjson']).default('auto'))
+    .addOption(new Option('--input <framing>', 'force the framing').choices(inputModes).default('auto'))
     .addOption(new Option('--unwrap <mode>', 'none checks every value as a bare envelope').choices(unwrapModes).default('auto'))
     .option('--extract', 'find the JSON object inside prefixed log lines; lines without one are skipped')
     .option('--stdin-filename <name>', 'the name standard input gets in reports', parseNonEmpty('--stdin-filename', 'name'))

@@ -3,8 +3,8 @@
 import { isRuleId } from './checks/catalog.js';
 import { type CheckContext } from './checks/check-envelope.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
-import { resolveSeverities } from './checks/severity.js';
-import type { InputMode } from './framing/index.js';
+import { resolveSeverities, ruleSettings } from './checks/severity.js';
+import { inputModes, type InputMode } from './framing/index.js';
 import { loadRegistry } from './registry/load.js';
 import type { RuleId, RuleSetting } from './types.js';
 import { UsageError } from './errors.js';
@@ -83,10 +83,10 @@ export function assertCheckOptions(options: CheckOptions): void {
     shard && !(Number.isSafeInteger(shard.index) && Number.isSafeInteger(shard.count) && shard.index >= 1 && shard.index <= shard.count)
       ? `shard: expected { index, count } with 1 <= index <= count, got ${JSON.stringify(shard)}`
       : undefined,
-    input !== undefined && !['auto', 'json', 'ndjson'].includes(input) ? `input: expected auto, json or ndjson, got ${JSON.stringify(input)}` : undefined,
+    input !== undefined && !inputModes.includes(input) ? `input: expected auto, json or ndjson, got ${JSON.stringify(input)}` : undefined,
     unwrap !== undefined && !unwrapModes.includes(unwrap) ? `unwrap: expected ${unwrapModes.join(' or ')}, got ${JSON.stringify(unwrap)}` : undefined,
     ...Object.entries(options.rules ?? {}).map(([id, setting]) =>
-      !isRuleId(id) ? `rules: unknown rule ${JSON.stringify(id)}` : !['off', 'warning', 'error'].includes(setting) ? `rules.${id}: expected off, warning or error, got ${JSON.stringify(setting)}` : undefined,
+      !isRuleId(id) ? `rules: unknown rule ${JSON.stringify(id)}` : !ruleSettings.includes(setting) ? `rules.${id}: expected off, warning or error, got ${JSON.stringify(setting)}` : undefined,
     ),
   ];
   const first = problems.find((problem) => problem !== undefined);

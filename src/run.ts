@@ -136,9 +136,10 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
 }
 
 /** Checks every input and returns the finished report (spec section 6). */
-export async function check(inputs: readonly string[], options: CheckOptions = {}, context = createCheckContext(options)): Promise<Report> {
-  // Also when the caller brings a context: the run's own options (shard, jobs...) are checked here.
-  assertCheckOptions(options);
+export async function check(inputs: readonly string[], options: CheckOptions = {}, given?: CheckContext): Promise<Report> {
+  // createCheckContext checks the options; a caller's own context was made without seeing these.
+  if (given) assertCheckOptions(options);
+  const context = given ?? createCheckContext(options);
   const expanded = await expandInputs(inputs, options.stdinFilename ?? '-', options.ownFiles);
   const failures = [...expanded.failures];
   const sources = options.shard ? inShard(expanded.sources, options.shard) : expanded.sources;

@@ -16,9 +16,10 @@ export interface McecResultOptions {
 
 /** Every finding for `value`: the MCP wrapper's own (isError, structuredContent) and the envelope's. */
 export function mcecFindings(value: unknown): RecordFinding[] {
-  // Before unwrapping too: comparing a structuredContent that refers to itself never ended either.
-  assertJsonValue(value);
   if (!isCallToolResult(value)) return checkEnvelope(value);
+  // checkEnvelope holds a bare value to JSON; a wrapper is held here, before unwrapping, since
+  // comparing a structuredContent that refers to itself never ended either.
+  assertJsonValue(value);
   const unwrapped = unwrapCallToolResult(value);
   // The wrapper's findings carry no severity; with no --rule settings it is the rule's default.
   const findings: RecordFinding[] = unwrapped.findings.map(({ rule, ...report }) => ({ rule, severity: ruleCatalog[rule].defaultSeverity, ...report }));

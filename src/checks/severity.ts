@@ -5,6 +5,8 @@ import { ruleCatalog, ruleIds } from './catalog.js';
 
 export type Severities = Readonly<Record<RuleId, RuleSetting>>;
 
+export const ruleSettings: readonly RuleSetting[] = ['off', 'warning', 'error'];
+
 export interface SeverityOptions {
   strictCodes?: boolean;
   rules?: Partial<Record<RuleId, RuleSetting>>;

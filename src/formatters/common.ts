@@ -107,3 +107,9 @@ export function printable(text: string): string {
 export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
+
+/** `path:line` or `path:line:column`, as people read a finding's place. */
+export function placeOf(finding: Finding): string {
+  const { source, line, column } = finding.location;
+  return column === undefined ? `${source}:${line}` : `${source}:${line}:${column}`;
+}

@@ -3,24 +3,18 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { listedBySource, messageWithSuggestion, ownEntry, printable, type SourceGroup } from './common.js';
+import { listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
 
-function place(finding: Finding): string {
-  const { source, line, column } = finding.location;
-  return printable(column === undefined ? `${source}:${line}` : `${source}:${line}:${column}`);
-}
-
-
-
 function findingLines({ source, listed, rest }: SourceGroup, c: ChalkInstance): string[] {
-  const placeWidth = Math.max(...listed.map((f) => place(f).length));
-  const lines = listed.map((f) => {
+  const places = listed.map((f) => printable(placeOf(f)));
+  const placeWidth = Math.max(...places.map((place) => place.length));
+  const lines = listed.map((f, i) => {
     const severity = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
     const tool = f.tool === undefined ? '' : `${c.cyan(printable(f.tool))}: `;
-    return `${c.dim(place(f).padEnd(placeWidth))}  ${severity}  ${tool}${printable(messageWithSuggestion(f))}  ${c.dim(f.rule)}`;
+    return `${c.dim(places[i]!.padEnd(placeWidth))}  ${severity}  ${tool}${printable(messageWithSuggestion(f))}  ${c.dim(f.rule)}`;
   });
   if (rest > 0) lines.push(c.dim(`… and ${rest} more in ${printable(source)} (--max-listed 0 lists all)`));
   return lines;

@@ -3,9 +3,9 @@
 // first findings of each input, at most --max-listed.
 // Tables: https://github.github.com/gfm/#tables-extension-
 // Mermaid pie: https://mermaid.js.org/syntax/pie.html
-import type { Finding, Report } from '../types.js';
+import type { Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { listedBySource, messageWithSuggestion, ownEntry, printable, type SourceGroup } from './common.js';
+import { listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
@@ -84,15 +84,9 @@ function unknownCodes(report: Report): string[] {
   return ['### Unknown codes', '', ...table(['code', 'kind', 'records', 'did you mean'], rows, [false, false, true, false])];
 }
 
-function place(finding: Finding): string {
-  const { source, line, column } = finding.location;
-  return column === undefined ? `${source}:${line}` : `${source}:${line}:${column}`;
-}
-
-
 
 function findingRows({ source, listed, rest }: SourceGroup): string[][] {
-  const rows = listed.map((f) => [place(f), f.severity, f.rule, messageWithSuggestion(f)]);
+  const rows = listed.map((f) => [placeOf(f), f.severity, f.rule, messageWithSuggestion(f)]);
   if (rest > 0) rows.push([source, '', '', `… and ${rest} more (--max-listed 0 lists all)`]);
   return rows;
 }

@@ -5,6 +5,7 @@ import { JsonArrayStreamer, NotAnArray } from './json-array-stream.js';
 import { NdjsonFramer, defaultMaxLineBytes, type FramedSink } from './ndjson.js';
 
 export type InputMode = 'auto' | 'json' | 'ndjson';
+export const inputModes: readonly InputMode[] = ['auto', 'json', 'ndjson'];
 export type Framing = 'json' | 'ndjson';
 
 export const maxDocumentBytes = 256 * 1024 * 1024;

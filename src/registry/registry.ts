@@ -45,11 +45,10 @@ class CodeSet {
   private readonly misses = new Set<string>();
   private readonly matched = new Map<string, Set<string>>();
   /** The exact codes as suggestion candidates, made on the first suggestion after the last add. */
-  private known: Candidate[] | undefined;
   private knownByLength: Candidate[][] | undefined;
 
   add(code: string, category: string): void {
-    this.known = this.knownByLength = undefined;
+    this.knownByLength = undefined;
     if (isPattern(code)) {
       let pattern = this.patterns.find((p) => p.template === code);
       if (!pattern) {
@@ -82,8 +81,7 @@ class CodeSet {
   nearest(code: string): string | undefined {
     if (this.suggestions.has(code)) return this.suggestions.get(code);
     // The known codes are normalized once; a pattern's stand-in depends on the code's number.
-    this.known ??= candidates(this.exact.keys());
-    this.knownByLength ??= byLength(this.known);
+    this.knownByLength ??= byLength(candidates(this.exact.keys()));
     const instances = candidates(this.patterns.map((p) => instantiate(p.template, code)));
     const suggestion = nearestCandidate(code, this.knownByLength, byLength(instances));
     if (this.suggestions.size < maxRemembered) this.suggestions.set(code, suggestion);
