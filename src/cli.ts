@@ -14,7 +14,7 @@ import { inputModes } from './framing/index.js';
 import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
 import { check, type CheckOptions, type OwnFile } from './run.js';
-import { ownFilesByKey, refuseOverwrite } from './sources/expand.js';
+import { ownFilesByKey, refuseClashes, refuseOverwrite } from './sources/expand.js';
 import type { Report } from './types.js';
 import { unwrapModes } from './unwrap/index.js';
 
@@ -88,7 +88,15 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
+/**
+ * `-f sarif=/dev/stdout` names this process's own stream. Opened by path it fails when that stream is
+ * a socket (ENXIO: a Node parent's spawn gives its children sockets), so it is written as it is.
+ */
+const ownStreams = new Map<string, number>(process.platform === 'win32' ? [] : [['/dev/stdout', 1], ['/dev/stderr', 2]]);
+
 function writeReportFile(path: string, reports: readonly Iterable<string>[]): void {
+  const stream = ownStreams.get(path);
+  if (stream !== undefined) return writePieces(stream, reports);
   let fd: number;
   try {
     fd = openSync(path, 'w');
@@ -141,6 +149,8 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     }
     inputs = ['-'];
   }
+  const own = ownFiles(flags, configPath);
+  refuseClashes(own);
   const options: CheckOptions = {
     ...(flags.schema !== undefined && { schema: flags.schema }),
     codes: flags.codes,
@@ -156,7 +166,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     ...(flags.shard !== undefined && { shard: flags.shard }),
     ...(flags.jobs !== undefined && { jobs: flags.jobs }),
     ...(flags.findingsInMemory !== undefined && { findingsInMemory: flags.findingsInMemory }),
-    ownFiles: ownFiles(flags, configPath),
+    ownFiles: own,
   };
   const progress = progressLine(process.stderr, process.env, flags.progress !== false);
   if (progress) options.onProgress = (p) => progress.update(p);
@@ -230,7 +240,9 @@ function program(setStatus: (status: number) => void): Command {
     .option('--color', 'force colour (FORCE_COLOR is honoured too)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
     .action(async (paths: string[], flags: CheckFlags) => {
-      const owned = ownFilesByKey(writtenReports(flags));
+      const written = writtenReports(flags);
+      refuseClashes(written);
+      const owned = ownFilesByKey(written);
       for (const path of paths) refuseOverwrite(path, path, owned);
       const [{ mergeReports, readJsonReport }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
       const report = mergeReports(paths.map((path) => ({ path, report: readJsonReport(path) })), loadRegistry());

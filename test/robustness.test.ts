@@ -261,6 +261,32 @@ describe('folders and globs that could loop, fail or surprise', () => {
     expect(readFileSync(join(dir, 'report.json'), 'utf8')).toBe(report);
   });
 
+  it('two reports named to one file, or a report over a settings file, are refused before anything is read', () => {
+    const codes = JSON.stringify({ errorCodes: {}, warningCodes: ['extra-code'] });
+    const dir = tempFiles({ 'run.json': JSON.stringify({ ok: false }), 'codes.json': codes, 'report.json': 'last week' });
+    symlinkSync('report.json', join(dir, 'link.json'));
+    for (const [args, message] of [
+      [['-o', 'report.json', '--format', 'sarif=./report.json'], 'report.json would be written twice, the report and then the sarif report over it'],
+      [['--format', 'json=report.json', '--format', 'junit=link.json'], 'report.json would be written twice, the json report and then the junit report over it'],
+      [['--write-baseline', 'report.json', '-o', 'report.json'], 'report.json would be written twice, the baseline and then the report over it'],
+      [['--codes', 'codes.json', '-o', 'codes.json'], 'codes.json is the codes file, and the report this run writes would overwrite it'],
+    ] as const) {
+      const result = runCli(['check', 'run.json', ...args], { cwd: dir });
+      expect(result, args.join(' ')).toMatchObject({ status: 2, stdout: '' });
+      expect(result.stderr, args.join(' ')).toMatch(new RegExp(`^mcec-result: ${message.replaceAll('.', '\\.')}: [^\\n]+\\n$`));
+      expect(readFileSync(join(dir, 'report.json'), 'utf8')).toBe('last week');
+      expect(readFileSync(join(dir, 'codes.json'), 'utf8')).toBe(codes);
+    }
+    expect(runCli(['merge', 'report.json', '-o', 'm.json', '--format', 'sarif=m.json'], { cwd: dir })).toMatchObject({ status: 2, stderr: expect.stringContaining('m.json would be written twice') });
+    // Not clashes: a baseline brought up to date in place, and two reports in turn to a device.
+    expect(runCli(['check', 'run.json', '--write-baseline', 'b.json'], { cwd: dir }).status).toBe(0);
+    expect(runCli(['check', 'run.json', '--baseline', 'b.json', '--write-baseline', 'b.json'], { cwd: dir })).toMatchObject({ status: 0, stderr: '' });
+    const both = runCli(['check', 'run.json', '--format', 'json=/dev/stdout', '--format', 'github=/dev/stdout'], { cwd: dir });
+    expect(both.status).toBe(1);
+    expect(both.stdout).toContain('"reportVersion"');
+    expect(both.stdout).toContain('::error ');
+  });
+
   describe('! leaves out what folders and globs find', () => {
     const dir = tempFiles({
       'logs/new/a.jsonl': lines({ ok: false }),

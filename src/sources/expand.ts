@@ -181,6 +181,37 @@ export function refuseOverwrite(name: string, path: string, owned: ReadonlyMap<s
   if (clash?.written) throw new UsageError(`${name} is an input, and ${clash.role} this run writes would overwrite it: write ${clash.role} to another file`);
 }
 
+/** A device or pipe (`-o /dev/stdout`) takes each report in turn; only a file is replaced by the next. */
+function replacedWhenWritten(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The run's own files among themselves, before anything is read. Two reports named to one file left
+ * the last of them, without a word (`-o run.txt -f sarif=run.txt`); a report over a settings file
+ * (`--codes codes.json -o codes.json`) destroyed it. A file read and written in the same role is
+ * allowed: `--baseline b.json --write-baseline b.json` brings a baseline up to date.
+ */
+export function refuseClashes(own: readonly OwnFile[]): void {
+  const seen = new Map<string, OwnFile>();
+  for (const file of own) {
+    if (file.written && !replacedWhenWritten(file.path)) continue;
+    for (const key of [resolve(file.path), realPathOf(file.path)]) {
+      const other = seen.get(key);
+      if (other && other !== file) {
+        if (file.written && other.written) throw new UsageError(`${other.path} would be written twice, ${other.role} and then ${file.role} over it: give each its own file`);
+        const [read, written] = file.written ? [other, file] : [file, other];
+        if (written.written && read.role !== written.role) throw new UsageError(`${read.path} is ${read.role}, and ${written.role} this run writes would overwrite it: write ${written.role} to another file`);
+      }
+      seen.set(key, file);
+    }
+  }
+}
+
 /**
  * Spec section 7's paths, expanded. `own` are the files the run reads as settings or writes: a folder
  * or glob that finds one leaves it out (`check .` found the config file and reported it as a broken
