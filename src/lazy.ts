@@ -17,6 +17,7 @@ export function packageRequire(id: string): unknown {
 export const loadAjv = (): typeof import('ajv') => packageRequire('ajv') as typeof import('ajv');
 export const loadAjv2019 = (): typeof import('ajv/dist/2019.js') => packageRequire('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js');
 export const loadAjv2020 = (): typeof import('ajv/dist/2020.js') => packageRequire('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+export const loadAjvFormats = (): typeof import('ajv-formats').default => (packageRequire('ajv-formats') as { default: typeof import('ajv-formats').default }).default;
 export const loadZlib = (): typeof import('node:zlib') => packageRequire('node:zlib') as typeof import('node:zlib');
 export const loadCrypto = (): typeof import('node:crypto') => packageRequire('node:crypto') as typeof import('node:crypto');
 export const loadJsoncParser = (): typeof import('jsonc-parser') => packageRequire('jsonc-parser') as typeof import('jsonc-parser');

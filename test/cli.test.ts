@@ -233,6 +233,7 @@ describe('mcec-result check: schema and codes files', () => {
     'invalid.schema.json': JSON.stringify({ type: 'objekt' }),
     'remote.schema.json': JSON.stringify({ $ref: 'https://example.com/envelope.schema.json' }),
     'array.schema.json': '[]',
+    'draft4.schema.json': JSON.stringify({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' }),
     'codes.json': JSON.stringify({ errorCodes: { timeout: ['late'] } }),
     'bad-codes.json': JSON.stringify({ errorCodes: { timeout: 'late' } }),
   });
@@ -248,11 +249,26 @@ describe('mcec-result check: schema and codes files', () => {
     expect(withNewer.report.summary.categories['ocr-no-text']).toBe(1);
   });
 
+  it('--schema of every draft ajv reads, with the formats JSON Schema defines checked', () => {
+    const records = lines({ ok: true, sessionId: 'not-a-uuid', at: '2026-12-03T07:00:00Z' }, { ok: true, sessionId: '0f8b6a4e-2c1d-4e5f-9a7b-3c2d1e0f9a8b', at: 'yesterday' }, { ok: true, sessionId: '0f8b6a4e-2c1d-4e5f-9a7b-3c2d1e0f9a8b', at: '2026-12-03T07:00:00Z' });
+    const properties = { ok: { type: 'boolean' }, sessionId: { type: 'string', format: 'uuid' }, at: { type: 'string', format: 'date-time' } };
+    for (const draft of ['http://json-schema.org/draft-06/schema#', 'http://json-schema.org/draft-07/schema#', 'https://json-schema.org/draft/2019-09/schema', undefined]) {
+      const schemaDir = tempFiles({ 'run.jsonl': records, 's.json': JSON.stringify({ ...(draft && { $schema: draft }), type: 'object', properties }) });
+      const { status, report } = runJson(['--schema', 's.json', '--rule', 'missing-result=off', 'run.jsonl'], { cwd: schemaDir });
+      expect(status, draft).toBe(1);
+      expect(
+        report.findings.map((f: { line: number; message: string }) => `${f.line} ${f.message}`),
+        draft,
+      ).toEqual(['1 sessionId must be a valid uuid (got "not-a-uuid")', '2 at must be a valid date-time (got "yesterday")']);
+    }
+  });
+
   const bad: [string, string, RegExp][] = [
     ['a schema that is not JSON', 'broken.schema.json', /^mcec-result: schema broken\.schema\.json:4:2: unexpected end of input: closing brace expected\n$/],
     ['a schema that is not a valid JSON Schema', 'invalid.schema.json', /^mcec-result: schema invalid\.schema\.json is not a valid JSON Schema: .*type/],
     ['a schema with a remote $ref', 'remote.schema.json', /^mcec-result: schema remote\.schema\.json: remote \$ref not fetched: https:\/\/example\.com\/envelope\.schema\.json\n$/],
     ['a schema that is an array', 'array.schema.json', /a JSON Schema must be an object/],
+    ['a schema of a draft ajv does not read', 'draft4.schema.json', /^mcec-result: schema draft4\.schema\.json: \$schema "http:\/\/json-schema\.org\/draft-04\/schema#" is not a draft mcec-result reads: use draft-06, draft-07, 2019-09 or 2020-12 /],
     ['a missing schema', 'none.json', /^mcec-result: cannot read schema none\.json: no such file or directory\n$/],
   ];
   for (const [name, file, message] of bad) {

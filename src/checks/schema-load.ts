@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { AnySchemaObject, Options, ValidateFunction } from 'ajv';
 import { bundledSchemaPath } from '../assets.js';
 import { UsageError, describeError } from '../errors.js';
-import { loadAjv, loadAjv2019, loadAjv2020, packageRequire } from '../lazy.js';
+import { loadAjv, loadAjv2019, loadAjv2020, loadAjvFormats, packageRequire } from '../lazy.js';
 import { readJsonFile } from '../load-json.js';
 
 export interface EnvelopeSchema {
@@ -30,11 +30,26 @@ export const ajvOptions: Options = {
   logger: false,
 };
 
-function ajvFor(metaSchema: unknown) {
-  const uri = typeof metaSchema === 'string' ? metaSchema : '';
-  if (/draft-0[67]\/schema/.test(uri)) return new (loadAjv().Ajv)(ajvOptions);
-  if (/draft\/2019-09\/schema/.test(uri)) return new (loadAjv2019().Ajv2019)(ajvOptions);
-  return new (loadAjv2020().Ajv2020)(ajvOptions);
+const drafts = /^https?:\/\/json-schema\.org\/(?:(draft-0[67])\/schema|draft\/(2019-09|2020-12)\/schema)#?$/;
+
+/**
+ * An ajv for the draft the schema names (none: 2020-12), with ajv-formats: left to itself ajv skips
+ * a `format` it does not know, so `"format": "uuid"` passed any string, without a word.
+ */
+function ajvFor(metaSchema: unknown, label: string) {
+  const draft = metaSchema === undefined ? '2020-12' : typeof metaSchema === 'string' ? drafts.exec(metaSchema)?.slice(1).find(Boolean) : undefined;
+  if (draft === undefined) {
+    throw new UsageError(`${label}: $schema ${JSON.stringify(metaSchema)} is not a draft mcec-result reads: use draft-06, draft-07, 2019-09 or 2020-12 (https://json-schema.org/draft/2020-12/schema)`);
+  }
+  let ajv;
+  if (draft === '2019-09') ajv = new (loadAjv2019().Ajv2019)(ajvOptions);
+  else if (draft === '2020-12') ajv = new (loadAjv2020().Ajv2020)(ajvOptions);
+  else {
+    ajv = new (loadAjv().Ajv)(ajvOptions);
+    // ajv's default meta-schema is draft-07's; draft-06's ships beside it.
+    if (draft === 'draft-06') ajv.addMetaSchema(packageRequire('ajv/dist/refs/json-schema-draft-06.json') as AnySchemaObject);
+  }
+  return loadAjvFormats()(ajv);
 }
 
 function categoriesOf(document: AnySchemaObject): string[] {
@@ -58,7 +73,7 @@ function described(schema: AnySchemaObject, source: string, validate: ValidateFu
 export function compileEnvelopeSchema(document: unknown, source: string): EnvelopeSchema {
   const label = source === 'bundled' ? 'the bundled schema' : `schema ${source}`;
   const schema = asSchema(document, label);
-  const ajv = ajvFor(schema['$schema']);
+  const ajv = ajvFor(schema['$schema'], label);
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(schema);

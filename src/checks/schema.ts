@@ -197,6 +197,9 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
     }
     case 'const':
       return { ...base, message: `${conditional ? `${conditional.condition}, so ` : ''}${name} must be ${quote(params['allowedValue'])} ${got()}` };
+    case 'format':
+      // ajv says `must match format "uuid"`; which value did not is what a person looks for.
+      return { ...base, message: `${name} must be a valid ${String(params['format'])} ${got()}` };
     case 'false schema':
       return { ...base, message: `${name} is not allowed here` };
     default:
@@ -238,13 +241,13 @@ function paramsKey(params: Record<string, unknown>): string | undefined {
 /**
  * Everything describe() reads, as a string, or undefined when the error is not worth keeping.
  * The data enters through its type (and, for a string, whether it holds a JSON object), except for
- * enum and const, whose messages quote it.
+ * enum, const and format, whose messages quote it.
  */
 function descriptionKey(error: ErrorObject, data: unknown, redact: boolean): string | undefined {
   let value = typeOf(data);
   // A type error on a string reads differently when the string holds a JSON object.
   if (error.keyword === 'type' && holdsJsonObject(data)) value += ':holds-json';
-  if ((error.keyword === 'enum' || error.keyword === 'const') && typeof data !== 'object') {
+  if ((error.keyword === 'enum' || error.keyword === 'const' || error.keyword === 'format') && typeof data !== 'object') {
     const text = typeof data === 'string' ? data : String(data);
     if (text.length > maxKeyedString) return undefined;
     value += `:${text}`;
