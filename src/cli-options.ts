@@ -1,6 +1,6 @@
 // Parsing of option values that commander leaves as strings. Each failure is a UsageError naming the
 // option and listing what is valid, so `--help` is rarely needed to fix it.
-import { isRuleId, ruleIds } from './checks/catalog.js';
+import { isRuleId, unknownRule } from './checks/catalog.js';
 import { ruleSettings } from './checks/severity.js';
 import type { ConfigSettings, PlainSettings } from './config.js';
 import { UsageError } from './errors.js';
@@ -25,7 +25,7 @@ export function parseFormatTarget(value: string): FormatTarget {
 
 export function parseRuleSetting(value: string): [RuleId, RuleSetting] {
   const [id = '', setting = '', ...rest] = value.split('=');
-  if (!isRuleId(id)) throw new UsageError(`--rule: unknown rule "${id}" (rules: ${ruleIds.join(', ')})`);
+  if (!isRuleId(id)) throw new UsageError(`--rule: unknown rule ${unknownRule(id)}`);
   if (rest.length > 0 || !ruleSettings.includes(setting as RuleSetting)) {
     throw new UsageError(`--rule ${value}: expected ${id}=off, ${id}=warning or ${id}=error`);
   }

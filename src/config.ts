@@ -6,10 +6,11 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
-import { ruleIds } from './checks/catalog.js';
+import { ruleIds, unknownRule } from './checks/catalog.js';
 import { UsageError } from './errors.js';
 import { ownSchemaValidator } from './lazy.js';
 import { readJsonFile } from './load-json.js';
+import { nearestName } from './registry/nearest.js';
 import type { RuleId, RuleSetting } from './types.js';
 
 export const configFileName = 'mcec-result.config.json';
@@ -58,10 +59,21 @@ function validator() {
   return (validateConfig ??= ownSchemaValidator('config', configSchema()));
 }
 
+/** A config key is the long option in camelCase: `strict-codes` or `rule` is a near miss, said so. */
+function keyHint(key: string): string {
+  const keys = Object.keys((configSchema() as { properties: object }).properties).filter((name) => name !== '$schema');
+  const camel = key.replace(/-+([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  const near = keys.includes(camel) ? camel : nearestName(key, keys);
+  return near === undefined ? ` (keys: ${keys.join(', ')})` : ` (did you mean ${JSON.stringify(near)}?)`;
+}
+
 function describe(error: ErrorObject, prefix: string): string {
   const at = `${prefix}${error.instancePath}`;
-  if (error.keyword === 'additionalProperties') return `unknown key "${String(error.params['additionalProperty'])}"${at ? ` in ${at}` : ''}`;
-  if (error.keyword === 'propertyNames') return `${at || 'rules'}: unknown rule "${String(error.params['propertyName'])}" (rules: ${ruleIds.join(', ')})`;
+  if (error.keyword === 'additionalProperties') {
+    const key = String(error.params['additionalProperty']);
+    return `unknown key ${JSON.stringify(key)}${at ? ` in ${at}` : ''}${error.instancePath === '' ? keyHint(key) : ''}`;
+  }
+  if (error.keyword === 'propertyNames') return `${at || 'rules'}: unknown rule ${unknownRule(String(error.params['propertyName']))}`;
   if (error.keyword === 'enum') return `${at} must be one of: ${(error.params['allowedValues'] as unknown[]).join(', ')}`;
   return `${at || 'the config'} ${error.message ?? 'is invalid'}`;
 }

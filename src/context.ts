@@ -1,6 +1,6 @@
 // The settings of a run and the context every check shares: the compiled schema, the code
 // registry, the severities. Built once per run, and once per worker thread.
-import { isRuleId } from './checks/catalog.js';
+import { isRuleId, unknownRule } from './checks/catalog.js';
 import { type CheckContext } from './checks/check-envelope.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { resolveSeverities, ruleSettings } from './checks/severity.js';
@@ -86,7 +86,7 @@ export function assertCheckOptions(options: CheckOptions): void {
     input !== undefined && !inputModes.includes(input) ? `input: expected auto, json or ndjson, got ${JSON.stringify(input)}` : undefined,
     unwrap !== undefined && !unwrapModes.includes(unwrap) ? `unwrap: expected ${unwrapModes.join(' or ')}, got ${JSON.stringify(unwrap)}` : undefined,
     ...Object.entries(options.rules ?? {}).map(([id, setting]) =>
-      !isRuleId(id) ? `rules: unknown rule ${JSON.stringify(id)}` : !ruleSettings.includes(setting) ? `rules.${id}: expected off, warning or error, got ${JSON.stringify(setting)}` : undefined,
+      !isRuleId(id) ? `rules: unknown rule ${unknownRule(id)}` : !ruleSettings.includes(setting) ? `rules.${id}: expected off, warning or error, got ${JSON.stringify(setting)}` : undefined,
     ),
   ];
   const first = problems.find((problem) => problem !== undefined);

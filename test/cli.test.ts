@@ -192,6 +192,7 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
     ['unknown option', ['check', '--frobnicate'], /unknown option '--frobnicate'/],
     ['unknown format', ['check', '-f', 'xml', 'x'], /unknown format "xml" \(choose from human, json, ndjson, sarif, junit, github, markdown\)/],
     ['unknown rule', ['check', '--rule', 'nope=off', 'x'], /unknown rule "nope" \(rules: parse-error, schema, /],
+    ['misspelt rule', ['check', '--rule', 'schma=off', 'x'], /^mcec-result: --rule: unknown rule "schma" \(did you mean "schema"\?\)\n/],
     ['bad rule setting', ['check', '--rule', 'schema=loud', 'x'], /expected schema=off, schema=warning or schema=error/],
     ['bad number', ['check', '--max-listed', 'many', 'x'], /--max-listed: expected a whole number, got "many"/],
     ['bad --input', ['check', '--input', 'xml', 'x'], /argument 'xml' is invalid/],

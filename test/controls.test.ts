@@ -54,8 +54,11 @@ describe('config file', () => {
   });
 
   const bad: [string, string, RegExp][] = [
-    ['an unknown key', JSON.stringify({ colour: true }), /config .*mcec-result\.config\.json: unknown key "colour"\n$/],
+    ['an unknown key', JSON.stringify({ colour: true }), /config .*mcec-result\.config\.json: unknown key "colour" \(did you mean "color"\?\)\n$/],
+    ['an option spelled as on the command line', JSON.stringify({ 'max-listed': 3 }), /: unknown key "max-listed" \(did you mean "maxListed"\?\)\n$/],
+    ['a key that is no option of the config', JSON.stringify({ jobs: 2 }), /: unknown key "jobs" \(keys: format, output, schema, codes, strictCodes, rules, .*baseline\)\n$/],
     ['an unknown rule', JSON.stringify({ rules: { nope: 'off' } }), /\/rules: unknown rule "nope" \(rules: parse-error, /],
+    ['a misspelt rule', JSON.stringify({ rules: { 'unknown-cod': 'off' } }), /\/rules: unknown rule "unknown-cod" \(did you mean "unknown-code"\?\)\n$/],
     ['a bad severity', JSON.stringify({ rules: { schema: 'loud' } }), /\/rules\/schema must be one of: off, warning, error\n$/],
     ['a wrong type', JSON.stringify({ maxListed: 'all' }), /\/maxListed must be integer\n$/],
     ['broken JSON', '{"quiet": true,,}', /config .*mcec-result\.config\.json:1:16: property name expected, found ","\n$/],
