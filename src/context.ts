@@ -95,9 +95,10 @@ export function assertCheckOptions(options: CheckOptions): void {
 
 export function createCheckContext(options: CheckOptions = {}): CheckContext {
   assertCheckOptions(options);
+  const schema = loadEnvelopeSchema(options.schema);
   return {
-    schema: loadEnvelopeSchema(options.schema),
-    registry: loadRegistry(options.codes),
+    schema,
+    registry: loadRegistry(options.codes, schema.categories),
     severities: resolveSeverities(options),
     redact: options.redact ?? false,
   };

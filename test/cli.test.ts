@@ -281,6 +281,19 @@ describe('mcec-result check: schema and codes files', () => {
     });
   }
 
+  it("a codes file's categories are the schema's: a typo is named, another schema's categories need that schema", () => {
+    const typo = tempFiles({ 'run.jsonl': lines(failed), 'typo.json': JSON.stringify({ errorCodes: { timout: ['late'] } }), 'ocr.json': JSON.stringify({ errorCodes: { 'ocr-no-text': ['ocr-none'] } }) });
+    expect(runCli(['check', '--codes', 'typo.json', 'run.jsonl'], { cwd: typo })).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: 'mcec-result: codes file typo.json at /errorCodes/timout: "timout" is not a category of the schema: did you mean "timeout"?\n',
+    });
+    const other = runCli(['check', '--codes', 'ocr.json', 'run.jsonl'], { cwd: typo });
+    expect(other).toMatchObject({ status: 2, stdout: '' });
+    expect(other.stderr).toMatch(/^mcec-result: codes file ocr\.json at \/errorCodes\/ocr-no-text: "ocr-no-text" is not a category of the schema \(timeout, .*, internal\): codes of another schema's categories need that schema \(--schema\)\n$/);
+    expect(runJson(['--codes', 'ocr.json', '--schema', join(repoRoot, 'test/data/newer.schema.json'), 'run.jsonl'], { cwd: typo }).status).toBe(0);
+  });
+
   it('--codes merges codes; a bad codes file names the file and the place', () => {
     const withCodes = runJson(['--codes', 'codes.json', '-'], { cwd: dir, input: lines({ ok: false, error: { code: 'late', category: 'timeout', detail: 'd' } }) });
     expect(withCodes.report.findings).toEqual([]);
