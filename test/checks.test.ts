@@ -35,6 +35,19 @@ describe('the schema, as findings people read', () => {
     expect(messages({ ok: true, result: '[1]' })).toEqual(['result must be an object or null (got string)']);
   });
 
+  it('a JSON-RPC batch where an envelope belongs says so; other arrays do not', () => {
+    const messages = (value: unknown) => check(value).filter((f) => f.rule === 'schema').map((f) => f.message);
+    const batch = [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'query' } }];
+    expect(messages(batch)).toEqual(['the envelope must be an object (got array): a JSON-RPC batch? Messages are read one a line; a batch is not unwrapped']);
+    // Cached per place: a plain array at the same place keeps the plain message, and back again.
+    expect(messages([{ ok: true }])).toEqual(['the envelope must be an object (got array)']);
+    expect(messages([])).toEqual(['the envelope must be an object (got array)']);
+    expect(messages(batch)).toHaveLength(1);
+    expect(messages(batch)[0]).toContain('a JSON-RPC batch?');
+    // Deeper than the root, an array of messages is just a wrong type.
+    expect(messages({ ok: true, result: batch })).toEqual(['result must be an object or null (got array)']);
+  });
+
   it('names the invariant when ok is false without error', () => {
     expect(check({ ok: false, result: null })).toEqual([
       { rule: 'schema', severity: 'error', message: 'ok is false, so error is required', pointer: '', keyword: 'required', schemaPath: '#/allOf/0/then/required' },

@@ -158,3 +158,8 @@ export function holdsJsonObject(data: unknown): boolean {
     return false;
   }
 }
+
+/** An array whose first element is a JSON-RPC message: a batch (JSON-RPC 2.0), which spec section 7 does not unwrap. */
+export function isJsonRpcBatch(data: unknown): boolean {
+  return Array.isArray(data) && data.length > 0 && isObject(data[0]) && Object.hasOwn(data[0], 'jsonrpc');
+}

@@ -5,7 +5,7 @@ import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { RuleInfo } from '../types.js';
 import { isRedactedPointer, withheld } from '../redact.js';
 import { nearestName } from '../registry/nearest.js';
-import { childPointer, holdsJsonObject, isObject } from './envelope.js';
+import { childPointer, holdsJsonObject, isJsonRpcBatch, isObject } from './envelope.js';
 import type { EnvelopeSchema } from './schema-load.js';
 
 export const schemaRule: RuleInfo = {
@@ -184,6 +184,7 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
     case 'type': {
       const message = `${name} must be ${listTypes(params['type'])} (got ${typeOf(data)})`;
       if (data === null) return { ...base, message: message + proseAllowsNull(schema.document, instancePath) };
+      if (instancePath === '' && isJsonRpcBatch(data)) return { ...base, message: `${message}: a JSON-RPC batch? Messages are read one a line; a batch is not unwrapped` };
       return { ...base, message: wantsObject(params['type']) && holdsJsonObject(data) ? `${message}: a string holding a JSON object, encoded twice?` : message };
     }
     case 'enum': {
@@ -247,6 +248,7 @@ function descriptionKey(error: ErrorObject, data: unknown, redact: boolean): str
   let value = typeOf(data);
   // A type error on a string reads differently when the string holds a JSON object.
   if (error.keyword === 'type' && holdsJsonObject(data)) value += ':holds-json';
+  if (error.keyword === 'type' && isJsonRpcBatch(data)) value += ':batch';
   if ((error.keyword === 'enum' || error.keyword === 'const' || error.keyword === 'format') && typeof data !== 'object') {
     const text = typeof data === 'string' ? data : String(data);
     if (text.length > maxKeyedString) return undefined;
