@@ -22,14 +22,19 @@ export interface ProgressLine {
 }
 
 export function progressLine(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv, enabled: boolean): ProgressLine | undefined {
-  if (!enabled || stream.isTTY !== true || (env['CI'] !== undefined && env['CI'] !== '' && env['CI'] !== 'false')) return undefined;
+  // A dumb terminal does not know erase-line: each update would be a line of its own.
+  if (!enabled || stream.isTTY !== true || env['TERM'] === 'dumb' || (env['CI'] !== undefined && env['CI'] !== '' && env['CI'] !== 'false')) return undefined;
   let shown = false;
   return {
     update(progress) {
       if (!shown && progress.totalBytes < largeInput && progress.elapsedMs < slowRunMs) return;
       shown = true;
       // \r and erase-line: the line is redrawn in place, never scrolled.
-      stream.write(`\r\u001b[K${progressText(progress)}`);
+      // Cut to the terminal's width, read at each update (it may be resized): a line that wraps
+      // leaves its first rows behind, since \r only goes back to the start of the last one.
+      const text = progressText(progress);
+      const width = stream.columns;
+      stream.write(`\r\u001b[K${width > 1 && text.length >= width ? text.slice(0, width - 1) : text}`);
     },
     clear() {
       if (shown) stream.write('\r\u001b[K');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { progressLine, progressText } from '../src/progress-line.js';
 
-function fakeStream(isTTY: boolean) {
+function fakeStream(isTTY: boolean, columns?: number) {
   const writes: string[] = [];
-  return { stream: { isTTY, write: (text: string) => writes.push(text) } as unknown as NodeJS.WriteStream, writes };
+  return { stream: { isTTY, columns, write: (text: string) => writes.push(text) } as unknown as NodeJS.WriteStream, writes };
 }
 
 const large = { bytes: 50 * 1024 * 1024, totalBytes: 100 * 1024 * 1024, entries: 20_000, findings: 1234, elapsedMs: 2000 };
@@ -22,6 +22,15 @@ describe('the progress line', () => {
     expect(writes).toEqual([`\r\u001b[K${progressText(large)}`, `\r\u001b[K${progressText({ ...large, bytes: large.totalBytes })}`, '\r\u001b[K']);
   });
 
+  it('fits a narrow terminal: cut to one column less than its width, so it never wraps', () => {
+    const { stream, writes } = fakeStream(true, 40);
+    progressLine(stream, {}, true)!.update(large);
+    expect(writes).toEqual([`\r\u001b[K${progressText(large).slice(0, 39)}`]);
+    const wide = fakeStream(true, 200);
+    progressLine(wide.stream, {}, true)!.update(large);
+    expect(wide.writes).toEqual([`\r\u001b[K${progressText(large)}`]);
+  });
+
   it('stays quiet for a small, quick run', () => {
     const { stream, writes } = fakeStream(true);
     const line = progressLine(stream, {}, true)!;
@@ -30,9 +39,10 @@ describe('the progress line', () => {
     expect(writes).toEqual([]);
   });
 
-  it('never shows in pipes, in CI, or with --no-progress', () => {
+  it('never shows in pipes, in CI, on a dumb terminal, or with --no-progress', () => {
     expect(progressLine(fakeStream(false).stream, {}, true)).toBeUndefined();
     expect(progressLine(fakeStream(true).stream, { CI: 'true' }, true)).toBeUndefined();
     expect(progressLine(fakeStream(true).stream, {}, false)).toBeUndefined();
+    expect(progressLine(fakeStream(true).stream, { TERM: 'dumb' }, true)).toBeUndefined();
   });
 });
