@@ -14,7 +14,7 @@ import { inputModes } from './framing/index.js';
 import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
 import { check, type CheckOptions, type OwnFile } from './run.js';
-import { ownFilesByKey, refuseClashes, refuseOverwrite } from './sources/expand.js';
+import { ownFilesByKey, refuseClashes, refuseOverwrite, uniquePaths } from './sources/expand.js';
 import type { Report } from './types.js';
 import { unwrapModes } from './unwrap/index.js';
 
@@ -245,7 +245,8 @@ function program(setStatus: (status: number) => void): Command {
       const owned = ownFilesByKey(written);
       for (const path of paths) refuseOverwrite(path, path, owned);
       const [{ mergeReports, readJsonReport }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
-      const report = mergeReports(paths.map((path) => ({ path, report: readJsonReport(path) })), loadRegistry());
+      // A report named twice (`merge reports/*.json reports/part-1.json`) would count its records twice.
+      const report = mergeReports(uniquePaths(paths).map((path) => ({ path, report: readJsonReport(path) })), loadRegistry());
       await writeReports(report, flags);
       setStatus(exitStatus(report, flags));
     });

@@ -157,7 +157,8 @@ describe('mcec-result check: inputs', () => {
     expect(checked.report.findings).toEqual([]);
     // `mcec-result check --format json ... > report.json` in Windows PowerShell 5 writes UTF-16LE.
     writeFileSync(join(dir, 'report.json'), utf16le(checked.report));
-    const merged = runCli(['merge', '--format', 'json', 'report.json', 'report.json'], { cwd: dir });
+    writeFileSync(join(dir, 'again.json'), utf16le(checked.report));
+    const merged = runCli(['merge', '--format', 'json', 'report.json', 'again.json'], { cwd: dir });
     expect(merged.stderr).toBe('');
     expect(JSON.parse(merged.stdout).summary.records).toBe(2);
   });

@@ -80,7 +80,8 @@ describe('bad inputs', () => {
     expect(report.summary.tools).toEqual(Object.fromEntries(names.map((name) => [name, { ok: 1, failed: 0 }])));
     // The report is one merge accepts (a string count failed its schema), and merging sums it.
     writeFileSync(join(dir, 'report.json'), JSON.stringify(report));
-    const merged = runCli(['merge', '--format', 'json', 'report.json', 'report.json'], { cwd: dir });
+    writeFileSync(join(dir, 'again.json'), JSON.stringify(report));
+    const merged = runCli(['merge', '--format', 'json', 'report.json', 'again.json'], { cwd: dir });
     expect(merged.status, merged.stderr).toBe(1);
     expect(JSON.parse(merged.stdout).summary.codes).toEqual(Object.fromEntries(names.map((name) => [name, 2])));
     // People's formats suggest nothing for them (a lookup once found Object's own members).

@@ -1,5 +1,5 @@
 // --shard and merge: a corpus spread over CI machines gives, merged, the report of one machine.
-import { readFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, runJson, tempFiles } from './helpers/cli.js';
@@ -57,6 +57,12 @@ describe('merge', () => {
     expect(report.summary).toEqual(whole.summary);
     expect(report.findings.map(key).sort()).toEqual(whole.findings.map(key).sort());
     expect(Object.keys(report.summary.categories)).toEqual(Object.keys(whole.summary.categories));
+  });
+
+  it('counts a report named twice once: by path, spelt another way, or through a link', () => {
+    symlinkSync(shards[0]!, join(dir, 'link.json'));
+    const again = runCli(['merge', '-f', 'json', ...shards, `${dir}/./shard-1.json`, join(dir, 'link.json'), shards[1]!]);
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(runCli(['merge', '-f', 'json', ...shards]).stdout));
   });
 
   it('renders the merged report in any format', () => {

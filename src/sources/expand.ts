@@ -165,6 +165,17 @@ function realPathOf(path: string): string {
   }
 }
 
+/** Each file once, in the order first named: `a.json`, `./a.json` and a link to it are one file, as inputs of check are. */
+export function uniquePaths(paths: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return paths.filter((path) => {
+    const key = realPathOf(path);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** The run's own files by resolved path, and by real path when they exist (a link to an input). */
 export function ownFilesByKey(own: readonly OwnFile[]): Map<string, OwnFile> {
   const byKey = new Map<string, OwnFile>();
