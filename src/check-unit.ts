@@ -14,7 +14,7 @@ import { frameBuffer, frameInput, framingFor, type FramingOptions } from './fram
 import { NdjsonFramer } from './framing/ndjson.js';
 import { InputDataError, decodeInput, plainUtf8, type ChunkSource } from './sources/decode.js';
 import type { InputSource } from './sources/expand.js';
-import { standardInput } from './sources/stdin.js';
+import { asBytes, standardInput, type StdinChunks } from './sources/stdin.js';
 import { Tally } from './tally.js';
 import type { Finding, Framed, InputFailure, Progress, RecordFinding, Summary, Wrapping } from './types.js';
 import { unwrappers, type UnwrapMode } from './unwrap/index.js';
@@ -222,6 +222,11 @@ async function frameRange(path: string, range: ByteRange, options: FramingOption
   return framer.lineCount;
 }
 
+/** A library caller's standard input as Buffers; a stream of it is tied to the signal first, as process.stdin is below. */
+function callerStdin(stdin: StdinChunks, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
+  return asBytes(signal && 'destroy' in stdin ? addAbortSignal(signal, stdin as unknown as Readable) : stdin);
+}
+
 /** Counts the raw bytes read, for the progress line. */
 async function* counted(chunks: ChunkSource, progress: Progress): AsyncGenerator<Buffer> {
   for await (const chunk of chunks) {
@@ -231,7 +236,8 @@ async function* counted(chunks: ChunkSource, progress: Progress): AsyncGenerator
 }
 
 export interface UnitIo {
-  stdin?: ChunkSource;
+  /** A library caller's standard input (the CLI's is process.stdin's Buffers, read directly). */
+  stdin?: StdinChunks;
   signal?: AbortSignal;
   progress?: Progress;
   /** Count into this tally (one for a whole single-threaded run) instead of one per unit. */
@@ -258,7 +264,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     if (range && range.index > 0) {
       lines = await frameRange(source.path!, range, options, checker);
     } else {
-      const read = source.path === undefined ? (stdin ?? standardInput()) : range ? createReadStream(source.path, { start: 0, end: range.end - 1, highWaterMark: maxChunk }) : readFile(source.path);
+      const read = source.path === undefined ? (stdin ? callerStdin(stdin, signal) : standardInput()) : range ? createReadStream(source.path, { start: 0, end: range.end - 1, highWaterMark: maxChunk }) : readFile(source.path);
       const whole = Buffer.isBuffer(read) ? read : undefined;
       const plain = whole && plainUtf8(whole);
       if (whole && plain) {

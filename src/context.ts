@@ -6,6 +6,7 @@ import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { resolveSeverities, ruleSettings } from './checks/severity.js';
 import { inputModes, type InputMode } from './framing/index.js';
 import { loadRegistry } from './registry/load.js';
+import type { StdinChunks } from './sources/stdin.js';
 import type { RuleId, RuleSetting } from './types.js';
 import { UsageError } from './errors.js';
 import { unwrapModes, type UnwrapMode } from './unwrap/index.js';
@@ -29,8 +30,8 @@ export interface CheckOptions {
   fingerprints?: boolean;
   /** Check only the i-th (1-based) of n parts of the input files, for CI matrices. */
   shard?: { index: number; count: number };
-  /** What `-` reads (default: process.stdin). */
-  stdin?: AsyncIterable<Buffer>;
+  /** What `-` reads (default: process.stdin): chunks of bytes, or of text (read as UTF-8). */
+  stdin?: StdinChunks;
   /** Stops reading (Ctrl-C); the report then covers what was read, and says it was interrupted. */
   signal?: AbortSignal;
   /** Worker threads (default: the cores available). The report is the same for any number. */
@@ -74,9 +75,18 @@ function atLeastOne(name: string, value: number | undefined): string | undefined
  * own): a shard of 3/2 checked nothing, and `rules: {schema: 'loud'}` gave findings a severity no
  * format knows, without a word.
  */
+function stdinProblem(stdin: unknown): string | undefined {
+  if (stdin === undefined) return undefined;
+  // A string is iterable too, a character at a time: most likely the text itself, given whole.
+  if (typeof stdin === 'string') return 'stdin: expected chunks (a Readable, or an array of Buffers or strings), got a string: give [text]';
+  const iterable = typeof stdin === 'object' && stdin !== null && (Symbol.asyncIterator in stdin || Symbol.iterator in stdin);
+  return iterable ? undefined : `stdin: expected chunks (a Readable, or an array of Buffers or strings), got ${stdin === null ? 'null' : typeof stdin}`;
+}
+
 export function assertCheckOptions(options: CheckOptions): void {
   const { shard, input, unwrap } = options;
   const problems = [
+    stdinProblem(options.stdin),
     atLeastOne('jobs', options.jobs),
     atLeastOne('findingsInMemory', options.findingsInMemory),
     atLeastOne('maxLineBytes', options.maxLineBytes),

@@ -1,3 +1,4 @@
+import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
 import { pointerName } from '../src/checks/schema.js';
@@ -246,6 +247,8 @@ describe('library options', () => {
     [{ unwrap: 'all' as CheckOptions['unwrap'] }, 'unwrap: expected auto or none, got "all"'],
     [{ rules: { nope: 'off' } as CheckOptions['rules'] }, 'rules: unknown rule "nope"'],
     [{ rules: { schema: 'loud' } as unknown as CheckOptions['rules'] }, 'rules.schema: expected off, warning or error, got "loud"'],
+    [{ stdin: '{"ok":true}' as unknown as CheckOptions['stdin'] }, 'stdin: expected chunks (a Readable, or an array of Buffers or strings), got a string: give [text]'],
+    [{ stdin: 7 as unknown as CheckOptions['stdin'] }, 'stdin: expected chunks (a Readable, or an array of Buffers or strings), got number'],
   ];
 
   it('out of range or unknown: an error naming the option, before anything is read', async () => {
@@ -254,6 +257,36 @@ describe('library options', () => {
       // With a context of its own, check() still holds the run's options to the same.
       await expect(checkRun(['no-such-file.jsonl'], options, createCheckContext()), message).rejects.toThrow(`check options: ${message}`);
     }
+  });
+
+  it('stdin: chunks of bytes or of text are read alike; anything else fails the input, not the run', async () => {
+    const text = '{"ok":true,"result":{}}\n{"ok":false}\n';
+    const expected = await checkRun(['-'], { stdin: [Buffer.from(text)] });
+    expect(expected.summary).toMatchObject({ records: 2, invalid: 1 });
+    const bytes = Buffer.from(text);
+    // A Uint8Array that views part of a larger buffer (was: read as no record at all); text, split
+    // inside a record (was: "chunk.subarray is not a function"); and a Readable that gives text.
+    const larger = Buffer.concat([Buffer.from('xx'), bytes]);
+    const view = new Uint8Array(larger.buffer, larger.byteOffset + 2, bytes.length);
+    const readable = Readable.from([text.slice(0, 10), text.slice(10)]);
+    for (const stdin of [[view], [text.slice(0, 7), text.slice(7)], readable]) {
+      const report = await checkRun(['-'], { stdin });
+      expect(report.summary).toEqual(expected.summary);
+      expect(report.findings).toEqual(expected.findings);
+    }
+    const odd = await checkRun(['-'], { stdin: [Buffer.from('{"ok":true,"result":{}}\n'), 42 as unknown as string] });
+    expect(odd.summary.records).toBe(1);
+    expect(odd.inputFailures).toEqual([{ source: '-', message: 'cannot read -: standard input gave a number, not bytes (Buffer, Uint8Array) or text' }]);
+  });
+
+  it('stdin: an idle stream of the caller still ends when the signal aborts', async () => {
+    const idle = new PassThrough();
+    idle.write('{"ok":true,"result":{}}\n');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const report = await checkRun(['-'], { stdin: idle, signal: controller.signal });
+    expect(report.interrupted).toBe(true);
+    expect(report.summary.records).toBe(1);
   });
 
   it('the values the command line allows pass', () => {

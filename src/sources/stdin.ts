@@ -6,6 +6,9 @@
 import { createReadStream, fstatSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 
+/** What a library caller may give as standard input: chunks of bytes, or of text (a Readable with an encoding set). */
+export type StdinChunks = AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+
 const fileChunk = 1 << 20;
 
 export function standardInput(): Readable {
@@ -17,4 +20,23 @@ export function standardInput(): Readable {
   }
   // From the descriptor's current offset, as process.stdin reads, and left open: it is not ours.
   return file ? createReadStream('', { fd: 0, highWaterMark: fileChunk, autoClose: false }) : process.stdin;
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? `a ${value.constructor?.name ?? 'object'}` : `a ${typeof value}`;
+}
+
+/**
+ * A library caller's standard input as Buffers. Text chunks (`process.stdin.setEncoding('utf8')`)
+ * failed with "chunk.subarray is not a function", and a plain Uint8Array was read as no record at
+ * all: now text is UTF-8 encoded and any Uint8Array viewed as a Buffer; anything else is a
+ * TypeError, which the run reports as an input failure of `-`.
+ */
+export async function* asBytes(chunks: StdinChunks): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) {
+    if (Buffer.isBuffer(chunk)) yield chunk;
+    else if (typeof chunk === 'string') yield Buffer.from(chunk, 'utf8');
+    else if (chunk instanceof Uint8Array) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    else throw new TypeError(`standard input gave ${kindOf(chunk)}, not bytes (Buffer, Uint8Array) or text`);
+  }
 }
