@@ -65,6 +65,32 @@ describe('bad inputs', () => {
     expect(finding).toMatchObject({ rule: 'unknown-code', suggestion: `selector-matched-${digits}` });
   });
 
+  it('values from the records are cut in messages and in the human tables; a 100k-deep truncation marker is named, not printed', () => {
+    const depth = 100_000;
+    const long = 'x-'.repeat(2500) + 'x';
+    const dir = tempFiles({
+      'long.jsonl': lines({ ok: false, error: { code: long, category: 'timeout', detail: 'd' }, sessionId: long }, { ok: false, error: { code: 'late-x', category: 'timeout', detail: 'd' } }, { ok: true, result: {}, [long]: 1 }),
+      'cut.jsonl': `{"truncated":${'['.repeat(depth)}${']'.repeat(depth)}}\n${JSON.stringify({ truncated: long })}\n`,
+    });
+    const { status, stderr, report } = runJson(['long.jsonl', 'cut.jsonl'], { cwd: dir });
+    expect(stderr).toBe('');
+    expect(status).toBe(1);
+    const quoted = `"${long.slice(0, 56)}...`;
+    expect(report.findings.map((f: { rule: string; line: number; message: string }) => `${f.line} ${f.rule}: ${f.message}`)).toEqual([
+      `1 unknown-code: unknown error code ${quoted}`,
+      '2 unknown-code: unknown error code "late-x"',
+      `3 schema: unexpected property ${quoted} in the envelope (allowed: sessionId, ok, result, warnings, error)`,
+      '1 transcript-truncated: the transcript was cut off here: an array; later tool calls are missing',
+      `2 transcript-truncated: the transcript was cut off here: ${quoted}; later tool calls are missing`,
+    ]);
+    // The exact value stays where machines read it: the pointer, and the summary's distributions.
+    expect(report.findings[2].pointer).toBe(`/${long}`);
+    expect(report.summary.codes[long]).toBe(1);
+    const human = runCli(['check', 'long.jsonl'], { cwd: dir }).stdout;
+    expect(Math.max(...human.split('\n').map((line) => line.length))).toBeLessThan(200);
+    expect(human).toMatch(new RegExp(`\n  late-x {55,}1\n  ${long.slice(0, 59)}… +1\n`));
+  });
+
   it('codes, categories, sessions and tools named like Object.prototype members: counted exactly, in every output', () => {
     const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
     const records = names.flatMap((name, i) => [

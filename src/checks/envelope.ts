@@ -163,3 +163,15 @@ export function holdsJsonObject(data: unknown): boolean {
 export function isJsonRpcBatch(data: unknown): boolean {
   return Array.isArray(data) && data.length > 0 && isObject(data[0]) && Object.hasOwn(data[0], 'jsonrpc');
 }
+
+/**
+ * A value from a record, for a message: JSON, cut to 60 characters. Containers are named, not
+ * printed: they may be huge, or nest deeper than JSON.stringify's stack (a 100k-deep truncation
+ * marker failed its whole input with "Maximum call stack size exceeded"); and a 5,000-character
+ * code made a message a screen long.
+ */
+export function quote(value: unknown): string {
+  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'an array' : 'an object';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

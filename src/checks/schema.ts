@@ -5,7 +5,7 @@ import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { RuleInfo } from '../types.js';
 import { isRedactedPointer, withheld } from '../redact.js';
 import { nearestName } from '../registry/nearest.js';
-import { childPointer, holdsJsonObject, isJsonRpcBatch, isObject } from './envelope.js';
+import { childPointer, holdsJsonObject, isJsonRpcBatch, isObject, quote } from './envelope.js';
 import type { EnvelopeSchema } from './schema-load.js';
 
 export const schemaRule: RuleInfo = {
@@ -40,13 +40,6 @@ function typeOf(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number' && Number.isInteger(value)) return 'integer';
   return typeof value;
-}
-
-function quote(value: unknown): string {
-  // Containers are named, not printed: they may be huge or nest deeper than JSON.stringify's stack.
-  if (typeof value === 'object' && value !== null) return `an ${typeOf(value)}`;
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 function article(type: string): string {
@@ -177,7 +170,7 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
       return {
         ...base,
         pointer: childPointer(instancePath, property),
-        message: `unexpected property ${JSON.stringify(property)} in ${where}${hint}`,
+        message: `unexpected property ${quote(property)} in ${where}${hint}`,
         ...(suggestion && { suggestion }),
       };
     }

@@ -103,6 +103,16 @@ export function printable(text: string): string {
   return unprintable.test(text) ? text.replace(unprintables, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
 }
 
+/**
+ * A name from the data (code, session, tool, category) for an aligned column: printable, and cut to
+ * 60 characters, since the widest name sets the column's width (one 5,000-character code pushed every
+ * count of its table 5,000 columns right).
+ */
+export function columnName(text: string): string {
+  const shown = printable(text);
+  return shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
+}
+
 /** A report record's own entry: keys are data, and `record["constructor"]` is Object's otherwise. */
 export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;

@@ -3,7 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
+import { columnName, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
@@ -13,7 +13,7 @@ function findingLines({ source, listed, rest }: SourceGroup, c: ChalkInstance): 
   const placeWidth = Math.max(...places.map((place) => place.length));
   const lines = listed.map((f, i) => {
     const severity = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
-    const tool = f.tool === undefined ? '' : `${c.cyan(printable(f.tool))}: `;
+    const tool = f.tool === undefined ? '' : `${c.cyan(columnName(f.tool))}: `;
     return `${c.dim(places[i]!.padEnd(placeWidth))}  ${severity}  ${tool}${printable(messageWithSuggestion(f))}  ${c.dim(f.rule)}`;
   });
   if (rest > 0) lines.push(c.dim(`… and ${rest} more in ${printable(source)} (--max-listed 0 lists all)`));
@@ -45,7 +45,7 @@ function counts(report: Report, c: ChalkInstance): string[] {
 
 function categoryChart(report: Report, c: ChalkInstance): string[] {
   const entries = Object.entries(report.summary.categories);
-  const invalid = Object.entries(report.summary.invalidCategories).map(([name, n]): [string, number] => [printable(name), n]);
+  const invalid = Object.entries(report.summary.invalidCategories).map(([name, n]): [string, number] => [columnName(name), n]);
   if (entries.length === 0 && invalid.length === 0) return [];
   const max = Math.max(1, ...entries.map(([, n]) => n), ...invalid.map(([, n]) => n));
   const width = Math.max(...[...entries, ...invalid].map(([name]) => name.length));
@@ -59,7 +59,7 @@ function categoryChart(report: Report, c: ChalkInstance): string[] {
 function codeList(title: string, codes: Record<string, number>, suggestions: Record<string, string>, c: ChalkInstance, limit?: number): string[] {
   const entries = Object.entries(codes);
   if (entries.length === 0) return [];
-  const shown = (limit === undefined ? entries : entries.slice(0, limit)).map(([code, n]) => ({ code, n, name: printable(code) }));
+  const shown = (limit === undefined ? entries : entries.slice(0, limit)).map(([code, n]) => ({ code, n, name: columnName(code) }));
   const width = Math.max(...shown.map(({ name }) => name.length));
   const lines = [title];
   for (const { code, n, name } of shown) {
@@ -74,7 +74,7 @@ const maxSessions = 10;
 
 /** A small aligned table: a title, a header row, then rows of a name and numbers. */
 function table(title: string, header: string[], data: [string, number[]][], c: ChalkInstance): string[] {
-  const rows = data.map(([name, values]): [string, number[]] => [printable(name), values]);
+  const rows = data.map(([name, values]): [string, number[]] => [columnName(name), values]);
   const nameWidth = Math.max(...rows.map(([name]) => name.length), 4);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map(([, values]) => String(values[i]).length)));
   const line = (name: string, cells: string[]) => `  ${name.padEnd(nameWidth)}  ${cells.map((cell, i) => cell.padStart(widths[i]!)).join('  ')}`;

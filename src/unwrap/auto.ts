@@ -3,7 +3,7 @@
 // CallToolResult, else a bare envelope. JSON-RPC requests are remembered per input by (transcript
 // sessionId, id) so that each response is attributed to its tool and pairing faults are found.
 import { ruleFinding, type CheckContext } from '../checks/check-envelope.js';
-import { has, isObject, stringMember, type JsonObject } from '../checks/envelope.js';
+import { has, isObject, quote, stringMember, type JsonObject } from '../checks/envelope.js';
 import type { RecordFinding, RuleId, Wrapping } from '../types.js';
 import { isCallToolResult, unwrapCallToolResult } from './mcp.js';
 import type { FramedValue, LateFinding, Unwrapped, Unwrapper } from './types.js';
@@ -50,9 +50,6 @@ function methodText(method: unknown): string {
   }
 }
 
-function describeId(id: unknown): string {
-  return JSON.stringify(id) ?? String(id);
-}
 
 export function autoUnwrapper(context: CheckContext): Unwrapper {
   // Per transcript session, by JSON-RPC id: a Map tells 7 from "7" itself, and no key string is
@@ -124,7 +121,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     if (known) known.answered = true;
     else if (key !== undefined) requests.set(key, { method: '', line: where.line, transcript: where.inTranscript, answered: true });
     if (!known && where.inTranscript && key !== undefined) {
-      findings.push(...finding('unpaired-response', `response to id ${describeId(id)} has no request of that id before it in this transcript`));
+      findings.push(...finding('unpaired-response', `response to id ${quote(id)} has no request of that id before it in this transcript`));
     }
 
     if (has(message, 'error')) {
@@ -138,7 +135,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     const result = message['result'];
     const isToolOutcome = request ? request.method === 'tools/call' : isObject(result) && (Array.isArray(result['content']) || has(result, 'structuredContent'));
     if (duplicate) {
-      findings.push(...finding('duplicate-response', `a second response to id ${describeId(id)}${request ? ` (${request.tool ?? request.method}, requested on line ${request.line})` : ''}`));
+      findings.push(...finding('duplicate-response', `a second response to id ${quote(id)}${request ? ` (${request.tool ?? request.method}, requested on line ${request.line})` : ''}`));
     } else if (!isToolOutcome) {
       return { kind: 'skipped', findings };
     }
@@ -149,7 +146,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     if (isObject(value)) {
       if (!where.inTranscript && isTruncationMarker(value)) {
         truncatedAt = where.line;
-        return { kind: 'skipped', truncated: true, findings: finding('transcript-truncated', `the transcript was cut off here: ${JSON.stringify(value[truncationKey])}; later tool calls are missing`) };
+        return { kind: 'skipped', truncated: true, findings: finding('transcript-truncated', `the transcript was cut off here: ${quote(value[truncationKey])}; later tool calls are missing`) };
       }
       if (!where.inTranscript && has(value, 'direction') && has(value, 'payload')) {
         const sessionId = stringMember(value, 'sessionId');

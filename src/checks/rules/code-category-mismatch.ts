@@ -1,3 +1,4 @@
+import { quote } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
 
 export const codeCategoryMismatch: EnvelopeRule = {
@@ -13,7 +14,7 @@ export const codeCategoryMismatch: EnvelopeRule = {
     if (!listed || listed.has(category)) return;
     const names = [...listed].sort();
     out.push({
-      message: `error code ${JSON.stringify(code)} belongs to ${names.join(' or ')}, not ${JSON.stringify(category)}`,
+      message: `error code ${quote(code)} belongs to ${names.join(' or ')}, not ${quote(category)}`,
       pointer: '/error/category',
       ...(names.length === 1 && { suggestion: names[0] }),
     });

@@ -1,4 +1,4 @@
-import { childPointer, isKebabCase, warningCode } from '../envelope.js';
+import { childPointer, isKebabCase, quote, warningCode } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
 
 export const codeFormat: EnvelopeRule = {
@@ -8,13 +8,13 @@ export const codeFormat: EnvelopeRule = {
   reads: ['error', 'warnings'],
   check({ code, warnings }, _context, out) {
     if (code !== undefined && !isKebabCase(code)) {
-      out.push({ message: `error code ${JSON.stringify(code)} is not kebab-case`, pointer: '/error/code' });
+      out.push({ message: `error code ${quote(code)} is not kebab-case`, pointer: '/error/code' });
     }
     for (let index = 0; index < warnings.length; index++) {
       const itemCode = warningCode(warnings[index]);
       if (itemCode === undefined || isKebabCase(itemCode)) continue;
       out.push({
-        message: `warning code ${JSON.stringify(itemCode)} is not kebab-case`,
+        message: `warning code ${quote(itemCode)} is not kebab-case`,
         pointer: childPointer(childPointer('/warnings', index), 'code'),
       });
     }

@@ -1,3 +1,4 @@
+import { quote } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
 
 // The code set is open (consumers must tolerate unknown codes), so this is a warning by default:
@@ -10,6 +11,6 @@ export const unknownCode: EnvelopeRule = {
   check({ code }, { registry }, out) {
     if (code === undefined || registry.isKnownErrorCode(code)) return;
     const suggestion = registry.nearestErrorCode(code);
-    out.push({ message: `unknown error code ${JSON.stringify(code)}`, pointer: '/error/code', ...(suggestion && { suggestion }) });
+    out.push({ message: `unknown error code ${quote(code)}`, pointer: '/error/code', ...(suggestion && { suggestion }) });
   },
 };

@@ -1,4 +1,4 @@
-import { childPointer, warningCode } from '../envelope.js';
+import { childPointer, quote, warningCode } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
 
 export const unknownWarningCode: EnvelopeRule = {
@@ -12,7 +12,7 @@ export const unknownWarningCode: EnvelopeRule = {
       if (code === undefined || registry.isKnownWarningCode(code)) continue;
       const suggestion = registry.nearestWarningCode(code);
       out.push({
-        message: `unknown warning code ${JSON.stringify(code)}`,
+        message: `unknown warning code ${quote(code)}`,
         pointer: childPointer(childPointer('/warnings', index), 'code'),
         ...(suggestion && { suggestion }),
       });
