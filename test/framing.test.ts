@@ -146,6 +146,17 @@ describe('frameDocument', () => {
     }
   });
 
+  it('a log of one record a line saved as .json: one parse error at line 2 that says it is NDJSON', () => {
+    const hint = ' (one record a line is NDJSON: name the file .jsonl, or give --input ndjson)';
+    expect(frameDocument(Buffer.from('{"ok": true}\r\n{"ok": false}\n'))).toEqual([
+      { kind: 'unparseable', line: 2, column: 1, message: `unexpected text after the JSON value, found "{"${hint}` },
+    ]);
+    expect(frameDocument(Buffer.from('[1]\n  [2]\n'))[0]).toMatchObject({ line: 2, column: 3, message: `unexpected text after the JSON value, found "["${hint}` });
+    // Two values on one line, or text after the value, are not that.
+    expect(frameDocument(Buffer.from('{"ok": true} {"ok": false}\n'))[0]).toMatchObject({ line: 1, message: 'unexpected text after the JSON value, found "{"' });
+    expect(frameDocument(Buffer.from('{"ok": true}\nok\n'))[0]).toMatchObject({ line: 2, message: 'unexpected "ok"' });
+  });
+
   it('yields nothing for a blank document', () => {
     expect(frameDocument(Buffer.from('  \n\t\n'))).toEqual([]);
   });

@@ -64,12 +64,22 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
     const failure = locateParseError(text, syntaxError, !options.redact);
     // Input that ends too early is reported where its content ends, not on a line past its last.
     const { line, column } = new LineIndex(text).position(Math.min(failure.offset, text.trimEnd().length));
-    return [{ kind: 'unparseable', line, column, message: failure.message }];
+    return [{ kind: 'unparseable', line, column, message: failure.message + ndjsonHint(text, failure.offset) }];
   }
   // The streamer and JSON.parse agree on every array (a property test holds them to it); should they
   // not, the streamer's entries, errors included, are the more precise report.
   if (elements) return elements;
   return [{ kind: 'value', line, value }];
+}
+
+/**
+ * A second value starting a line after the first is a log of one record a line saved as `.json`:
+ * the file is one parse error at line 2, and the message says what it is instead.
+ */
+function ndjsonHint(text: string, offset: number): string {
+  return /\n[ \t\r]*$/.test(text.slice(Math.max(0, offset - 64), offset)) && /^[{[]/.test(text.slice(offset, offset + 1))
+    ? ' (one record a line is NDJSON: name the file .jsonl, or give --input ndjson)'
+    : '';
 }
 
 /**
