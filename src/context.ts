@@ -70,11 +70,6 @@ function atLeastOne(name: string, value: number | undefined): string | undefined
   return `${name}: expected a whole number of at least 1, got ${String(value)}`;
 }
 
-/**
- * The options a library caller passes, held to what the command line accepts (which parses its
- * own): a shard of 3/2 checked nothing, and `rules: {schema: 'loud'}` gave findings a severity no
- * format knows, without a word.
- */
 function stdinProblem(stdin: unknown): string | undefined {
   if (stdin === undefined) return undefined;
   // A string is iterable too, a character at a time: most likely the text itself, given whole.
@@ -83,6 +78,11 @@ function stdinProblem(stdin: unknown): string | undefined {
   return iterable ? undefined : `stdin: expected chunks (a Readable, or an array of Buffers or strings), got ${stdin === null ? 'null' : typeof stdin}`;
 }
 
+/**
+ * The options a library caller passes, held to what the command line accepts (which parses its
+ * own): a shard of 3/2 checked nothing, and `rules: {schema: 'loud'}` gave findings a severity no
+ * format knows, without a word.
+ */
 export function assertCheckOptions(options: CheckOptions): void {
   const { shard, input, unwrap } = options;
   const problems = [

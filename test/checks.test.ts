@@ -283,7 +283,7 @@ describe('library options', () => {
     const idle = new PassThrough();
     idle.write('{"ok":true,"result":{}}\n');
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    setTimeout(() => controller.abort(), 300);
     const report = await checkRun(['-'], { stdin: idle, signal: controller.signal });
     expect(report.interrupted).toBe(true);
     expect(report.summary.records).toBe(1);
