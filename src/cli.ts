@@ -195,6 +195,8 @@ function program(setStatus: (status: number) => void): Command {
     .description('Conformance checker for MCEC 3.0 agent tool result envelopes.')
     .version(packageVersion())
     .exitOverride()
+    // commander's own usage errors start like every other message of the tool, not with "error:".
+    .configureOutput({ outputError: (text, write) => write(`mcec-result: ${text.replace(/^error: /, '')}`) })
     .showHelpAfterError('(run with --help for usage)');
   const count = (option: string, min = 0) => (value: string) => parseCount(option, value, { min });
   root

@@ -208,6 +208,8 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
       const result = runCli(args);
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(message);
+      // commander's errors too: one voice, the tool's name first.
+      expect(result.stderr).toMatch(/^mcec-result: /);
       expect(result.stderr).not.toMatch(/\n\s+at /);
     });
   }
