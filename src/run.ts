@@ -178,6 +178,8 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   summary.inputs = checked;
   summary.errors = errors;
   summary.warnings = list.length - errors;
+  // Said in the report itself: saved to a file, it is read long after the exit status is gone.
+  if (options.signal?.aborted) summary.interrupted = true;
   return {
     reportVersion: 1,
     tool: { name: 'mcec-result', version: packageVersion() },

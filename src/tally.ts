@@ -159,7 +159,9 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   const counts = new Map(countKeys.map((key) => [key, new Map<string, number>()]));
   const tools = new Map<string, ToolCounts>();
   const sessions = new Map<string, SessionCounts>();
+  let interrupted = false;
   for (const summary of summaries) {
+    if (summary.interrupted) interrupted = true;
     for (const key of scalarKeys) merged[key] += summary[key];
     for (const key of ['ok', 'failed', 'unknown'] as const) merged.outcomes[key] += summary.outcomes[key];
     // Category order is the schema's enum order, which the first report gives.
@@ -188,6 +190,8 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   for (const key of countKeys) merged[key] = sortedCounts(counts.get(key)!);
   if (tools.size > 0) merged.tools = byKey(tools);
   if (sessions.size > 0) merged.sessions = byKey(sessions);
+  // A shard stopped by Ctrl-C leaves the whole incomplete.
+  if (interrupted) merged.interrupted = true;
   return merged;
 }
 

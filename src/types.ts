@@ -108,6 +108,8 @@ export interface Summary {
   truncated: number;
   /** Only in runs with --baseline. */
   baseline?: { suppressed: number; stale: number };
+  /** Only when Ctrl-C stopped the run (or a run merged from one): what follows covers only what was read before it. */
+  interrupted?: true;
   outcomes: { ok: number; failed: number; unknown: number };
   categories: Record<string, number>;
   invalidCategories: Record<string, number>;

@@ -156,8 +156,24 @@ describe('interrupted runs', () => {
     expect(code).toBe(130);
     expect(stderr).toBe('mcec-result: interrupted: the report covers only what was read before Ctrl-C (2 records)\n');
     const report = JSON.parse(stdout);
-    expect(report.summary).toMatchObject({ records: 2, invalid: 1 });
+    expect(report.summary).toMatchObject({ records: 2, invalid: 1, interrupted: true });
     child.stdin.destroy();
+    // The report says so itself, for whoever reads the file later; merge keeps saying it, and the
+    // package's report schema (which merge holds reports to) accepts it.
+    const dir = tempFiles({ 'stopped.json': stdout, 'whole.json': runCli(['check', '--format', 'json', '-'], { input: lines({ ok: true, result: {} }) }).stdout });
+    const merged = runCli(['merge', '--format', 'json', 'stopped.json', 'whole.json'], { cwd: dir });
+    expect(merged).toMatchObject({ status: 1, stderr: '' });
+    expect(JSON.parse(merged.stdout).summary).toMatchObject({ records: 3, interrupted: true });
+    const said = 'interrupted: Ctrl-C stopped the run, so this report covers only what was read before it';
+    expect(runCli(['merge', 'stopped.json'], { cwd: dir }).stdout).toContain(`\n${said}\n`);
+    expect(runCli(['merge', '--format', 'github', 'stopped.json'], { cwd: dir }).stdout).toContain(`(${said})`);
+    expect(runCli(['merge', '--format', 'markdown', 'stopped.json'], { cwd: dir }).stdout).toContain(`> **${said}**`);
+    expect(runCli(['merge', '--format', 'junit', 'stopped.json'], { cwd: dir }).stdout).toContain('<property name="interrupted" value="true"/>');
+    expect(JSON.parse(runCli(['merge', '--format', 'sarif', 'stopped.json'], { cwd: dir }).stdout).runs[0].invocations).toEqual([{ executionSuccessful: false, exitSignalName: 'SIGINT' }]);
+    // A complete run says nothing of the kind.
+    const whole = runCli(['merge', '--format', 'json', 'whole.json'], { cwd: dir });
+    expect(JSON.parse(whole.stdout).summary).not.toHaveProperty('interrupted');
+    expect(JSON.parse(runCli(['merge', '--format', 'sarif', 'whole.json'], { cwd: dir }).stdout).runs[0]).not.toHaveProperty('invocations');
   });
 });
 

@@ -113,6 +113,9 @@ export function columnName(text: string): string {
   return shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
 }
 
+/** What people's formats say of a report of an interrupted run. */
+export const interruptedText = 'interrupted: Ctrl-C stopped the run, so this report covers only what was read before it';
+
 /** A report record's own entry: keys are data, and `record["constructor"]` is Object's otherwise. */
 export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;

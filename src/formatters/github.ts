@@ -6,7 +6,7 @@
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
-import { listedBySource, messageWithSuggestion, type SourceGroup } from './common.js';
+import { interruptedText, listedBySource, messageWithSuggestion, type SourceGroup } from './common.js';
 
 type CommandName = 'error' | 'warning' | 'notice';
 
@@ -55,7 +55,7 @@ function sourceCommands({ source, listed, rest }: SourceGroup, options: FormatOp
 
 function summaryLine(report: Report): string {
   const s = report.summary;
-  const text = `${plural(s.records, 'record')} in ${plural(s.inputs, 'input')}: ${s.invalid} invalid, ${s.unparseable} unparseable, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
+  const text = `${plural(s.records, 'record')} in ${plural(s.inputs, 'input')}: ${s.invalid} invalid, ${s.unparseable} unparseable, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}${s.interrupted ? ` (${interruptedText})` : ''}`;
   return command('notice', { title: report.tool.name }, text);
 }
 

@@ -3,7 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { columnName, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
+import { columnName, interruptedText, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
@@ -40,6 +40,7 @@ function counts(report: Report, c: ChalkInstance): string[] {
     `records   ${pairs([['checked', s.records], ['valid', s.valid], ['invalid', s.invalid], ['unparseable', s.unparseable], ['skipped', s.skipped]])}`,
     `outcomes  ${pairs([['ok', s.outcomes.ok], ['failed', s.outcomes.failed], ['unknown', s.outcomes.unknown]])}`,
     ...(s.baseline ? [`baseline  ${pairs([['known findings suppressed', s.baseline.suppressed], ['entries no longer found', s.baseline.stale]])}`] : []),
+    ...(s.interrupted ? [c.yellow.bold(interruptedText)] : []),
   ];
 }
 

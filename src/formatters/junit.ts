@@ -117,7 +117,7 @@ function suiteStart(source: string, { tests, failures }: SuiteCounts): string {
 
 function validRecordsSuite(report: Report): string[] {
   const { records, valid, invalid, unparseable, skipped, errors, warnings } = report.summary;
-  const properties = { records, valid, invalid, unparseable, skipped, errors, warnings };
+  const properties = { records, valid, invalid, unparseable, skipped, errors, warnings, ...(report.summary.interrupted && { interrupted: 'true' }) };
   return [
     `  <testsuite${attributes({ name: 'summary', tests: 1, failures: 0, errors: 0, skipped: 0, time: 0 })}>`,
     '    <properties>',

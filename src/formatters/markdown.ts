@@ -5,7 +5,7 @@
 // Mermaid pie: https://mermaid.js.org/syntax/pie.html
 import type { Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
+import { interruptedText, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
@@ -99,7 +99,7 @@ function findings(report: Report, options: FormatOptions): string[] {
 
 // Not streamed: a table's column widths depend on every row, and the rows are at most --max-listed per input.
 export function* formatMarkdown(report: Report, options: FormatOptions): Generator<string> {
-  const blocks = [[heading(report)], totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report), findings(report, options)];
+  const blocks = [[heading(report)], ...(report.summary.interrupted ? [[`> **${interruptedText}**`]] : []), totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report), findings(report, options)];
   yield `${blocks
     .filter((lines) => lines.length > 0)
     .map((lines) => lines.join('\n'))

@@ -39,6 +39,11 @@ interface SarifResult {
   properties?: SarifResultProperties;
 }
 
+interface SarifInvocation {
+  executionSuccessful: boolean;
+  exitSignalName?: string;
+}
+
 export interface SarifLog {
   $schema: string;
   version: '2.1.0';
@@ -47,6 +52,8 @@ export interface SarifLog {
       tool: { driver: { name: string; version: string; informationUri: string; rules: SarifRule[] } };
       /** Our columns count UTF-16 code units (spec section 6), which is also SARIF's default. */
       columnKind: 'utf16CodeUnits';
+      /** Only for an interrupted run: SARIF's word for a run that did not complete. */
+      invocations?: SarifInvocation[];
       results: SarifResult[];
     },
   ];
@@ -128,6 +135,7 @@ function sarifLog(report: Report, results: SarifResult[]): SarifLog {
       {
         tool: { driver: { name: report.tool.name, version: report.tool.version, informationUri, rules: sarifRules() } },
         columnKind: 'utf16CodeUnits',
+        ...(report.summary.interrupted && { invocations: [{ executionSuccessful: false, exitSignalName: 'SIGINT' }] }),
         results,
       },
     ],
