@@ -297,6 +297,15 @@ describe('mcec-result check: schema and codes files', () => {
     expect(runJson(['--codes', 'ocr.json', '--schema', join(repoRoot, 'test/data/newer.schema.json'), 'run.jsonl'], { cwd: typo }).status).toBe(0);
   });
 
+  it('a codes pattern with {n}{n}, which no code can match, is refused with its place', () => {
+    const dir = tempFiles({ 'run.jsonl': lines(failed), 'adjacent.json': JSON.stringify({ errorCodes: { 'no-target': ['window-{n}-found', 'window-{n}{n}'] }, warningCodes: ['dpi-{n}{n}-x'] }) });
+    expect(runCli(['check', '--codes', 'adjacent.json', 'run.jsonl'], { cwd: dir })).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: 'mcec-result: codes file adjacent.json at /errorCodes/no-target/1: "window-{n}{n}" has two {n} side by side, which no code matches: one {n} is the whole number\n',
+    });
+  });
+
   it('--codes merges codes; a bad codes file names the file and the place', () => {
     const withCodes = runJson(['--codes', 'codes.json', '-'], { cwd: dir, input: lines({ ok: false, error: { code: 'late', category: 'timeout', detail: 'd' } }) });
     expect(withCodes.report.findings).toEqual([]);

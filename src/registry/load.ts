@@ -2,6 +2,7 @@
 // validated against data/codes.schema.json so that a mistake names the file and the place in it;
 // the bundled one is the package's own data, checked by the test suite instead of at every start.
 import { bundledCodesPath } from '../assets.js';
+import { childPointer } from '../checks/envelope.js';
 import { UsageError } from '../errors.js';
 import { readJsonFile, readValidatedJsonFile } from '../load-json.js';
 import { nearestName } from './nearest.js';
@@ -20,7 +21,20 @@ function assertCategories(file: CodesFile, path: string, categories: readonly st
     if (categories.includes(category)) continue;
     const near = nearestName(category, categories);
     const hint = near === undefined ? ` (${categories.join(', ')}): codes of another schema's categories need that schema (--schema)` : `: did you mean ${JSON.stringify(near)}?`;
-    throw new UsageError(`codes file ${path} at /errorCodes/${category.replaceAll('~', '~0').replaceAll('/', '~1')}: ${JSON.stringify(category)} is not a category of the schema${hint}`);
+    throw new UsageError(`codes file ${path} at ${childPointer('/errorCodes', category)}: ${JSON.stringify(category)} is not a category of the schema${hint}`);
+  }
+}
+
+/**
+ * `{n}` stands for the whole run of digits, so `{n}{n}` (the second has no digit left) matches no
+ * code at all: a codes file with one would leave those codes unknown, without a word.
+ */
+function assertPatterns(file: CodesFile, path: string): void {
+  const lists = Object.entries(file.errorCodes ?? {}).map(([category, codes]): [string, readonly string[]] => [childPointer('/errorCodes', category), codes]);
+  lists.push(['/warningCodes', file.warningCodes ?? []]);
+  for (const [at, codes] of lists) {
+    const index = codes.findIndex((code) => code.includes('{n}{n}'));
+    if (index !== -1) throw new UsageError(`codes file ${path} at ${at}/${index}: ${JSON.stringify(codes[index])} has two {n} side by side, which no code matches: one {n} is the whole number`);
   }
 }
 
@@ -29,6 +43,7 @@ export function loadRegistry(extraFiles: readonly string[] = [], categories: rea
   const files = [readJsonFile(bundledCodesPath(), 'codes file') as CodesFile];
   for (const path of extraFiles) {
     const file = readCodesFile(path);
+    assertPatterns(file, path);
     if (categories.length > 0) assertCategories(file, path, categories);
     files.push(file);
   }
