@@ -14,7 +14,7 @@ import { inputModes } from './framing/index.js';
 import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
 import { check, type CheckOptions, type OwnFile } from './run.js';
-import { ownFilesByKey, refuseClashes, refuseOverwrite, uniquePaths } from './sources/expand.js';
+import { ownFilesByKey, refuseClashes, refuseOverwrite, refuseStdinOverwrite, uniquePaths } from './sources/expand.js';
 import type { Report } from './types.js';
 import { unwrapModes } from './unwrap/index.js';
 
@@ -151,6 +151,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   }
   const own = ownFiles(flags, configPath);
   refuseClashes(own);
+  if (inputs.includes('-')) refuseStdinOverwrite(own);
   const options: CheckOptions = {
     ...(flags.schema !== undefined && { schema: flags.schema }),
     codes: flags.codes,

@@ -1,7 +1,7 @@
 // The bad-input matrix of issue 5: each case runs the built CLI and asserts the exit status and
 // what the user sees. No stack trace, ever.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
@@ -302,6 +302,32 @@ describe('folders and globs that could loop, fail or surprise', () => {
     const merged = runCli(['merge', 'report.json', 'report.json', '-o', 'report.json'], { cwd: dir });
     expect(merged).toMatchObject({ status: 2, stderr: 'mcec-result: report.json is an input, and the report this run writes would overwrite it: write the report to another file\n' });
     expect(readFileSync(join(dir, 'report.json'), 'utf8')).toBe(report);
+  });
+
+  it('a file redirected to standard input is refused as the report too (check - < run.jsonl -o run.jsonl)', () => {
+    const run = lines({ ok: false });
+    const dir = tempFiles({ 'run.jsonl': run });
+    const withStdin = (args: string[]) => {
+      const fd = openSync(join(dir, 'run.jsonl'), 'r');
+      try {
+        return spawnSync(process.execPath, [binary, 'check', ...args], { cwd: dir, stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+      } finally {
+        closeSync(fd);
+      }
+    };
+    for (const [args, path, role] of [
+      [['-', '-o', 'run.jsonl'], 'run.jsonl', 'the report'],
+      // No input named: standard input is read, as it is piped or redirected.
+      [['--format', 'json=./run.jsonl'], './run.jsonl', 'the json report'],
+    ] as const) {
+      const result = withStdin([...args]);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toBe(`mcec-result: standard input is ${path}, redirected in, and ${role} this run writes would overwrite it: write ${role} to another file\n`);
+      expect(readFileSync(join(dir, 'run.jsonl'), 'utf8')).toBe(run);
+    }
+    // Another file as the report is fine.
+    expect(withStdin(['-', '--format', 'json', '-o', 'report.json']).status).toBe(1);
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).summary.records).toBe(1);
   });
 
   it('two reports named to one file, or a report over a settings file, are refused before anything is read', () => {

@@ -2,7 +2,7 @@
 // `-` is stdin; an argument that exists on disk is a file or a folder (searched recursively);
 // anything else is a glob, and a glob starting with `!` leaves out the files it matches from what
 // the folders and globs find. Files found under a folder or glob are sorted by code point.
-import { realpathSync, statSync } from 'node:fs';
+import { fstatSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { OwnFile } from '../context.js';
 import { UsageError, describeError } from '../errors.js';
@@ -190,6 +190,28 @@ export function ownFilesByKey(own: readonly OwnFile[]): Map<string, OwnFile> {
 export function refuseOverwrite(name: string, path: string, owned: ReadonlyMap<string, OwnFile>): void {
   const clash = owned.get(resolve(path)) ?? owned.get(realPathOf(path));
   if (clash?.written) throw new UsageError(`${name} is an input, and ${clash.role} this run writes would overwrite it: write ${clash.role} to another file`);
+}
+
+/**
+ * `check - < run.jsonl -o run.jsonl`: the shell opens the file for reading (it does not truncate
+ * it), the run reads it whole, then the report replaced it. Standard input has no name, so it is
+ * matched with the written files by device and inode.
+ */
+export function refuseStdinOverwrite(own: readonly OwnFile[]): void {
+  let stdin;
+  try {
+    stdin = fstatSync(0);
+  } catch {
+    return;
+  }
+  if (!stdin.isFile()) return;
+  for (const file of own) {
+    if (!file.written) continue;
+    const written = statSync(file.path, { throwIfNoEntry: false });
+    if (written && written.dev === stdin.dev && written.ino === stdin.ino) {
+      throw new UsageError(`standard input is ${file.path}, redirected in, and ${file.role} this run writes would overwrite it: write ${file.role} to another file`);
+    }
+  }
 }
 
 /** A device or pipe (`-o /dev/stdout`) takes each report in turn; only a file is replaced by the next. */
