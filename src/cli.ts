@@ -181,13 +181,16 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     process.off('SIGINT', onSigint);
     progress?.clear();
   });
-  if (flags.writeBaseline !== undefined) (await loadBaselines()).writeBaseline(flags.writeBaseline, report.findings);
+  // A baseline of part of the corpus would make the rest "new" on the next run: none is written then.
+  const partial = report.interrupted ? 'the run was interrupted' : report.inputFailures.length > 0 ? 'an input could not be read' : undefined;
+  if (flags.writeBaseline !== undefined && partial === undefined) (await loadBaselines()).writeBaseline(flags.writeBaseline, report.findings);
   if (baseline) report = (await loadBaselines()).applyBaseline(report, baseline);
   await writeReports(report, flags);
   // File names come from the folders searched: shown with escapes, as the human report shows them.
   for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${printable(failure.message)}\n`);
   // A report may be read later, from a file or a CI log: say that it stops early, and where.
   if (report.interrupted) process.stderr.write(`mcec-result: interrupted: the report covers only what was read before Ctrl-C (${report.summary.records} records)\n`);
+  if (flags.writeBaseline !== undefined && partial !== undefined) process.stderr.write(`mcec-result: baseline ${flags.writeBaseline} not written: ${partial}, so it would hold only part of the findings\n`);
   return exitStatus(report, flags);
 }
 

@@ -117,6 +117,17 @@ describe('baselines', () => {
     expect(same.report.summary).toMatchObject({ errors: 0, warnings: 0, baseline: { suppressed: 3, stale: 0 } });
   });
 
+  it('is not written from a run that read only part of its inputs, and says why', () => {
+    const dir = tempFiles({ 'run.jsonl': original, 'baseline.json': 'last week' });
+    const result = runCli(['check', '--write-baseline', 'baseline.json', 'run.jsonl', 'missing.jsonl'], { cwd: dir });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      'mcec-result: cannot read missing.jsonl: no such file or directory\n' +
+        'mcec-result: baseline baseline.json not written: an input could not be read, so it would hold only part of the findings\n',
+    );
+    expect(readFileSync(join(dir, 'baseline.json'), 'utf8')).toBe('last week');
+  });
+
   it('survives inserted lines, catches a new finding, and counts stale entries', () => {
     const dir = tempFiles({ 'run.jsonl': original });
     runCli(['check', '--write-baseline', 'baseline.json', 'run.jsonl'], { cwd: dir });

@@ -1,10 +1,10 @@
 // The bad-input matrix of issue 5: each case runs the built CLI and asserts the exit status and
 // what the user sees. No stack trace, ever.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
+import { binary, lines, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at |Error:/);
 
@@ -143,7 +143,8 @@ describe('bad inputs', () => {
 
 describe('interrupted runs', () => {
   it('Ctrl-C stops reading, prints the report of what was read, and exits 130', async () => {
-    const child = spawn(process.execPath, [binary, 'check', '--format', 'json', '-'], { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' } });
+    const out = tempFiles({});
+    const child = spawn(process.execPath, [binary, 'check', '--format', 'json', '--write-baseline', 'b.json', '-'], { cwd: out, env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -154,7 +155,11 @@ describe('interrupted runs', () => {
     child.kill('SIGINT');
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(130);
-    expect(stderr).toBe('mcec-result: interrupted: the report covers only what was read before Ctrl-C (2 records)\n');
+    expect(stderr).toBe(
+      'mcec-result: interrupted: the report covers only what was read before Ctrl-C (2 records)\n' +
+        'mcec-result: baseline b.json not written: the run was interrupted, so it would hold only part of the findings\n',
+    );
+    expect(existsSync(join(out, 'b.json'))).toBe(false);
     const report = JSON.parse(stdout);
     expect(report.summary).toMatchObject({ records: 2, invalid: 1, interrupted: true });
     child.stdin.destroy();
