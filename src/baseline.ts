@@ -3,6 +3,7 @@
 // rule, source, tool, code, pointer and a fingerprint of its record, never by line number, so
 // inserting lines does not break a baseline. Matching counts: two identical findings need two entries.
 import { writeFileSync } from 'node:fs';
+import { posix } from 'node:path';
 import { UsageError, describeError } from './errors.js';
 import { readValidatedJsonFile } from './load-json.js';
 import { FilteredList } from './findings/store.js';
@@ -38,8 +39,17 @@ function identity(finding: Finding): Identity {
   };
 }
 
+/**
+ * An input as the user named it, in one spelling: `check .` names a file `./a.jsonl`, `check
+ * a.jsonl` names it `a.jsonl`, Windows `.\a.jsonl`; a baseline recorded one way matched nothing
+ * the other way (every finding new, every entry stale).
+ */
+function sourceKey(source: string): string {
+  return posix.normalize(source.replaceAll('\\', '/'));
+}
+
 function keyOf(entry: Identity): string {
-  return JSON.stringify([entry.rule, entry.source, entry.tool ?? null, entry.code ?? null, entry.pointer ?? null, entry.fingerprint]);
+  return JSON.stringify([entry.rule, sourceKey(entry.source), entry.tool ?? null, entry.code ?? null, entry.pointer ?? null, entry.fingerprint]);
 }
 
 export function createBaseline(findings: Iterable<Finding>): Baseline {
@@ -87,21 +97,29 @@ function matcher(baseline: Baseline): () => (finding: Finding) => boolean {
 
 /** The report without the findings the baseline knows, with `summary.baseline` and recounted totals. */
 export function applyBaseline(report: Report, baseline: Baseline): Report {
+  // Only entries of inputs this run read whole can be stale: with --shard, or on part of the corpus,
+  // the others were not looked at (every shard counted the rest of the corpus stale, and merge summed it).
+  const read = report.inputsRead && new Set(report.inputsRead.map(sourceKey));
+  const counted = (source: string) => !read || read.has(sourceKey(source));
   const fresh = matcher(baseline);
   const isNew = fresh();
   let kept = 0;
   let errors = 0;
+  let matchedInRead = 0;
   for (const finding of report.findings) {
-    if (!isNew(finding)) continue;
+    if (!isNew(finding)) {
+      if (counted(finding.location.source)) matchedInRead++;
+      continue;
+    }
     kept++;
     if (finding.severity === 'error') errors++;
   }
   const suppressed = report.findings.length - kept;
   let entries = 0;
-  for (const entry of baseline.findings) entries += entry.count;
+  for (const entry of baseline.findings) if (counted(entry.source)) entries += entry.count;
   return {
     ...report,
     findings: new FilteredList(report.findings, fresh, kept),
-    summary: { ...report.summary, errors, warnings: kept - errors, baseline: { suppressed, stale: entries - suppressed } },
+    summary: { ...report.summary, errors, warnings: kept - errors, baseline: { suppressed, stale: entries - matchedInRead } },
   };
 }

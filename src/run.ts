@@ -152,6 +152,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   const { results, summaries } = await runUnits(plan, jobs, options, context, folder);
 
   const findings: StoredList[] = [];
+  const read: string[] = [];
   let checked = 0;
   for (let u = 0; u < plan.units.length; ) {
     const source = plan.units[u]!.source;
@@ -166,6 +167,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     const assembled = assembleInput(source, parts, context);
     findings.push(...assembled.findings);
     failures.push(...assembled.failures);
+    if (assembled.failures.length === 0 && !parts.some((part) => part.interrupted)) read.push(source.name);
   }
 
   // One tally's summary is sorted already; merging it would only copy every distribution.
@@ -188,6 +190,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     findings: list,
     suggestions: suggestionsFor(summary, context.registry),
     inputFailures: failures,
+    inputsRead: read,
     interrupted: options.signal?.aborted ?? false,
   };
 }

@@ -148,6 +148,12 @@ export interface Report {
   suggestions: { codes: Record<string, string>; warningCodes: Record<string, string> };
   /** Not part of the JSON report: the CLI turns these into stderr lines and exit 2. */
   inputFailures: InputFailure[];
+  /**
+   * Not part of the JSON report: the names of the inputs read to their end (after --shard), as
+   * findings name them. A baseline's entries for other inputs are not stale: this run did not look.
+   * Absent in a merged report.
+   */
+  inputsRead?: readonly string[];
   /** Reading stopped early (Ctrl-C): the CLI exits 130. */
   interrupted: boolean;
 }

@@ -117,6 +117,23 @@ describe('baselines', () => {
     expect(same.report.summary).toMatchObject({ errors: 0, warnings: 0, baseline: { suppressed: 3, stale: 0 } });
   });
 
+  it('counts as stale only the entries of inputs the run read: shards and partial runs see no stale entries of the rest', () => {
+    const dir = tempFiles(Object.fromEntries(['a', 'b', 'c', 'd'].map((name) => [`${name}.jsonl`, lines({ ok: false }, { ok: true, result: {}, extra: 1 })])));
+    expect(runCli(['check', '.', '--write-baseline', 'baseline.json'], { cwd: dir }).status).toBe(0);
+    const shards = [1, 2].map((i) => {
+      runCli(['check', '.', '--baseline', 'baseline.json', '--shard', `${i}/2`, '--format', `json=shard-${i}.json`], { cwd: dir });
+      return JSON.parse(readFileSync(join(dir, `shard-${i}.json`), 'utf8')).summary.baseline;
+    });
+    expect(shards).toEqual([{ suppressed: 4, stale: 0 }, { suppressed: 4, stale: 0 }]);
+    expect(JSON.parse(runCli(['merge', '--format', 'json', 'shard-1.json', 'shard-2.json'], { cwd: dir }).stdout).summary.baseline).toEqual({ suppressed: 8, stale: 0 });
+    // Recorded as ./b.jsonl (check .), matched when named b.jsonl, .//b.jsonl or with a backslash.
+    for (const name of ['b.jsonl', './/b.jsonl', '.\\b.jsonl']) expect(runJson([name, '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline, name).toEqual({ suppressed: 2, stale: 0 });
+    // A fixed input's entries are stale, and only those.
+    writeFileSync(join(dir, 'a.jsonl'), lines({ ok: true, result: {} }));
+    expect(runJson(['.', '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 6, stale: 2 });
+    expect(runJson(['a.jsonl', 'missing.jsonl', '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 0, stale: 2 });
+  });
+
   it('is not written from a run that read only part of its inputs, and says why', () => {
     const dir = tempFiles({ 'run.jsonl': original, 'baseline.json': 'last week' });
     const result = runCli(['check', '--write-baseline', 'baseline.json', 'run.jsonl', 'missing.jsonl'], { cwd: dir });
