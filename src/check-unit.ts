@@ -1,7 +1,7 @@
 // One unit of work: a whole input, or a byte range of a large line-delimited file. Reads it, frames
 // it, unwraps and checks every entry, and returns its findings (in order) and its own summary. The same
 // code runs on the main thread and in worker threads; src/run.ts puts the results together.
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { checkFacts, ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { errorObject, factsOf, stringMember } from './checks/envelope.js';
@@ -24,6 +24,8 @@ export interface ByteRange {
   start: number;
   end: number;
   index: number;
+  /** The file the plan measured (fstat's device and inode), which each range checks it reads. */
+  file?: { dev: number; ino: number };
 }
 
 export interface Unit {
@@ -210,13 +212,51 @@ function readFile(path: string): Buffer | Readable {
   }
 }
 
+const changedWhileRead = 'the file changed while it was read (rotated or truncated?): check a copy that nothing writes to';
+
+/**
+ * A byte range opened in its own thread, after the plan measured the file: by then the path may name
+ * another file (a log rotated) or a shorter one (truncated), whose bytes would be read as the rest
+ * of the first. Either is an input failure, not records.
+ */
+function openRange(path: string, range: ByteRange): Readable {
+  const fd = openSync(path, 'r');
+  let now;
+  try {
+    now = fstatSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  if ((range.file && (now.dev !== range.file.dev || now.ino !== range.file.ino)) || now.size < range.end) {
+    closeSync(fd);
+    throw new InputDataError(changedWhileRead);
+  }
+  return createReadStream('', { fd, start: range.start, end: range.end - 1, highWaterMark: maxChunk });
+}
+
+/** The range's bytes, all of them: a file cut short while it is read ends the stream early. */
+async function* wholeRange(chunks: AsyncIterable<Buffer>, range: ByteRange): AsyncGenerator<Buffer> {
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    bytes += chunk.length;
+    yield chunk;
+  }
+  if (bytes < range.end - range.start) throw new InputDataError(changedWhileRead);
+}
+
+/** The first range, read through decoding like a whole file; Ctrl-C destroys its stream, as a whole file's. */
+function firstRange(path: string, range: ByteRange, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
+  const stream = openRange(path, range);
+  return wholeRange(signal ? addAbortSignal(signal, stream) : stream, range);
+}
+
 /** A later range of a plain UTF-8 file: no BOM or gzip to detect, framed from its first byte. */
 async function frameRange(path: string, range: ByteRange, options: FramingOptions, sink: SourceChecker): Promise<number> {
   const framer = new NdjsonFramer(options);
-  const stream = createReadStream(path, { start: range.start, end: range.end - 1, highWaterMark: maxChunk });
-  for await (const chunk of stream) {
-    sink.progress.bytes += (chunk as Buffer).length;
-    framer.push(chunk as Buffer, sink);
+  for await (const chunk of wholeRange(openRange(path, range), range)) {
+    sink.progress.bytes += chunk.length;
+    framer.push(chunk, sink);
   }
   framer.end(sink);
   return framer.lineCount;
@@ -264,7 +304,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     if (range && range.index > 0) {
       lines = await frameRange(source.path!, range, options, checker);
     } else {
-      const read = source.path === undefined ? (stdin ? callerStdin(stdin, signal) : standardInput()) : range ? createReadStream(source.path, { start: 0, end: range.end - 1, highWaterMark: maxChunk }) : readFile(source.path);
+      const read = source.path === undefined ? (stdin ? callerStdin(stdin, signal) : standardInput()) : range ? firstRange(source.path, range, signal) : readFile(source.path);
       const whole = Buffer.isBuffer(read) ? read : undefined;
       const plain = whole && plainUtf8(whole);
       if (whole && plain) {

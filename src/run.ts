@@ -123,7 +123,8 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
     findings.push(new StoredList(part.findings, { lineOffset, wordHint }));
     lineOffset += part.lines;
     entries += part.entries;
-    if (part.failure) failures.push(part.failure);
+    // Ranges of a file that changed under them each fail the same way: said once.
+    if (part.failure && !failures.some((f) => f.message === part.failure!.message)) failures.push(part.failure);
   }
   if (parts.length > 1 && entries === 0 && failures.length === 0) {
     const empty = ruleFinding(context, 'empty-input', { message: 'the input holds no record' });

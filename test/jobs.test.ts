@@ -1,7 +1,7 @@
 // --jobs: worker threads across files and across byte ranges of one large file. The report must be
 // byte-identical to a single-threaded run (issue 5), line numbers included.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Unit, UnitResult } from '../src/check-unit.js';
@@ -160,6 +160,33 @@ describe('--jobs, interrupted', () => {
     const misplaced = report.findings.filter((f) => lines[f.line - 1]!.includes('"padding"'));
     expect(misplaced).toEqual([]);
     expect(report.findings.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a byte range reads the file the plan measured', () => {
+  it('another file at the path (a log rotated), or a shorter one (truncated), is an input failure, not records', async () => {
+    const { checkUnit } = await import('../src/check-unit.js');
+    const { createCheckContext } = await import('../src/context.js');
+    const first = lines({ ok: false });
+    const dir = tempFiles({ 'big.jsonl': first + lines({ ok: false }, { ok: false }) });
+    const path = join(dir, 'big.jsonl');
+    const { dev, ino, size } = statSync(path);
+    const context = createCheckContext({});
+    const source = { name: 'big.jsonl', path };
+    const planned = await checkUnit({ source, range: { start: 0, end: size, index: 0, file: { dev, ino } } }, context, {});
+    expect(planned.failure).toBeUndefined();
+    expect(planned.entries).toBe(3);
+    const message = 'big.jsonl: the file changed while it was read (rotated or truncated?): check a copy that nothing writes to';
+    for (const range of [
+      { start: 0, end: size, index: 0, file: { dev, ino: ino + 1 } },
+      { start: first.length, end: size, index: 1, file: { dev, ino: ino + 1 } },
+      { start: 0, end: size + 100, index: 0, file: { dev, ino } },
+      { start: first.length, end: size + 100, index: 1, file: { dev, ino } },
+    ]) {
+      const result = await checkUnit({ source, range }, context, {});
+      expect(result.failure, JSON.stringify(range)).toEqual({ source: 'big.jsonl', message });
+      expect(result.entries).toBe(0);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 // Which units of work a run has: one per input, and for a large plain line-delimited file of bare
 // envelopes, one per byte range, so that even a single big file uses every core (issue 5).
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { Unit } from '../check-unit.js';
 import { framingFor, type InputMode } from '../framing/index.js';
 import { needsDecoding } from '../sources/decode.js';
@@ -38,12 +38,13 @@ function rangesOf(path: string, size: number, parts: number): Unit['range'][] {
   const fd = openSync(path, 'r');
   try {
     if (!splittable(fd)) return [undefined];
+    const { dev, ino } = fstatSync(fd);
     const starts = [0];
     for (let k = 1; k < parts; k++) {
       const start = nextLineStart(fd, Math.floor((size * k) / parts) - 1, size);
       if (start > starts.at(-1)! && start < size) starts.push(start);
     }
-    return starts.map((start, index) => ({ start, end: starts[index + 1] ?? size, index }));
+    return starts.map((start, index) => ({ start, end: starts[index + 1] ?? size, index, file: { dev, ino } }));
   } finally {
     closeSync(fd);
   }
