@@ -72,11 +72,19 @@ describe('recognition (spec section 7 order)', () => {
 });
 
 describe('JSON-RPC and transcripts', () => {
-  it('takes a method that is no string as data, even one whose own toString makes String() throw', () => {
+  it('takes a method that is no string as data: named, never printed, whatever its toString or depth', () => {
     const odd = JSON.parse('{"jsonrpc":"2.0","id":1,"method":{"toString":""}}') as unknown;
-    const { results, late } = run([line('request', odd), line('request', { jsonrpc: '2.0', id: 2, method: 7 })]);
-    expect(results.map((r) => r.kind)).toEqual(['skipped', 'skipped']);
-    expect(late.map((l) => l.finding.message)).toEqual(['{"toString":""} request is never answered in this transcript', '7 request is never answered in this transcript']);
+    // String() of a 100k-deep array overflowed the stack and failed the whole input.
+    const deep = JSON.parse(`{"jsonrpc":"2.0","id":3,"method":${'['.repeat(100_000)}${']'.repeat(100_000)}}`) as unknown;
+    const long = 'x'.repeat(100_000);
+    const { results, late } = run([line('request', odd), line('request', { jsonrpc: '2.0', id: 2, method: 7 }), line('request', deep), line('request', request(4, long))]);
+    expect(results.map((r) => r.kind)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
+    expect(late.map((l) => l.finding.message)).toEqual([
+      'an object request is never answered in this transcript',
+      '7 request is never answered in this transcript',
+      'an array request is never answered in this transcript',
+      `${long.slice(0, 57)}... request is never answered in this transcript`,
+    ]);
   });
 
   it('attributes each response to the tool of its request, by session and id', () => {

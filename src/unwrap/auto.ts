@@ -39,15 +39,17 @@ function isTruncationMarker(value: JsonObject): boolean {
 /** Shared by every record without wrapper findings; never written to. */
 const noFindings: RecordFinding[] = [];
 
-/** A method that is no string reads as String() reads it, or as JSON when String() throws on it
- * (an object of the data with a `toString` member that is no function). */
+/**
+ * A method that is no string reads as quote() has it: a container named, not printed. String() of a
+ * 100k-deep array (or JSON.stringify of it) overflowed the stack and failed the whole input.
+ */
 function methodText(method: unknown): string {
-  if (typeof method === 'string') return method;
-  try {
-    return String(method);
-  } catch {
-    return JSON.stringify(method) ?? typeof method;
-  }
+  return typeof method === 'string' ? method : quote(method);
+}
+
+/** A tool or method name from the data, for a message: a megabyte-long one is cut like a quoted value. */
+function nameText(name: string): string {
+  return name.length > 60 ? `${name.slice(0, 57)}...` : name;
 }
 
 
@@ -135,7 +137,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     const result = message['result'];
     const isToolOutcome = request ? request.method === 'tools/call' : isObject(result) && (Array.isArray(result['content']) || has(result, 'structuredContent'));
     if (duplicate) {
-      findings.push(...finding('duplicate-response', `a second response to id ${quote(id)}${request ? ` (${request.tool ?? request.method}, requested on line ${request.line})` : ''}`));
+      findings.push(...finding('duplicate-response', `a second response to id ${quote(id)}${request ? ` (${nameText(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`));
     } else if (!isToolOutcome) {
       return { kind: 'skipped', findings };
     }
@@ -182,7 +184,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       for (const request of [...sessions.values()].flatMap((requests) => [...requests.values()])) {
         if (request.answered || !request.transcript) continue;
         if (truncatedAt !== undefined && request.line < truncatedAt) continue;
-        const [made] = finding('unanswered-request', `${request.tool ?? request.method} request is never answered in this transcript`);
+        const [made] = finding('unanswered-request', `${nameText(request.tool ?? request.method)} request is never answered in this transcript`);
         if (made) late.push({ line: request.line, finding: made, ...(request.tool !== undefined && { tool: request.tool }), wrapping: 'transcript' });
       }
       return late;
