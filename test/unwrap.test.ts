@@ -44,6 +44,11 @@ describe('recognition (spec section 7 order)', () => {
     expect(rules(run([callResult(failed, true)]).results[0]!)).toEqual([]);
     expect(rules(run([callResult(ok, true)]).results[0]!)).toEqual(['is-error-mismatch']);
     expect(run([callResult(failed)]).results[0]!.findings[0]!.message).toBe('isError is false (missing) but ok is false: the transport flag must mirror the envelope (isError == !ok)');
+    // A flag that is no boolean ("false" is true to a client that tests it) mirrors nothing.
+    for (const [isError, shown] of [['false', '"false"'], [0, '0'], [null, 'null'], [[true], 'an array']] as const) {
+      const [finding] = run([{ ...callResult(ok), isError }]).results[0]!.findings;
+      expect(finding).toMatchObject({ rule: 'is-error-mismatch', pointer: '/ok', message: `isError is ${shown}, not a boolean, but ok is true: the transport flag must be false (isError == !ok)` });
+    }
   });
 
   it('not-an-envelope says what was there instead', () => {

@@ -1,7 +1,7 @@
 // Wrapping 2 of spec section 3: an MCP CallToolResult. The envelope is the last `text` content block
 // that parses as an object with `ok`; failing that, `structuredContent` when it has `ok`. When both
 // exist they must be equal (member order ignored), and `isError` (missing = false) must equal !ok.
-import { childPointer, has, holdsJsonObject, isObject, type JsonObject } from '../checks/envelope.js';
+import { childPointer, has, holdsJsonObject, isObject, quote, type JsonObject } from '../checks/envelope.js';
 import type { RuleReport } from '../checks/rules/rule.js';
 import type { RuleId } from '../types.js';
 
@@ -100,6 +100,9 @@ export function unwrapCallToolResult(result: unknown): McpUnwrapped {
   const ok = envelope['ok'];
   if (typeof ok === 'boolean' && typeof isError === 'boolean' && isError !== !ok) {
     findings.push({ rule: 'is-error-mismatch', message: `isError is ${isError}${has(result, 'isError') ? '' : ' (missing)'} but ok is ${ok}: the transport flag must mirror the envelope (isError == !ok)`, pointer: '/ok' });
+  } else if (typeof ok === 'boolean' && typeof isError !== 'boolean') {
+    // "false" as a string is true to a client that tests it: a flag that is no boolean mirrors nothing.
+    findings.push({ rule: 'is-error-mismatch', message: `isError is ${quote(isError)}, not a boolean, but ok is ${ok}: the transport flag must be ${!ok} (isError == !ok)`, pointer: '/ok' });
   }
   return { found: true, envelope, findings };
 }
