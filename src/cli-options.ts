@@ -13,7 +13,6 @@ export interface FormatTarget {
   file?: string;
 }
 
-
 export function parseFormatTarget(value: string): FormatTarget {
   const equals = value.indexOf('=');
   const name = equals === -1 ? value : value.slice(0, equals);

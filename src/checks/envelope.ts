@@ -172,6 +172,10 @@ export function isJsonRpcBatch(data: unknown): boolean {
  */
 export function quote(value: unknown): string {
   if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'an array' : 'an object';
-  const text = JSON.stringify(value) ?? String(value);
+  return shorten(JSON.stringify(value) ?? String(value));
+}
+
+/** Text from a record, cut to 60 characters for a message. */
+export function shorten(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -137,7 +137,19 @@ function valueAt(root: unknown, pointer: string): unknown {
 // ajv runs without `verbose` (the bundled schema's validator is generated at build time), so the
 // failing data (`data`, at the error's instancePath) and subschemas are looked up from the instance
 // and the schema document.
-function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, redact: boolean): SchemaFinding | undefined {
+/**
+ * What a type error adds about the value itself, when it points at the cause: a JSON-RPC batch where
+ * an envelope belongs, or a string holding a JSON object (an envelope serialized twice). Worked out
+ * once per error: the description cache keys on it, and describe() words it.
+ */
+function typeHint(error: ErrorObject, data: unknown): string {
+  if (error.keyword !== 'type') return '';
+  if (error.instancePath === '' && isJsonRpcBatch(data)) return ': a JSON-RPC batch? Messages are read one a line; a batch is not unwrapped';
+  if (wantsObject(error.params['type']) && holdsJsonObject(data)) return ': a string holding a JSON object, encoded twice?';
+  return '';
+}
+
+function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, redact: boolean, hint: string): SchemaFinding | undefined {
   const { keyword, instancePath, schemaPath, params } = error;
   const got = () => (redact && isRedactedPointer(instancePath) ? withheld : `(got ${quote(data)})`);
   const base = { pointer: instancePath, keyword, schemaPath };
@@ -176,9 +188,7 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
     }
     case 'type': {
       const message = `${name} must be ${listTypes(params['type'])} (got ${typeOf(data)})`;
-      if (data === null) return { ...base, message: message + proseAllowsNull(schema.document, instancePath) };
-      if (instancePath === '' && isJsonRpcBatch(data)) return { ...base, message: `${message}: a JSON-RPC batch? Messages are read one a line; a batch is not unwrapped` };
-      return { ...base, message: wantsObject(params['type']) && holdsJsonObject(data) ? `${message}: a string holding a JSON object, encoded twice?` : message };
+      return { ...base, message: message + (data === null ? proseAllowsNull(schema.document, instancePath) : hint) };
     }
     case 'enum': {
       const allowed = Array.isArray(params['allowedValues']) ? (params['allowedValues'] as unknown[]) : [];
@@ -234,14 +244,11 @@ function paramsKey(params: Record<string, unknown>): string | undefined {
 
 /**
  * Everything describe() reads, as a string, or undefined when the error is not worth keeping.
- * The data enters through its type (and, for a string, whether it holds a JSON object), except for
- * enum, const and format, whose messages quote it.
+ * The data enters through its type and the type error's hint, except for enum, const and format,
+ * whose messages quote it.
  */
-function descriptionKey(error: ErrorObject, data: unknown, redact: boolean): string | undefined {
-  let value = typeOf(data);
-  // A type error on a string reads differently when the string holds a JSON object.
-  if (error.keyword === 'type' && holdsJsonObject(data)) value += ':holds-json';
-  if (error.keyword === 'type' && isJsonRpcBatch(data)) value += ':batch';
+function descriptionKey(error: ErrorObject, data: unknown, redact: boolean, hint: string): string | undefined {
+  let value = `${typeOf(data)}${hint}`;
   if ((error.keyword === 'enum' || error.keyword === 'const' || error.keyword === 'format') && typeof data !== 'object') {
     const text = typeof data === 'string' ? data : String(data);
     if (text.length > maxKeyedString) return undefined;
@@ -254,13 +261,14 @@ function descriptionKey(error: ErrorObject, data: unknown, redact: boolean): str
 
 function describeCached(error: ErrorObject, schema: EnvelopeSchema, root: unknown, redact: boolean): SchemaFinding | undefined {
   const data = valueAt(root, error.instancePath);
-  const key = descriptionKey(error, data, redact);
-  if (key === undefined) return describe(error, schema, data, redact);
+  const hint = typeHint(error, data);
+  const key = descriptionKey(error, data, redact, hint);
+  if (key === undefined) return describe(error, schema, data, redact, hint);
   let cache = descriptions.get(schema.document);
   if (!cache) descriptions.set(schema.document, (cache = new Map()));
   const known = cache.get(key);
   if (known !== undefined) return known ?? undefined;
-  const finding = describe(error, schema, data, redact);
+  const finding = describe(error, schema, data, redact, hint);
   // Shared by every record that makes the same error, so nobody may change it.
   if (cache.size < maxDescriptions) cache.set(key, finding ? Object.freeze(finding) : null);
   return finding;

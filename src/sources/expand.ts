@@ -176,19 +176,22 @@ export function uniquePaths(paths: readonly string[]): string[] {
   });
 }
 
-/** The run's own files by resolved path, and by real path when they exist (a link to an input). */
+/** A path as the file it names: resolved, and real when it exists (a link is the file it leads to). */
+function pathKeys(path: string): [string, string] {
+  return [resolve(path), realPathOf(path)];
+}
+
+/** The run's own files by their path keys. */
 export function ownFilesByKey(own: readonly OwnFile[]): Map<string, OwnFile> {
   const byKey = new Map<string, OwnFile>();
-  for (const file of own) {
-    byKey.set(resolve(file.path), file);
-    byKey.set(realPathOf(file.path), file);
-  }
+  for (const file of own) for (const key of pathKeys(file.path)) byKey.set(key, file);
   return byKey;
 }
 
 /** An input the run would write over (a report, a baseline) is refused before anything is read. */
 export function refuseOverwrite(name: string, path: string, owned: ReadonlyMap<string, OwnFile>): void {
-  const clash = owned.get(resolve(path)) ?? owned.get(realPathOf(path));
+  const [resolved, real] = pathKeys(path);
+  const clash = owned.get(resolved) ?? owned.get(real);
   if (clash?.written) throw new UsageError(`${name} is an input, and ${clash.role} this run writes would overwrite it: write ${clash.role} to another file`);
 }
 
@@ -233,7 +236,7 @@ export function refuseClashes(own: readonly OwnFile[]): void {
   const seen = new Map<string, OwnFile>();
   for (const file of own) {
     if (file.written && !replacedWhenWritten(file.path)) continue;
-    for (const key of [resolve(file.path), realPathOf(file.path)]) {
+    for (const key of pathKeys(file.path)) {
       const other = seen.get(key);
       if (other && other !== file) {
         if (file.written && other.written) throw new UsageError(`${other.path} would be written twice, ${other.role} and then ${file.role} over it: give each its own file`);

@@ -3,7 +3,7 @@
 // CallToolResult, else a bare envelope. JSON-RPC requests are remembered per input by (transcript
 // sessionId, id) so that each response is attributed to its tool and pairing faults are found.
 import { ruleFinding, type CheckContext } from '../checks/check-envelope.js';
-import { has, isObject, quote, stringMember, type JsonObject } from '../checks/envelope.js';
+import { has, isObject, quote, shorten, stringMember, type JsonObject } from '../checks/envelope.js';
 import type { RecordFinding, RuleId, Wrapping } from '../types.js';
 import { isCallToolResult, unwrapCallToolResult } from './mcp.js';
 import type { FramedValue, LateFinding, Unwrapped, Unwrapper } from './types.js';
@@ -46,12 +46,6 @@ const noFindings: RecordFinding[] = [];
 function methodText(method: unknown): string {
   return typeof method === 'string' ? method : quote(method);
 }
-
-/** A tool or method name from the data, for a message: a megabyte-long one is cut like a quoted value. */
-function nameText(name: string): string {
-  return name.length > 60 ? `${name.slice(0, 57)}...` : name;
-}
-
 
 export function autoUnwrapper(context: CheckContext): Unwrapper {
   // Per transcript session, by JSON-RPC id: a Map tells 7 from "7" itself, and no key string is
@@ -137,7 +131,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     const result = message['result'];
     const isToolOutcome = request ? request.method === 'tools/call' : isObject(result) && (Array.isArray(result['content']) || has(result, 'structuredContent'));
     if (duplicate) {
-      findings.push(...finding('duplicate-response', `a second response to id ${quote(id)}${request ? ` (${nameText(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`));
+      findings.push(...finding('duplicate-response', `a second response to id ${quote(id)}${request ? ` (${shorten(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`));
     } else if (!isToolOutcome) {
       return { kind: 'skipped', findings };
     }
@@ -184,7 +178,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       for (const request of [...sessions.values()].flatMap((requests) => [...requests.values()])) {
         if (request.answered || !request.transcript) continue;
         if (truncatedAt !== undefined && request.line < truncatedAt) continue;
-        const [made] = finding('unanswered-request', `${nameText(request.tool ?? request.method)} request is never answered in this transcript`);
+        const [made] = finding('unanswered-request', `${shorten(request.tool ?? request.method)} request is never answered in this transcript`);
         if (made) late.push({ line: request.line, finding: made, ...(request.tool !== undefined && { tool: request.tool }), wrapping: 'transcript' });
       }
       return late;
