@@ -1,12 +1,13 @@
 // Reads a JSON file the user named (schema, codes, config). Any failure is a UsageError whose one
 // line names the file, and for bad JSON the line and column: these end the run with exit 2.
 import { readFileSync } from 'node:fs';
-import type { ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
 import { ownSchemaValidator } from './lazy.js';
 import { UsageError, describeError } from './errors.js';
 import { LineIndex } from './framing/line-index.js';
 import { locateParseError } from './framing/parse-error.js';
+import { nearestName } from './registry/nearest.js';
 import { decodeWhole } from './sources/decode.js';
 
 export function readJsonFile(path: string, what: string): unknown {
@@ -42,5 +43,33 @@ export function readValidatedJsonFile<T>(path: string, what: string, schemaAsset
   if (!validate) validators.set(schemaAsset, (validate = ownSchemaValidator(ownSchemaName(schemaAsset), readJsonAsset(schemaAsset) as object)));
   if (validate(data)) return data as T;
   const first = validate.errors?.[0];
-  throw new UsageError(`${what} ${path}${first?.instancePath ? ` at ${first.instancePath}` : ''}: ${first?.message ?? 'invalid'} (${hint})`);
+  const problem = first ? describeFileError(first, readJsonAsset(schemaAsset)) : 'invalid';
+  throw new UsageError(`${what} ${path}${first?.instancePath ? ` at ${first.instancePath}` : ''}: ${problem} (${hint})`);
+}
+
+/**
+ * ajv's `must NOT have additional properties` does not say which, and `must be equal to one of the
+ * allowed values` not which values: the property (and the nearest the schema has there) and the
+ * values are what a person fixing the file needs.
+ */
+function describeFileError(error: ErrorObject, schema: unknown): string {
+  if (error.keyword === 'additionalProperties') {
+    const key = String(error.params['additionalProperty']);
+    const near = nearestName(key, Object.keys(propertiesAt(schema, error.schemaPath)));
+    return `unknown key ${JSON.stringify(key)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}`;
+  }
+  if (error.keyword === 'enum') return `must be one of: ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  if (error.keyword === 'const') return `must be ${JSON.stringify(error.params['allowedValue'])}`;
+  return error.message ?? 'is invalid';
+}
+
+/** The `properties` beside the keyword at `schemaPath` (`#/properties/summary/additionalProperties`). */
+function propertiesAt(schema: unknown, schemaPath: string): object {
+  let node: unknown = schema;
+  for (const token of schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1)) {
+    if (node === null || typeof node !== 'object') return {};
+    node = (node as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  const properties = node !== null && typeof node === 'object' ? (node as { properties?: unknown }).properties : undefined;
+  return properties !== null && typeof properties === 'object' ? properties : {};
 }

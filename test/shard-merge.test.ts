@@ -80,4 +80,16 @@ describe('merge', () => {
     expect(result.stderr).toMatch(/^mcec-result: report .*not-a-report\.json: .* \(merge takes reports of check --format json\)\n$/);
     expect(readFileSync(shards[0]!, 'utf8')).toContain('"reportVersion": 1');
   });
+
+  it('names the key or the values a hand-edited report got wrong, not just ajv\'s "additional properties"', () => {
+    const report = JSON.parse(readFileSync(shards[0]!, 'utf8'));
+    const typo = structuredClone(report);
+    typo.summary.recrods = 1;
+    const severity = structuredClone(report);
+    severity.findings[0].severity = 'fatal';
+    const bad = tempFiles({ 'typo.json': JSON.stringify(typo), 'severity.json': JSON.stringify(severity) });
+    const hint = ' (merge takes reports of check --format json)\n';
+    expect(runCli(['merge', join(bad, 'typo.json')]).stderr).toBe(`mcec-result: report ${join(bad, 'typo.json')} at /summary: unknown key "recrods" (did you mean "records"?)${hint}`);
+    expect(runCli(['merge', join(bad, 'severity.json')]).stderr).toBe(`mcec-result: report ${join(bad, 'severity.json')} at /findings/0/severity: must be one of: "error", "warning"${hint}`);
+  });
 });
