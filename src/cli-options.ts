@@ -39,6 +39,19 @@ export function parseNonEmpty(option: string, what = 'file name'): (value: strin
   };
 }
 
+const byteUnits: Record<string, number> = { '': 1, k: 2 ** 10, kib: 2 ** 10, m: 2 ** 20, mib: 2 ** 20, g: 2 ** 30, gib: 2 ** 30 };
+
+/** A size as people write it, the unit binary as `head -c` and the help's "64 MiB": 65536, 64K, 64MiB. */
+export function parseByteSize(option: string, value: string, max: number): number {
+  const match = /^(\d+) ?([a-z]*)$/i.exec(value);
+  const unit = byteUnits[match?.[2]?.toLowerCase() ?? ''];
+  const bytes = match && unit !== undefined ? Number(match[1]) * unit : Number.NaN;
+  if (Number.isNaN(bytes)) throw new UsageError(`${option}: expected a size in bytes, a whole number with K, M or G (KiB, MiB, GiB) after it if you like, got "${value}"`);
+  if (bytes < 1) throw new UsageError(`${option}: expected at least 1 byte, got "${value}"`);
+  if (bytes > max) throw new UsageError(`${option}: at most ${max} bytes (just under ${Math.ceil(max / 2 ** 20)}M: the longest line Node can hold as one string), got "${value}"`);
+  return bytes;
+}
+
 export function parseCount(option: string, value: string, { min = 0 } = {}): number {
   if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
     throw new UsageError(`${option}: expected a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${value}"`);

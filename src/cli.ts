@@ -4,13 +4,14 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { decideColor, mergeConfig, parseCount, parseFormatTarget, parseNonEmpty, parseRuleSetting, parseShard, type CheckFlags } from './cli-options.js';
+import { decideColor, mergeConfig, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseRuleSetting, parseShard, type CheckFlags } from './cli-options.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
 import { printable } from './formatters/common.js';
 import { loadFormatter } from './formatters/load.js';
 import { inputModes } from './framing/index.js';
+import { maxMaxLineBytes } from './framing/ndjson.js';
 import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
 import { check, type CheckOptions, type OwnFile } from './run.js';
@@ -217,7 +218,7 @@ function program(setStatus: (status: number) => void): Command {
     .addOption(new Option('--unwrap <mode>', 'none checks every value as a bare envelope').choices(unwrapModes).default('auto'))
     .option('--extract', 'find the JSON object inside prefixed log lines; lines without one are skipped')
     .option('--stdin-filename <name>', 'the name standard input gets in reports', parseNonEmpty('--stdin-filename', 'name'))
-    .option('--max-line-bytes <n>', 'longer lines are parse errors, never held whole (default 64 MiB)', count('--max-line-bytes', 1))
+    .option('--max-line-bytes <n>', 'longer lines are parse errors, never held whole (default 64M; K, M, G are binary)', (value: string) => parseByteSize('--max-line-bytes', value, maxMaxLineBytes))
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')

@@ -5,6 +5,7 @@ import { type CheckContext } from './checks/check-envelope.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { resolveSeverities, ruleSettings } from './checks/severity.js';
 import { inputModes, type InputMode } from './framing/index.js';
+import { maxMaxLineBytes } from './framing/ndjson.js';
 import { loadRegistry } from './registry/load.js';
 import type { StdinChunks } from './sources/stdin.js';
 import type { RuleId, RuleSetting } from './types.js';
@@ -90,6 +91,9 @@ export function assertCheckOptions(options: CheckOptions): void {
     atLeastOne('jobs', options.jobs),
     atLeastOne('findingsInMemory', options.findingsInMemory),
     atLeastOne('maxLineBytes', options.maxLineBytes),
+    options.maxLineBytes !== undefined && options.maxLineBytes > maxMaxLineBytes
+      ? `maxLineBytes: at most ${maxMaxLineBytes}, the longest line Node can hold as one string, got ${options.maxLineBytes}`
+      : undefined,
     shard && !(Number.isSafeInteger(shard.index) && Number.isSafeInteger(shard.count) && shard.index >= 1 && shard.index <= shard.count)
       ? `shard: expected { index, count } with 1 <= index <= count, got ${JSON.stringify(shard)}`
       : undefined,

@@ -1,9 +1,11 @@
 // The bad-input matrix of issue 5: each case runs the built CLI and asserts the exit status and
 // what the user sees. No stack trace, ever.
+import { constants } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { check } from '../src/index.js';
 import { binary, lines, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at |Error:/);
@@ -33,6 +35,24 @@ describe('bad inputs', () => {
       ['schema', 3],
     ]);
     expect(report.findings[0].message).toBe('line is longer than --max-line-bytes (1000 bytes)');
+  });
+
+  it('--max-line-bytes takes sizes as people write them, and no more than a string can hold', async () => {
+    const dir = tempFiles({ 'long.jsonl': lines({ ok: true, result: { blob: 'x'.repeat(3000) } }, { ok: true, result: {} }) });
+    const over = (args: string[]) => runJson([...args, 'long.jsonl'], { cwd: dir }).report.findings.map((f: { rule: string; line: number }) => [f.rule, f.line]);
+    expect(over(['--max-line-bytes', '2K'])).toEqual([['parse-error', 1]]);
+    expect(over(['--max-line-bytes', '2KiB'])).toEqual([['parse-error', 1]]);
+    expect(over(['--max-line-bytes', '4k'])).toEqual([]);
+    expect(runJson(['--max-line-bytes', '2K', 'long.jsonl'], { cwd: dir }).report.findings[0].message).toBe('line is longer than --max-line-bytes (2048 bytes)');
+    // A limit past V8's longest string let a longer line fail its whole input, the records after it unchecked.
+    expect(runCli(['check', '--max-line-bytes', '1G', 'long.jsonl'], { cwd: dir })).toMatchObject({
+      status: 2,
+      stderr: `mcec-result: --max-line-bytes: at most ${constants.MAX_STRING_LENGTH} bytes (just under 512M: the longest line Node can hold as one string), got "1G"\n`,
+    });
+    expect(runCli(['check', '--max-line-bytes', '64MB', 'long.jsonl'], { cwd: dir }).stderr).toMatch(/^mcec-result: --max-line-bytes: expected a size in bytes, a whole number with K, M or G \(KiB, MiB, GiB\) after it if you like, got "64MB"\n$/);
+    const config = tempFiles({ 'mcec-result.config.json': JSON.stringify({ maxLineBytes: constants.MAX_STRING_LENGTH + 1 }), 'run.jsonl': lines({ ok: true, result: {} }) });
+    expect(runCli(['check', 'run.jsonl'], { cwd: config })).toMatchObject({ status: 2, stderr: `mcec-result: config ${join(config, 'mcec-result.config.json')}: /maxLineBytes must be <= ${constants.MAX_STRING_LENGTH}\n` });
+    await expect(check([join(dir, 'long.jsonl')], { maxLineBytes: constants.MAX_STRING_LENGTH + 1 })).rejects.toThrow(/maxLineBytes: at most \d+, the longest line Node can hold as one string/);
   });
 
   it('100k-deep nesting in result: one schema finding, no stack overflow', () => {

@@ -2,6 +2,7 @@
 // tolerated, a lone CR is not a break. Line numbers are born here. Chunks go in as they arrive and
 // every framed entry goes straight to a sink, so a file is never held whole, no async hop is paid per
 // line, and each parsed value dies young (batching them made them survive into the old generation).
+import { constants } from 'node:buffer';
 import type { Framed } from '../types.js';
 
 /** Where framed entries go: an array in tests, the checker in a run. */
@@ -18,6 +19,14 @@ const SPACE = 0x20;
 const TAB = 0x09;
 
 export const defaultMaxLineBytes = 64 * 1024 * 1024;
+
+/**
+ * A line is parsed from one string, and V8 holds no string longer than this (2^29 - 24 UTF-16
+ * units in Node 20): a longer limit let such a line fail its whole input ("Cannot create a string
+ * longer than..."), and every record after it went unchecked. A UTF-8 line of this many bytes
+ * decodes to at most this many units, so every line under the limit fits.
+ */
+export const maxMaxLineBytes = constants.MAX_STRING_LENGTH;
 
 /** Text decoded at a time: under V8's large-object size, so that a window dies in the young generation. */
 const defaultWindowBytes = 64 * 1024;
