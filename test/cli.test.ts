@@ -176,6 +176,17 @@ describe('mcec-result check: inputs', () => {
     expect(report.findings).toMatchObject([{ rule: 'parse-error', line: 2, column: 1, message: 'unexpected byte order mark (U+FEFF): were files that each start with one joined together?' }]);
   });
 
+  it('a JSON text sequence (jq --seq): each record a parse error that names the RS and how to drop it', () => {
+    const dir = tempFiles({ 'seq.jsonl': `\u001e${JSON.stringify(ok)}\n\u001e${JSON.stringify(ok)}\n{"ok":\u001e}\n` });
+    const { report } = runJson(['seq.jsonl'], { cwd: dir });
+    const rs = "unexpected record separator (U+001E): a JSON text sequence (RFC 7464, jq --seq)? Records are one a line without it: drop --seq, or strip it with tr -d '\\036'";
+    expect(report.findings).toMatchObject([
+      { rule: 'parse-error', line: 1, column: 1, message: rs },
+      { rule: 'parse-error', line: 2, column: 1, message: rs },
+      { rule: 'parse-error', line: 3, column: 7, message: 'unexpected "\\u001e"' },
+    ]);
+  });
+
   it('UTF-16 from PowerShell and a UTF-8 BOM with CRLF are read as text', () => {
     const text = lines(ok, noError).replaceAll('\n', '\r\n');
     const dir = tempFiles({

@@ -53,6 +53,9 @@ export function locateParseError(text: string, error: unknown, quote = true): Pa
     if (base.startsWith('unterminated')) message = base;
     // Invisible when quoted, and what joining files that each start with one leaves mid-stream.
     else if (token.startsWith('\uFEFF')) message = 'unexpected byte order mark (U+FEFF): were files that each start with one joined together?';
+    // What `jq --seq` and other RFC 7464 writers put before each record.
+    else if (token.startsWith('\u001e') && found.offset === text.length - text.trimStart().length)
+      message = 'unexpected record separator (U+001E): a JSON text sequence (RFC 7464, jq --seq)? Records are one a line without it: drop --seq, or strip it with tr -d \'\\036\'';
     else if (found.code === 1 && token !== '') message = quote ? `unexpected ${JSON.stringify(token)}` : base;
     else if (atEnd) message = `unexpected end of input: ${base}`;
     else if (token !== '' && quote) message = `${base}, found ${JSON.stringify(token)}`;
