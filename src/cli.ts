@@ -17,6 +17,7 @@ import { packageVersion } from './assets.js';
 import { check, type CheckOptions, type OwnFile } from './run.js';
 import { ownFilesByKey, refuseClashes, refuseOverwrite, refuseStdinOverwrite, uniquePaths } from './sources/expand.js';
 import type { Report } from './types.js';
+import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { unwrapModes } from './unwrap/index.js';
 
 // What only some runs need (baselines, merge, explain, each formatter) is imported when needed: in
@@ -113,9 +114,21 @@ function writeReportFile(path: string, reports: readonly Iterable<string>[]): vo
   }
 }
 
+interface ExplainFlags {
+  codes: string[];
+  schema?: string;
+  /** A path, or false for --no-config. */
+  config?: string | false;
+}
+
+/** The config file `--config`/`--no-config` name, or the one found upward from the working directory. */
+function configOf(flag: string | false | undefined) {
+  if (flag === false) return undefined;
+  return typeof flag === 'string' ? loadConfig(flag) : findConfig(process.cwd());
+}
+
 function withConfig(flags: CheckFlags, command: Command): { flags: CheckFlags; configPath?: string } {
-  if (flags.config === false) return { flags };
-  const config = typeof flags.config === 'string' ? loadConfig(flags.config) : findConfig(process.cwd());
+  const config = configOf(flags.config);
   if (!config) return { flags };
   // `--rule` is repeatable and merged key by key; every other option given on the command line wins.
   return { flags: mergeConfig(flags, config.settings, (key) => command.getOptionValueSource(key) === 'cli'), configPath: config.path };
@@ -261,9 +274,17 @@ function program(setStatus: (status: number) => void): Command {
     .command('explain')
     .description('what a category, an error or warning code, or a rule means, and how an agent recovers')
     .argument('<name>', 'a category (no-target), an error or warning code (window-not-found), or a rule id (missing-result)')
-    .action(async (name: string) => {
+    .option('--codes <file>', 'extra known codes, as check reads them; repeatable', collect(parseNonEmpty('--codes')), [])
+    .option('--schema <file>', 'the envelope schema those codes belong to (its categories)', parseNonEmpty('--schema'))
+    .option('--config <file>', 'the config file whose codes and schema to read (default: searched upward, as check does)', parseNonEmpty('--config'))
+    .option('--no-config', 'use no config file')
+    .action(async (name: string, given: ExplainFlags, command: Command) => {
+      // A team's own codes live in its config or --codes: explain knows them when check does.
+      const settings = configOf(given.config)?.settings;
+      const codes = command.getOptionValueSource('codes') === 'cli' ? given.codes : [settings?.codes ?? []].flat();
       const [{ explain }, { loadRegistry }] = await Promise.all([import('./explain/explain.js'), import('./registry/load.js')]);
-      process.stdout.write(explain(name, loadRegistry()));
+      const categories = codes.length === 0 ? [] : loadEnvelopeSchema(given.schema ?? settings?.schema).categories;
+      process.stdout.write(explain(name, loadRegistry(codes, categories)));
       setStatus(0);
     });
   return root;

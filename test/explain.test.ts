@@ -120,6 +120,23 @@ describe('mcec-result explain', () => {
     expect(result.stderr).toBe('mcec-result: unknown name "window-not-fonud" (did you mean "window-not-found"?)\n');
   });
 
+  it("knows a team's own codes, from --codes or the config file check reads them from", () => {
+    const codes = JSON.stringify({ errorCodes: { 'no-target': ['ocr-text-missing-{n}'] }, warningCodes: ['ocr-low-confidence'] });
+    const dir = tempFiles({ 'team.json': codes, 'mcec-result.config.json': JSON.stringify({ codes: 'team.json' }), 'sub/.keep': '' });
+    const known = ['ocr-text-missing-3: an error code, listed under one category', '  no-target  a selector matched nothing', '  (mcec-result explain <category> tells what an agent should do)', ''].join('\n');
+    expect(runCli(['explain', 'ocr-text-missing-3', '--no-config', '--codes', 'team.json'], { cwd: dir })).toMatchObject({ status: 0, stdout: known });
+    expect(runCli(['explain', 'ocr-text-missing-3'], { cwd: join(dir, 'sub') })).toMatchObject({ status: 0, stdout: known });
+    expect(runCli(['explain', 'ocr-low-confidence'], { cwd: dir }).stdout).toBe('ocr-low-confidence: a warning code\n  a known warnings[].code; warnings are allowed on success and on failure\n');
+    expect(runCli(['explain', 'ocr-text-missing-3', '--no-config'], { cwd: dir })).toMatchObject({ status: 2, stdout: '' });
+    // The file is held to the schema's categories, as check holds it.
+    const typo = tempFiles({ 'typo.json': JSON.stringify({ errorCodes: { 'no-targt': ['x-1'] } }) });
+    expect(runCli(['explain', 'x-1', '--codes', 'typo.json'], { cwd: typo }).stderr).toBe('mcec-result: codes file typo.json at /errorCodes/no-targt: "no-targt" is not a category of the schema: did you mean "no-target"?\n');
+  });
+
+  it('cuts a pasted name in its message', () => {
+    expect(runCli(['explain', 'x'.repeat(5000)]).stderr).toBe(`mcec-result: unknown name "${'x'.repeat(56)}...: name an error category (timeout, no-target, ...), an error or warning code (window-not-found, minimized-window, ...) or a rule (schema, missing-result, ...)\n`);
+  });
+
   it('exits 2 without a name', () => {
     const result = runCli(['explain']);
     expect(result.status).toBe(2);
