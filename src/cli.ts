@@ -131,7 +131,12 @@ function withConfig(flags: CheckFlags, command: Command): { flags: CheckFlags; c
   const config = configOf(flags.config);
   if (!config) return { flags };
   // `--rule` is repeatable and merged key by key; every other option given on the command line wins.
-  return { flags: mergeConfig(flags, config.settings, (key) => command.getOptionValueSource(key) === 'cli'), configPath: config.path };
+  try {
+    return { flags: mergeConfig(flags, config.settings, (key) => command.getOptionValueSource(key) === 'cli'), configPath: config.path };
+  } catch (error) {
+    // A format the config names ("json=", "sarf") is parsed as --format is: say which file it came from.
+    throw error instanceof UsageError ? new UsageError(`config ${config.path}: ${error.message}`) : error;
+  }
 }
 
 const ownFile = (path: string | undefined, role: string, written: boolean): OwnFile[] => (path === undefined ? [] : [{ path, role, written }]);

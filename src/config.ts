@@ -75,6 +75,11 @@ function describe(error: ErrorObject, prefix: string): string {
   }
   if (error.keyword === 'propertyNames') return `${at || 'rules'}: unknown rule ${unknownRule(String(error.params['propertyName']))}`;
   if (error.keyword === 'enum') return `${at} must be one of: ${(error.params['allowedValues'] as unknown[]).join(', ')}`;
+  // An empty path resolves to the config file's folder: "cannot write /project: is a directory".
+  if (error.keyword === 'minLength') {
+    const key = error.instancePath.split('/')[1];
+    return `${at} is empty: ${key === 'format' ? 'give a format, as --format takes it' : key === 'stdinFilename' ? 'give a name' : 'give a file name'}`;
+  }
   return `${at || 'the config'} ${error.message ?? 'is invalid'}`;
 }
 
@@ -82,8 +87,9 @@ function validated(data: unknown, path: string, prefix: string): ConfigSettings 
   const validate = validator();
   if (validate(data)) return data as ConfigSettings;
   const errors = validate.errors ?? [];
-  // propertyNames reports the bad name first; its own message beats ajv's generic one.
-  const first = errors.find((e) => e.keyword === 'propertyNames') ?? errors[0];
+  // propertyNames reports the bad name first; its own message beats ajv's generic one. Otherwise the
+  // deepest error: for `"codes": [""]` the empty item, not oneOf's first branch ("must be string").
+  const first = errors.find((e) => e.keyword === 'propertyNames') ?? errors.reduce<ErrorObject | undefined>((deepest, e) => (deepest && deepest.instancePath.length >= e.instancePath.length ? deepest : e), undefined);
   throw new UsageError(`config ${path}: ${first ? describe(first, prefix) : 'invalid'}`);
 }
 
@@ -96,6 +102,8 @@ function resolvePaths(settings: ConfigSettings, folder: string): ConfigSettings 
   if (settings.format !== undefined) {
     resolved.format = [settings.format].flat().map((target) => {
       const equals = target.indexOf('=');
+      // Left as it is, so that the format's own check says "the file name is missing".
+      if (equals === target.length - 1) return target;
       return equals === -1 ? target : `${target.slice(0, equals)}=${at(target.slice(equals + 1))}`;
     });
   }

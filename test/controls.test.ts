@@ -61,6 +61,12 @@ describe('config file', () => {
     ['a misspelt rule', JSON.stringify({ rules: { 'unknown-cod': 'off' } }), /\/rules: unknown rule "unknown-cod" \(did you mean "unknown-code"\?\)\n$/],
     ['a bad severity', JSON.stringify({ rules: { schema: 'loud' } }), /\/rules\/schema must be one of: off, warning, error\n$/],
     ['a wrong type', JSON.stringify({ maxListed: 'all' }), /\/maxListed must be integer\n$/],
+    // An empty path resolved to the config's own folder: "cannot write /project: is a directory".
+    ['an empty output path', JSON.stringify({ output: '' }), /mcec-result\.config\.json: \/output is empty: give a file name\n$/],
+    ['an empty codes path in a list', JSON.stringify({ codes: ['team.json', ''] }), /mcec-result\.config\.json: \/codes\/1 is empty: give a file name\n$/],
+    ['an empty format', JSON.stringify({ format: ['human', ''] }), /\/format\/1 is empty: give a format, as --format takes it\n$/],
+    ['a format without its file', JSON.stringify({ format: 'json=' }), /^mcec-result: config .*mcec-result\.config\.json: --format json=: the file name is missing\n$/],
+    ['an unknown format', JSON.stringify({ format: 'sarf' }), /^mcec-result: config .*mcec-result\.config\.json: --format: unknown format "sarf"/],
     ['broken JSON', '{"quiet": true,,}', /config .*mcec-result\.config\.json:1:16: property name expected, found ","\n$/],
   ];
   for (const [name, text, message] of bad) {
