@@ -15,7 +15,7 @@ import { maxMaxLineBytes } from './framing/ndjson.js';
 import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
 import { check, type CheckOptions, type OwnFile } from './run.js';
-import { ownFilesByKey, refuseClashes, refuseOverwrite, refuseStdinOverwrite, uniquePaths } from './sources/expand.js';
+import { ownFilesByKey, refuseClashes, refuseOverwrite, refuseStdinOverwrite, refuseUnwritable, uniquePaths } from './sources/expand.js';
 import type { Report } from './types.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { unwrapModes } from './unwrap/index.js';
@@ -170,6 +170,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   }
   const own = ownFiles(flags, configPath);
   refuseClashes(own);
+  refuseUnwritable(own);
   if (inputs.includes('-')) refuseStdinOverwrite(own);
   const options: CheckOptions = {
     ...(flags.schema !== undefined && { schema: flags.schema }),
@@ -267,6 +268,7 @@ function program(setStatus: (status: number) => void): Command {
     .action(async (paths: string[], flags: CheckFlags) => {
       const written = writtenReports(flags);
       refuseClashes(written);
+      refuseUnwritable(written);
       const owned = ownFilesByKey(written);
       for (const path of paths) refuseOverwrite(path, path, owned);
       const [{ mergeReports, readJsonReport }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);

@@ -381,6 +381,24 @@ describe('folders and globs that could loop, fail or surprise', () => {
     expect(both.stdout).toContain('::error ');
   });
 
+  it('a report or baseline that cannot be written is refused before anything is read, the old file left as it was', async () => {
+    const dir = tempFiles({ 'run.json': JSON.stringify({ ok: true, result: {} }), 'old.json': 'last week', 'reports/.keep': '' });
+    for (const [args, message] of [
+      [['-o', 'missing/r.json'], `cannot write the report missing/r.json: the folder ${join(dir, 'missing')} does not exist`],
+      [['--format', 'sarif=reports'], 'cannot write the sarif report reports: it is a folder'],
+      [['--write-baseline', 'run.json/b.json'], 'cannot write the baseline run.json/b.json: not a directory'],
+    ] as const) {
+      // Standard input stays open and silent: a run that read before refusing would never end.
+      const child = spawn(process.execPath, [binary, 'check', '-', '-o', 'old.json', ...args], { cwd: dir });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const status = await new Promise((done) => child.on('close', done));
+      expect({ status, stderr }, args.join(' ')).toEqual({ status: 2, stderr: `mcec-result: ${message}\n` });
+    }
+    expect(readFileSync(join(dir, 'old.json'), 'utf8')).toBe('last week');
+    expect(runCli(['merge', 'old.json', '-o', 'missing/m.json'], { cwd: dir })).toMatchObject({ status: 2, stderr: `mcec-result: cannot write the report missing/m.json: the folder ${join(dir, 'missing')} does not exist\n` });
+  }, 30_000);
+
   describe('! leaves out what folders and globs find', () => {
     const dir = tempFiles({
       'logs/new/a.jsonl': lines({ ok: false }),

@@ -2,8 +2,8 @@
 // `-` is stdin; an argument that exists on disk is a file or a folder (searched recursively);
 // anything else is a glob, and a glob starting with `!` leaves out the files it matches from what
 // the folders and globs find. Files found under a folder or glob are sorted by code point.
-import { fstatSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { accessSync, constants, fstatSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { OwnFile } from '../context.js';
 import { UsageError, describeError } from '../errors.js';
 // globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
@@ -245,6 +245,36 @@ export function refuseClashes(own: readonly OwnFile[]): void {
       }
       seen.set(key, file);
     }
+  }
+}
+
+/**
+ * The files a run will write, tried before anything is read: a report to a folder that does not
+ * exist failed only after the whole corpus was checked, the run's work lost. Nothing is created or
+ * truncated here, so a run refused for another reason leaves the old file as it was.
+ */
+export function refuseUnwritable(own: readonly OwnFile[]): void {
+  for (const file of own) {
+    const problem = file.written ? unwritable(file.path) : undefined;
+    if (problem !== undefined) throw new UsageError(`cannot write ${file.role} ${file.path}: ${problem}`);
+  }
+}
+
+function unwritable(path: string): string | undefined {
+  try {
+    if (statSync(path).isDirectory()) return 'it is a folder';
+    accessSync(path, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return describeError(error);
+  }
+  const folder = dirname(resolve(path));
+  try {
+    if (!statSync(folder).isDirectory()) return `${folder} is not a folder`;
+    accessSync(folder, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? `the folder ${folder} does not exist` : `${folder}: ${describeError(error)}`;
   }
 }
 
