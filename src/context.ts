@@ -7,6 +7,7 @@ import { resolveSeverities, ruleSettings } from './checks/severity.js';
 import { inputModes, type InputMode } from './framing/index.js';
 import { maxMaxLineBytes } from './framing/ndjson.js';
 import { loadRegistry } from './registry/load.js';
+import { nearestName } from './registry/nearest.js';
 import type { StdinChunks } from './sources/stdin.js';
 import type { RuleId, RuleSetting } from './types.js';
 import { UsageError } from './errors.js';
@@ -66,45 +67,110 @@ export interface RunProgress {
   elapsedMs: number;
 }
 
-function atLeastOne(name: string, value: number | undefined): string | undefined {
-  if (value === undefined || (Number.isSafeInteger(value) && value >= 1)) return undefined;
-  return `${name}: expected a whole number of at least 1, got ${String(value)}`;
+/** What a value is, for "expected X, got Y": JSON for what is short, the kind for the rest. */
+function got(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return value.length > 40 ? 'a string' : JSON.stringify(value);
+  return String(value);
 }
 
+type Check = (value: unknown) => string | undefined;
+
+const expect =
+  (what: string, fits: (value: unknown) => boolean): Check =>
+  (value) =>
+    fits(value) ? undefined : `expected ${what}, got ${got(value)}`;
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const path = expect('a path', (value) => isString(value) && value !== '');
+const flag = expect('true or false', (value) => typeof value === 'boolean');
+const atLeastOne = expect('a whole number of at least 1', (value) => Number.isSafeInteger(value) && (value as number) >= 1);
+const oneOf = (values: readonly string[]) => expect(values.length === 2 ? values.join(' or ') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`, (value) => values.includes(value as string));
+
 function stdinProblem(stdin: unknown): string | undefined {
-  if (stdin === undefined) return undefined;
   // A string is iterable too, a character at a time: most likely the text itself, given whole.
-  if (typeof stdin === 'string') return 'stdin: expected chunks (a Readable, or an array of Buffers or strings), got a string: give [text]';
+  if (typeof stdin === 'string') return 'expected chunks (a Readable, or an array of Buffers or strings), got a string: give [text]';
   const iterable = typeof stdin === 'object' && stdin !== null && (Symbol.asyncIterator in stdin || Symbol.iterator in stdin);
-  return iterable ? undefined : `stdin: expected chunks (a Readable, or an array of Buffers or strings), got ${stdin === null ? 'null' : typeof stdin}`;
+  return iterable ? undefined : `expected chunks (a Readable, or an array of Buffers or strings), got ${got(stdin)}`;
 }
+
+function rulesProblem(rules: unknown): string | undefined {
+  if (rules === null || typeof rules !== 'object' || Array.isArray(rules)) return `expected { <rule id>: "off" | "warning" | "error" }, got ${got(rules)}`;
+  for (const [id, setting] of Object.entries(rules)) {
+    if (!isRuleId(id)) return `unknown rule ${unknownRule(id)}`;
+    // Said of rules.<id>, not of rules.
+    if (!ruleSettings.includes(setting as RuleSetting)) return `.${id}: expected off, warning or error, got ${got(setting)}`;
+  }
+  return undefined;
+}
+
+function shardProblem(shard: unknown): string | undefined {
+  const { index, count } = (shard ?? {}) as { index?: unknown; count?: unknown };
+  const fits = Number.isSafeInteger(index) && Number.isSafeInteger(count) && (index as number) >= 1 && (index as number) <= (count as number);
+  return fits ? undefined : `expected { index, count } with 1 <= index <= count, got ${typeof shard === 'object' && shard !== null ? JSON.stringify(shard) : got(shard)}`;
+}
+
+const isOwnFile = (file: unknown) => {
+  const { path, role, written } = (file ?? {}) as Partial<Record<keyof OwnFile, unknown>>;
+  return isString(path) && isString(role) && typeof written === 'boolean';
+};
+
+/**
+ * One check per option, every option (the mapped type makes a new option without one a compile
+ * error). A JavaScript caller's slip reached the run as given: `signal: 5` read no record and
+ * reported 0 without a word, `codes: 'team.json'` read files named t, e, a and m, and
+ * `maxLineByte` was ignored.
+ */
+const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
+  schema: path,
+  codes: expect('an array of paths', (value) => Array.isArray(value) && value.every((item) => isString(item) && item !== '')),
+  strictCodes: flag,
+  rules: rulesProblem,
+  input: oneOf(inputModes),
+  unwrap: oneOf(unwrapModes),
+  stdinFilename: expect('a name', (value) => isString(value) && value !== ''),
+  maxLineBytes: (value) =>
+    atLeastOne(value) ?? ((value as number) > maxMaxLineBytes ? `at most ${maxMaxLineBytes}, the longest line Node can hold as one string, got ${String(value)}` : undefined),
+  extract: flag,
+  redact: flag,
+  fingerprints: flag,
+  shard: shardProblem,
+  stdin: stdinProblem,
+  // By its shape: a signal of another realm (a vm context, a test environment) is no instanceof.
+  signal: expect('an AbortSignal', (value) => typeof (value as AbortSignal | null)?.aborted === 'boolean' && typeof (value as AbortSignal).addEventListener === 'function'),
+  jobs: atLeastOne,
+  findingsInMemory: atLeastOne,
+  onProgress: expect('a function', (value) => typeof value === 'function'),
+  ownFiles: expect('an array of { path, role, written }', (value) => Array.isArray(value) && value.every(isOwnFile)),
+};
 
 /**
  * The options a library caller passes, held to what the command line accepts (which parses its
  * own): a shard of 3/2 checked nothing, and `rules: {schema: 'loud'}` gave findings a severity no
- * format knows, without a word.
+ * format knows, without a word. `undefined` is an option left out.
  */
-export function assertCheckOptions(options: CheckOptions): void {
-  const { shard, input, unwrap } = options;
-  const problems = [
-    stdinProblem(options.stdin),
-    atLeastOne('jobs', options.jobs),
-    atLeastOne('findingsInMemory', options.findingsInMemory),
-    atLeastOne('maxLineBytes', options.maxLineBytes),
-    options.maxLineBytes !== undefined && options.maxLineBytes > maxMaxLineBytes
-      ? `maxLineBytes: at most ${maxMaxLineBytes}, the longest line Node can hold as one string, got ${options.maxLineBytes}`
-      : undefined,
-    shard && !(Number.isSafeInteger(shard.index) && Number.isSafeInteger(shard.count) && shard.index >= 1 && shard.index <= shard.count)
-      ? `shard: expected { index, count } with 1 <= index <= count, got ${JSON.stringify(shard)}`
-      : undefined,
-    input !== undefined && !inputModes.includes(input) ? `input: expected auto, json or ndjson, got ${JSON.stringify(input)}` : undefined,
-    unwrap !== undefined && !unwrapModes.includes(unwrap) ? `unwrap: expected ${unwrapModes.join(' or ')}, got ${JSON.stringify(unwrap)}` : undefined,
-    ...Object.entries(options.rules ?? {}).map(([id, setting]) =>
-      !isRuleId(id) ? `rules: unknown rule ${unknownRule(id)}` : !ruleSettings.includes(setting) ? `rules.${id}: expected off, warning or error, got ${JSON.stringify(setting)}` : undefined,
-    ),
-  ];
-  const first = problems.find((problem) => problem !== undefined);
-  if (first !== undefined) throw new UsageError(`check options: ${first}`);
+export function assertCheckOptions(options: unknown): asserts options is CheckOptions {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new UsageError(`check options: expected an object, got ${got(options)}`);
+  for (const [key, value] of Object.entries(options)) {
+    const checkOption = Object.hasOwn(optionChecks, key) ? optionChecks[key as keyof CheckOptions] : undefined;
+    if (checkOption === undefined) {
+      const near = nearestName(key, Object.keys(optionChecks));
+      throw new UsageError(`check options: unknown option ${JSON.stringify(key)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}`);
+    }
+    const problem = value === undefined ? undefined : checkOption(value);
+    if (problem !== undefined) throw new UsageError(`check options: ${key}${problem.startsWith('.') ? '' : ': '}${problem}`);
+  }
+}
+
+/** check()'s first argument: a caller's `check('run.jsonl')` would be read a character at a time. */
+export function assertInputs(inputs: unknown): asserts inputs is readonly string[] {
+  if (Array.isArray(inputs) && inputs.every(isString)) return;
+  const hint = isString(inputs) ? `: give [${JSON.stringify(inputs.length > 40 ? `${inputs.slice(0, 37)}...` : inputs)}]` : '';
+  const what = Array.isArray(inputs) ? `an array holding ${got(inputs.find((item) => !isString(item)))}` : got(inputs);
+  throw new UsageError(`check inputs: expected an array of paths (files, folders, globs, - for stdin), got ${what}${hint}`);
 }
 
 export function createCheckContext(options: CheckOptions = {}): CheckContext {

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { packageVersion } from './assets.js';
 import { checkUnit, type Unit, type UnitOptions, type UnitResult } from './check-unit.js';
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
-import { assertCheckOptions, createCheckContext, type CheckOptions } from './context.js';
+import { assertCheckOptions, assertInputs, createCheckContext, type CheckOptions } from './context.js';
 import { ConcatList, RunFolder, SpillBudget, StoredList } from './findings/store.js';
 import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
@@ -138,6 +138,7 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
 
 /** Checks every input and returns the finished report (spec section 6). */
 export async function check(inputs: readonly string[], options: CheckOptions = {}, given?: CheckContext): Promise<Report> {
+  assertInputs(inputs);
   // createCheckContext checks the options; a caller's own context was made without seeing these.
   if (given) assertCheckOptions(options);
   const context = given ?? createCheckContext(options);

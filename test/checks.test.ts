@@ -248,7 +248,17 @@ describe('library options', () => {
     [{ rules: { nope: 'off' } as CheckOptions['rules'] }, 'rules: unknown rule "nope"'],
     [{ rules: { schema: 'loud' } as unknown as CheckOptions['rules'] }, 'rules.schema: expected off, warning or error, got "loud"'],
     [{ stdin: '{"ok":true}' as unknown as CheckOptions['stdin'] }, 'stdin: expected chunks (a Readable, or an array of Buffers or strings), got a string: give [text]'],
-    [{ stdin: 7 as unknown as CheckOptions['stdin'] }, 'stdin: expected chunks (a Readable, or an array of Buffers or strings), got number'],
+    [{ stdin: 7 as unknown as CheckOptions['stdin'] }, 'stdin: expected chunks (a Readable, or an array of Buffers or strings), got 7'],
+    // A JavaScript caller's slips: signal 5 read no record at all, codes as a string read files t, e, a, m...
+    [{ signal: 5 as unknown as AbortSignal }, 'signal: expected an AbortSignal, got 5'],
+    [{ codes: 'team.json' as unknown as string[] }, 'codes: expected an array of paths, got "team.json"'],
+    [{ onProgress: true as unknown as CheckOptions['onProgress'] }, 'onProgress: expected a function, got true'],
+    [{ jobs: '2' as unknown as number }, 'jobs: expected a whole number of at least 1, got "2"'],
+    [{ schema: {} as unknown as string }, 'schema: expected a path, got an object'],
+    [{ rules: ['schema'] as unknown as CheckOptions['rules'] }, 'rules: expected { <rule id>: "off" | "warning" | "error" }, got an array'],
+    [{ redact: 'yes' as unknown as boolean }, 'redact: expected true or false, got "yes"'],
+    [{ maxLineByte: 5 } as CheckOptions, 'unknown option "maxLineByte" (did you mean "maxLineBytes"?)'],
+    [null as unknown as CheckOptions, 'expected an object, got null'],
   ];
 
   it('out of range or unknown: an error naming the option, before anything is read', async () => {
@@ -257,6 +267,14 @@ describe('library options', () => {
       // With a context of its own, check() still holds the run's options to the same.
       await expect(checkRun(['no-such-file.jsonl'], options, createCheckContext()), message).rejects.toThrow(`check options: ${message}`);
     }
+    // Left out, and left undefined, are the same.
+    expect(createCheckContext({ jobs: undefined, signal: undefined }).severities).toEqual(createCheckContext().severities);
+  });
+
+  it("inputs: an array of paths; check('run.jsonl') is said so, not read a character at a time", async () => {
+    await expect(checkRun('run.jsonl' as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got "run.jsonl": give ["run.jsonl"]');
+    await expect(checkRun(['a.jsonl', 5] as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got an array holding 5');
+    await expect(checkRun(undefined as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got undefined');
   });
 
   it('stdin: chunks of bytes or of text are read alike; anything else fails the input, not the run', async () => {
