@@ -152,3 +152,22 @@ describe('streamed JSON formats', () => {
     });
   }
 });
+
+describe('formatReport, the library entry', () => {
+  it('options left out take their defaults', () => {
+    expect(formatReport('human', report())).toBe(formatReport('human', report(), { color: false, maxListed: 100, quiet: false, cwd: '.' }));
+    expect(formatReport('human', report(), { maxListed: undefined })).toContain('a.jsonl:12');
+  });
+
+  it("a JavaScript caller's slips are said, not rendered: a misspelt option listed no finding at all", () => {
+    const cases: [() => string, string][] = [
+      [() => formatReport('human', report(), { maxListd: 3 } as object), 'formatReport: unknown option "maxListd" (did you mean "maxListed"?)'],
+      [() => formatReport('human', report(), { maxListed: -1 }), 'formatReport: maxListed: expected a whole number (0 lists all), got -1'],
+      [() => formatReport('human', report(), { color: 'yes' as unknown as boolean }), 'formatReport: color: expected true or false, got "yes"'],
+      [() => formatReport('sarf' as 'sarif', report()), 'formatReport: unknown format "sarf" (did you mean "sarif"?): choose from human, json, ndjson, sarif, junit, github, markdown'],
+      [() => formatReport(report() as unknown as 'json', 'json' as unknown as Report), 'formatReport: unknown format'],
+      [() => formatReport('json', null as unknown as Report), 'formatReport: expected the report check() or merge gave'],
+    ];
+    for (const [call, message] of cases) expect(call, message).toThrow(message);
+  });
+});

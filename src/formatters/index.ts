@@ -5,8 +5,10 @@ import { formatJson } from './json.js';
 import { formatJunit } from './junit.js';
 import { formatMarkdown } from './markdown.js';
 import type { Report } from '../types.js';
-import type { FormatName, Formatter } from './names.js';
-import type { FormatOptions } from './options.js';
+import { UsageError } from '../errors.js';
+import { nearestName } from '../registry/nearest.js';
+import { formatNames, isFormatName, type FormatName, type Formatter } from './names.js';
+import { defaultFormatOptions, type FormatOptions } from './options.js';
 import { formatNdjson } from './ndjson.js';
 import { formatSarif } from './sarif.js';
 
@@ -20,11 +22,52 @@ export const formatters = {
   markdown: formatMarkdown,
 } satisfies Record<FormatName, Formatter>;
 
-/** The whole text of one format (for a report small enough to hold as one string). */
-export function formatReport(name: FormatName, report: Report, options: FormatOptions): string {
+/**
+ * The whole text of one format (for a report small enough to hold as one string); options left out
+ * take their defaults. What a JavaScript caller passes is checked first: a misspelt option
+ * (`maxListd`) listed no finding at all, and a misspelt format gave "formatters[name] is not a
+ * function".
+ */
+export function formatReport(name: FormatName, report: Report, options: Partial<FormatOptions> = {}): string {
+  const problem = formatNameProblem(name) ?? reportProblem(report) ?? optionsProblem(options);
+  if (problem !== undefined) throw new UsageError(`formatReport: ${problem}`);
+  const full: FormatOptions = { ...defaultFormatOptions };
+  for (const [key, value] of Object.entries(options)) if (value !== undefined) Object.assign(full, { [key]: value });
   let text = '';
-  for (const piece of formatters[name](report, options)) text += piece;
+  for (const piece of formatters[name](report, full)) text += piece;
   return text;
+}
+
+function formatNameProblem(name: unknown): string | undefined {
+  if (typeof name === 'string' && isFormatName(name)) return undefined;
+  const near = typeof name === 'string' ? nearestName(name, formatNames) : undefined;
+  return `unknown format ${JSON.stringify(name) ?? String(name)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}: choose from ${formatNames.join(', ')}`;
+}
+
+function reportProblem(report: unknown): string | undefined {
+  const { summary, findings } = (typeof report === 'object' && report !== null ? report : {}) as Partial<Report>;
+  const fits = typeof summary === 'object' && summary !== null && typeof findings?.[Symbol.iterator] === 'function';
+  return fits ? undefined : 'expected the report check() or merge gave';
+}
+
+const optionTypes: { [K in keyof FormatOptions]-?: [string, (value: unknown) => boolean] } = {
+  color: ['true or false', (value) => typeof value === 'boolean'],
+  maxListed: ['a whole number (0 lists all)', (value) => Number.isSafeInteger(value) && (value as number) >= 0],
+  quiet: ['true or false', (value) => typeof value === 'boolean'],
+  cwd: ['a folder path', (value) => typeof value === 'string'],
+};
+
+function optionsProblem(options: unknown): string | undefined {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return 'options: expected an object';
+  for (const [key, value] of Object.entries(options)) {
+    const type = Object.hasOwn(optionTypes, key) ? optionTypes[key as keyof FormatOptions] : undefined;
+    if (type === undefined) {
+      const near = nearestName(key, Object.keys(optionTypes));
+      return `unknown option ${JSON.stringify(key)}${near === undefined ? ` (options: ${Object.keys(optionTypes).join(', ')})` : ` (did you mean ${JSON.stringify(near)}?)`}`;
+    }
+    if (value !== undefined && !type[1](value)) return `${key}: expected ${type[0]}, got ${JSON.stringify(value) ?? String(value)}`;
+  }
+  return undefined;
 }
 
 export { formatNames, isFormatName, type FormatName, type Formatter } from './names.js';
