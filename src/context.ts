@@ -157,7 +157,9 @@ export function assertCheckOptions(options: unknown): asserts options is CheckOp
   for (const [key, value] of Object.entries(options)) {
     const checkOption = Object.hasOwn(optionChecks, key) ? optionChecks[key as keyof CheckOptions] : undefined;
     if (checkOption === undefined) {
-      const near = nearestName(key, Object.keys(optionChecks));
+      const names = Object.keys(optionChecks);
+      // `strict` is no near miss of `strictCodes` by edit distance, but is what a caller meant.
+      const near = (key.length >= 4 ? names.find((name) => name.startsWith(key)) : undefined) ?? nearestName(key, names);
       throw new UsageError(`check options: unknown option ${JSON.stringify(key)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}`);
     }
     const problem = value === undefined ? undefined : checkOption(value);

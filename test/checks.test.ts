@@ -258,6 +258,7 @@ describe('library options', () => {
     [{ rules: ['schema'] as unknown as CheckOptions['rules'] }, 'rules: expected { <rule id>: "off" | "warning" | "error" }, got an array'],
     [{ redact: 'yes' as unknown as boolean }, 'redact: expected true or false, got "yes"'],
     [{ maxLineByte: 5 } as CheckOptions, 'unknown option "maxLineByte" (did you mean "maxLineBytes"?)'],
+    [{ strict: true } as CheckOptions, 'unknown option "strict" (did you mean "strictCodes"?)'],
     [null as unknown as CheckOptions, 'expected an object, got null'],
   ];
 
