@@ -16,7 +16,7 @@ import { InputDataError, decodeInput, plainUtf8, type ChunkSource } from './sour
 import type { InputSource } from './sources/expand.js';
 import { asBytes, standardInput, type StdinChunks } from './sources/stdin.js';
 import { Tally } from './tally.js';
-import type { Finding, Framed, InputFailure, Progress, RecordFinding, Summary, Wrapping } from './types.js';
+import type { Finding, Framed, InputFailure, ParseHint, Progress, RecordFinding, Summary, Wrapping } from './types.js';
 import { unwrappers, type UnwrapMode } from './unwrap/index.js';
 
 /** A byte range [start, end) of a file, starting at a line start; `index` 0 is the file's first. */
@@ -123,7 +123,7 @@ class SourceChecker {
     this.progress.findings += located.length;
   }
 
-  private add(finding: RecordFinding | undefined, place: Place, hint = false): void {
+  private add(finding: RecordFinding | undefined, place: Place, hint?: ParseHint): void {
     if (!finding) return;
     this.findings.append(locate(finding, this.source.name, place), hint);
     this.progress.findings++;
@@ -142,7 +142,7 @@ class SourceChecker {
     if (framed.kind === 'unparseable') {
       this.tally.addUnparseable();
       const place = this.identify(at(framed.line, framed.column), `parse-error:${framed.column ?? 0}:${framed.message}`, 1);
-      this.add(ruleFinding(this.context, 'parse-error', { message: framed.message }), place, framed.hint === true);
+      this.add(ruleFinding(this.context, 'parse-error', { message: framed.message }), place, framed.hint);
       return;
     }
     if (framed.kind === 'noise') {

@@ -76,10 +76,16 @@ export interface RecordFinding {
   suggestion?: string;
 }
 
+/**
+ * Why a parse error may not be the line's fault but the framing's: a value spread over several
+ * lines (`--input json`), or a log line with a prefix (`--extract`). Worded on an input's first.
+ */
+export type ParseHint = 'pretty' | 'prefix';
+
 /** What framing yields for every non-blank line (or `.json` array element): a value or why there is none. */
 export type Framed =
   | { kind: 'value'; line: number; value: unknown; extracted?: boolean }
-  | { kind: 'unparseable'; line: number; column?: number; message: string; hint?: boolean }
+  | { kind: 'unparseable'; line: number; column?: number; message: string; hint?: ParseHint }
   /** A line with no JSON object under --extract: counted as skipped. */
   | { kind: 'noise'; line: number };
 

@@ -176,6 +176,18 @@ describe('mcec-result check: inputs', () => {
     expect(report.findings).toMatchObject([{ rule: 'parse-error', line: 2, column: 1, message: 'unexpected byte order mark (U+FEFF): were files that each start with one joined together?' }]);
   });
 
+  it('a server log with prefixed lines, checked without --extract: its first parse error says what to do', () => {
+    const log = ['2026-07-01T10:15:02Z INFO agent result {"ok":true,"result":{}}', '2026-07-01T10:15:03Z INFO agent result {"ok":false}', '2026-07-01T10:15:04Z DEBUG idle'].join('\n');
+    const dir = tempFiles({ 'server.log': `${log}\n` });
+    const { report } = runJson(['server.log'], { cwd: dir });
+    expect(report.findings.map((f: { line: number; message: string }) => [f.line, f.message])).toEqual([
+      [1, 'unexpected text after the JSON value, found "-0" (a log line with a prefix before its JSON? --extract finds the object in it)'],
+      [2, 'unexpected text after the JSON value, found "-0"'],
+      [3, 'unexpected text after the JSON value, found "-0"'],
+    ]);
+    expect(runJson(['--extract', 'server.log'], { cwd: dir }).report.summary).toMatchObject({ records: 2, invalid: 1, skipped: 1, unparseable: 0 });
+  });
+
   it('a JSON text sequence (jq --seq): each record a parse error that names the RS and how to drop it', () => {
     const dir = tempFiles({ 'seq.jsonl': `\u001e${JSON.stringify(ok)}\n\u001e${JSON.stringify(ok)}\n{"ok":\u001e}\n` });
     const { report } = runJson(['seq.jsonl'], { cwd: dir });

@@ -69,7 +69,12 @@ describe('NdjsonFramer', () => {
   it('marks the lines that look pretty-printed (the run words the first of them)', () => {
     const framed = frameAll('{\n  "ok": true,\n  "result": {}\n}\n{"ok":true,"detail":"cut off\n');
     expect(framed).toHaveLength(5);
-    expect(framed.map((f) => f.kind === 'unparseable' && f.hint === true)).toEqual([true, false, false, false, false]);
+    expect(framed.map((f) => (f.kind === 'unparseable' ? f.hint : undefined))).toEqual(['pretty', undefined, undefined, undefined, undefined]);
+  });
+
+  it('marks log lines with a prefix before their JSON object (the run words the first of them)', () => {
+    const framed = frameAll('2026-07-01T10:15:02Z INFO result {"ok":true,"result":{}}\nINFO {"ok":fals}\n{"ok":true} trailing\n[1, {"a":2}] x\n');
+    expect(framed.map((f) => (f.kind === 'unparseable' ? f.hint : f.kind))).toEqual(['prefix', undefined, undefined, undefined]);
   });
 
   it('reports invalid UTF-8 at the column of the first bad byte', () => {

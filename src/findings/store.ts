@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { UsageError, describeError } from '../errors.js';
-import { prettyHint } from '../framing/ndjson.js';
-import type { Finding, FindingList, Location, RuleId, Severity, Wrapping } from '../types.js';
+import { hintText } from '../framing/ndjson.js';
+import type { Finding, FindingList, Location, ParseHint, RuleId, Severity, Wrapping } from '../types.js';
 import { byPlace } from './order.js';
 
 /** A store as plain data: what a worker thread posts back, and what the main thread reads from. */
@@ -24,8 +24,9 @@ export interface StoredFindings {
   /** The temporary file and the byte ranges of it that hold this store's first findings, in order. */
   spool?: { path: string; regions: [number, number][] };
   spooled: number;
-  /** Append ordinal of the first parse error that may be a pretty-printed value. */
+  /** Append ordinal of the first parse error that framing hinted at, and its hint. */
   hintAt?: number;
+  hint?: ParseHint;
   errors: number;
 }
 
@@ -196,10 +197,13 @@ export class FindingStore {
 
   constructor(private readonly budget: SpillBudget) {}
 
-  /** The next finding in report order; `hint` marks a parse error that may be a pretty-printed value. */
-  append(finding: Finding, hint = false): void {
+  /** The next finding in report order; `hint` marks a parse error that framing may be the cause of. */
+  append(finding: Finding, hint?: ParseHint): void {
     const data = this.data;
-    if (hint && data.hintAt === undefined) data.hintAt = data.spooled + data.head.length;
+    if (hint !== undefined && data.hintAt === undefined) {
+      data.hintAt = data.spooled + data.head.length;
+      data.hint = hint;
+    }
     if (finding.severity === 'error') data.errors++;
     data.head.push(finding);
     this.budget.hold(this);
@@ -347,7 +351,7 @@ export class StoredList implements FindingList {
   }
 
   private *appended(): Generator<Finding> {
-    const { spool, head, hintAt } = this.stored;
+    const { spool, head, hintAt, hint } = this.stored;
     const { lineOffset, wordHint } = this.placement;
     let ordinal = 0;
     // Read back from the spool, a finding is a new object already placed; one held in memory is
@@ -355,12 +359,12 @@ export class StoredList implements FindingList {
     if (spool) {
       for (const finding of readSpool(spool, lineOffset)) {
         const hinted = wordHint && ordinal++ === hintAt;
-        yield hinted ? placed(finding, 0, true) : finding;
+        yield hinted ? placed(finding, 0, hint) : finding;
       }
     }
     for (const finding of head) {
       const hinted = wordHint && ordinal++ === hintAt;
-      yield lineOffset === 0 && !hinted ? finding : placed(finding, lineOffset, hinted);
+      yield lineOffset === 0 && !hinted ? finding : placed(finding, lineOffset, hinted ? hint : undefined);
     }
   }
 
@@ -378,14 +382,14 @@ export class StoredList implements FindingList {
 }
 
 function shifted(finding: Finding, lineOffset: number): Finding {
-  return lineOffset === 0 ? finding : placed(finding, lineOffset, false);
+  return lineOffset === 0 ? finding : placed(finding, lineOffset, undefined);
 }
 
 /** A copy: stored findings are read again by every format, so they are never changed in place. */
-function placed(finding: Finding, lineOffset: number, hinted: boolean): Finding {
+function placed(finding: Finding, lineOffset: number, hint: ParseHint | undefined): Finding {
   // By way of the spool's packing: field by field, where object spreads cost a default-mode run
   // (half its findings in a later byte range) about 1 µs a finding.
-  return unpack(pack(finding), lineOffset, hinted ? prettyHint : '');
+  return unpack(pack(finding), lineOffset, hint === undefined ? '' : hintText[hint]);
 }
 
 /** Several lists read one after the other: a report's inputs in command-line order. */

@@ -3,7 +3,7 @@
 // every framed entry goes straight to a sink, so a file is never held whole, no async hop is paid per
 // line, and each parsed value dies young (batching them made them survive into the old generation).
 import { constants } from 'node:buffer';
-import type { Framed } from '../types.js';
+import type { Framed, ParseHint } from '../types.js';
 
 /** Where framed entries go: an array in tests, the checker in a run. */
 export interface FramedSink {
@@ -32,7 +32,10 @@ export const maxMaxLineBytes = constants.MAX_STRING_LENGTH;
 const defaultWindowBytes = 64 * 1024;
 
 /** Added by the run to the first hinted parse error of each input (see src/run.ts). */
-export const prettyHint = ' (a JSON value spread over several lines? check the file with --input json)';
+export const hintText: Record<ParseHint, string> = {
+  pretty: ' (a JSON value spread over several lines? check the file with --input json)',
+  prefix: ' (a log line with a prefix before its JSON? --extract finds the object in it)',
+};
 
 export class NdjsonFramer {
   /** Number of line breaks seen so far: the next line is `lines + 1`. */
@@ -205,7 +208,7 @@ export class NdjsonFramer {
       const failure = locateParseError(own, error, this.quote);
       // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off
       // one. Which hinted line is the input's first is decided later: a file may be framed in parts.
-      const hint = failure.atEnd && /[{[,:]\s*$/.test(own);
+      const hint = parseHint(own, failure.atEnd);
       out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: failure.message, ...(hint && { hint }) });
       return;
     }
@@ -220,4 +223,16 @@ function isBlank(bytes: Buffer, start: number, end: number): boolean {
     if (b !== SPACE && b !== TAB && b !== CR) return false;
   }
   return true;
+}
+
+/**
+ * `2026-07-01T10:15:02Z INFO result {"ok":true}` in a .log file failed as "unexpected text after the
+ * JSON value, found "-0"": the year parsed as a number. Asked only of lines JSON.parse rejected, and
+ * of log-line sizes: the search may parse the rest of the line from each of 64 `{"`.
+ */
+function parseHint(line: string, atEnd: boolean): ParseHint | undefined {
+  if (atEnd && /[{[,:]\s*$/.test(line)) return 'pretty';
+  const first = line.trimStart()[0];
+  // A record separator (jq --seq) before the object has a message of its own.
+  return first !== '{' && first !== '[' && first !== '\u001e' && line.length <= 64 * 1024 && extractObject(line, false).kind === 'value' ? 'prefix' : undefined;
 }
