@@ -297,9 +297,28 @@ function program(setStatus: (status: number) => void): Command {
   return root;
 }
 
+/**
+ * `timeout`, `docker stop` and a closed terminal end a run with SIGTERM or SIGHUP, whose default
+ * action skips the exit handlers: a spooled run's temporary findings were left behind (a folder
+ * per run, as large as its findings). Exiting runs them. Ctrl-C (SIGINT) is the run's own: it
+ * stops reading and still reports.
+ */
+function exitOnTermination(): void {
+  for (const [signal, number] of [['SIGTERM', 15], ['SIGHUP', 1]] as const) {
+    process.once(signal, () => {
+      try {
+        process.stderr.write(`mcec-result: stopped by ${signal}: no report written\n`);
+      } finally {
+        process.exit(128 + number);
+      }
+    });
+  }
+}
+
 /** Runs the CLI and returns the exit status; never throws. */
 export async function main(argv: readonly string[]): Promise<number> {
   let status = 0;
+  exitOnTermination();
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     // `| head` closed the pipe: stop quietly, as Unix tools do.
     if (error.code === 'EPIPE') process.exit(status);

@@ -2,7 +2,7 @@
 // what the user sees. No stack trace, ever.
 import { constants } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { check } from '../src/index.js';
@@ -200,6 +200,32 @@ describe('interrupted runs', () => {
     expect(JSON.parse(whole.stdout).summary).not.toHaveProperty('interrupted');
     expect(JSON.parse(runCli(['merge', '--format', 'sarif', 'whole.json'], { cwd: dir }).stdout).runs[0]).not.toHaveProperty('invocations');
   });
+});
+
+describe('terminated runs', () => {
+  // The default action of SIGTERM (timeout, docker stop) and SIGHUP skipped the exit handlers, and a
+  // spooled run's folder of temporary findings stayed in TMPDIR.
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)('%s: the temporary findings are removed, exit %i, and stderr says no report was written', async (signal, status) => {
+    const tmp = tempFiles({});
+    const child = spawn(process.execPath, [binary, 'check', '--format', 'json', '--findings-in-memory', '1', '-'], { env: { ...process.env, TMPDIR: tmp } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdin.write(lines({ ok: false }, { ok: false }, { ok: false }, { ok: false }));
+    // The pipe stays open; wait until the findings past the budget are in the spool file.
+    const spooled = () => readdirSync(tmp, { recursive: true }).some((name) => String(name).endsWith('.ndjson'));
+    for (let waited = 0; !spooled() && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(spooled()).toBe(true);
+    child.kill(signal);
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect({ code, stdout, stderr }).toEqual({ code: status, stdout: '', stderr: `mcec-result: stopped by ${signal}: no report written\n` });
+    expect(readdirSync(tmp)).toEqual([]);
+    child.stdin.destroy();
+  }, 20_000);
 });
 
 describe('unreadable inputs', () => {

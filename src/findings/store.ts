@@ -97,7 +97,8 @@ const removals = new Set<string>();
 
 function remove(dir: string): void {
   removals.delete(dir);
-  rmSync(dir, { recursive: true, force: true });
+  // At exit a worker thread may still be adding a file: retried rather than left half removed.
+  rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
 let exitHook = false;
