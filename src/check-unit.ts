@@ -6,7 +6,7 @@ import { addAbortSignal, type Readable } from 'node:stream';
 import { checkFacts, ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { errorObject, factsOf, stringMember } from './checks/envelope.js';
 import type { CheckOptions } from './context.js';
-import { UsageError, describeError } from './errors.js';
+import { UsageError, describeReadError } from './errors.js';
 import { FindingStore, SpillBudget, type StoredFindings } from './findings/store.js';
 import { byPlace } from './findings/order.js';
 import { fingerprint } from './fingerprint.js';
@@ -323,7 +323,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     // Not the input's fault (the findings spool could not be written): the run stops with it.
     if (error instanceof UsageError) throw error;
     if (!signal?.aborted) {
-      const message = error instanceof InputDataError ? `${source.name}: ${error.message}` : `cannot read ${source.name}: ${describeError(error)}`;
+      const message = error instanceof InputDataError ? `${source.name}: ${error.message}` : `cannot read ${source.name}: ${describeReadError(source.name, error)}`;
       failure = { source: source.name, message };
     }
   }

@@ -6,6 +6,17 @@ export class UsageError extends Error {
 }
 
 /** Describes any thrown value in one line, for messages that must never show a stack. */
+/**
+ * Why a file could not be read, said of its name. A name that is not UTF-8 (a Latin-1 name from an
+ * old archive, say) reaches Node with U+FFFD in place of its bytes, from the command line and from a
+ * folder walk alike, and that name does not exist: "no such file" of a file the listing shows.
+ */
+export function describeReadError(path: string, error: unknown): string {
+  const missing = (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT' || error === undefined;
+  if (missing && path.includes('\uFFFD')) return 'its name is not valid UTF-8, and Node cannot open such a name: rename the file';
+  return error === undefined ? 'no such file or directory' : describeError(error);
+}
+
 export function describeError(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -240,6 +240,17 @@ describe('unreadable inputs', () => {
     expect(result.stderr).toBe(root ? 'mcec-result: cannot read /proc/self/mem: i/o error\n' : 'mcec-result: cannot read secret.jsonl: permission denied\n');
     expect(result.report.summary.invalid).toBe(1);
   });
+
+  it('a file whose name is not UTF-8: said so, not "no such file", found in a folder or named', () => {
+    const dir = tempFiles({ 'logs/ok.jsonl': lines({ ok: true, result: {} }) });
+    // Latin-1 "é" (0xe9) alone is no UTF-8: Node sees the name with U+FFFD, which does not exist.
+    writeFileSync(Buffer.concat([Buffer.from(join(dir, 'logs', 'caf')), Buffer.from([0xe9]), Buffer.from('.jsonl')]), lines({ ok: true, result: {} }));
+    const said = 'cannot read logs/caf\uFFFD.jsonl: its name is not valid UTF-8, and Node cannot open such a name: rename the file';
+    const walked = runJson(['logs'], { cwd: dir });
+    expect(walked).toMatchObject({ status: 2, stderr: `mcec-result: ${said}\n` });
+    expect(walked.report.summary.records).toBe(1);
+    expect(runCli(['check', 'logs/caf\uFFFD.jsonl'], { cwd: dir }).stderr).toBe(`mcec-result: ${said}\n`);
+  });
 });
 
 describe('pipes named as paths', () => {

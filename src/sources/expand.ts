@@ -5,7 +5,7 @@
 import { accessSync, constants, fstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { OwnFile } from '../context.js';
-import { UsageError, describeError } from '../errors.js';
+import { UsageError, describeError, describeReadError } from '../errors.js';
 // globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
 // named files should not pay for it at start-up.
 import { loadGlobby, loadMicromatch } from '../lazy.js';
@@ -108,7 +108,7 @@ async function expandOne(arg: string, stdinName: string): Promise<Expanded | Inp
   try {
     info = statOrUndefined(arg) ?? (asGiven !== arg ? statOrUndefined((path = asGiven)) : undefined);
   } catch (error) {
-    return { source: asGiven, message: `cannot read ${asGiven}: ${describeError(error)}` };
+    return { source: asGiven, message: `cannot read ${asGiven}: ${describeReadError(asGiven, error)}` };
   }
   if (info?.isDirectory()) {
     const files = await walk(asGiven, folderPattern, path);
@@ -124,7 +124,7 @@ async function expandOne(arg: string, stdinName: string): Promise<Expanded | Inp
   }
   if (info) return { files: [found(asGiven, path)], searched: false };
   const { isDynamicPattern } = await loadGlobby();
-  if (!isDynamicPattern(asGiven)) return { source: asGiven, message: `cannot read ${asGiven}: no such file or directory` };
+  if (!isDynamicPattern(asGiven)) return { source: asGiven, message: `cannot read ${asGiven}: ${describeReadError(asGiven, undefined)}` };
   const files = await walk(asGiven, asGiven);
   if (!Array.isArray(files)) return files;
   return { files: files.map((name) => found(name)), searched: true };
