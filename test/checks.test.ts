@@ -65,7 +65,18 @@ describe('the schema, as findings people read', () => {
   it('rejects error:null on success and says the prose allows it', () => {
     const [finding] = check({ ok: true, result: {}, error: null });
     expect(finding).toMatchObject({ rule: 'schema', pointer: '/error', keyword: 'type' });
-    expect(finding!.message).toContain('error must be an object (got null)');
+    expect(finding!.message).toBe(
+      'error must be an object (got null); the schema\'s description allows null ("Populated only when ok is false. Omitted or null on success.") but its type does not: omit the member instead',
+    );
+  });
+
+  it('error:null on a failure, where error is required, is not told to omit it; the two are not confused', () => {
+    // In both orders: the description cache must not hand one record's advice to the other.
+    for (const value of [{ ok: false, error: null }, { ok: true, result: {}, error: null }, { ok: false, error: null }]) {
+      const messages = check(value).map((f) => f.message);
+      if (value.ok) expect(messages).toEqual([expect.stringContaining('omit the member instead')]);
+      else expect(messages).toEqual(['error must be an object (got null)']);
+    }
   });
 
   it('reports an enum violation once (not once per path into error) with the nearest category', () => {

@@ -106,6 +106,12 @@ describe('report data with control characters, for people', () => {
     for (const section of ['top codes', 'unknown error codes', 'unknown warning codes', 'tools', 'sessions']) expect(text).toMatch(new RegExp(`${section}\n(.*\n)?  ${shown.replaceAll('\\', '\\\\').replaceAll('[', '\\[')} `));
   });
 
+  it('human: an empty code or session is a row named "", not a blank one', () => {
+    const empty = report({ summary: sampleSummary({ codes: { '': 2, 'window-not-found': 1 }, unknownCodes: { '': 2 }, sessions: { '': { records: 2, ok: 0, failed: 2 } } }) });
+    const text = formatReport('human', empty, plain);
+    for (const section of ['top codes', 'unknown error codes', 'sessions']) expect(text).toMatch(new RegExp(`${section}\n(.*\n)?  "" +.*2`));
+  });
+
   it('markdown: the same, a line break inside a cell still a <br>', () => {
     const text = formatReport('markdown', dirty, plain);
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\ufeff]/);

@@ -110,12 +110,21 @@ function conditionalOf(document: AnySchemaObject, schemaPath: string): Condition
  * (spec section 1, note). When a member's own description allows null that its type does not,
  * the message says so, so that nobody "fixes" the producer the wrong way.
  */
-function proseAllowsNull(document: AnySchemaObject, instancePath: string): string {
+function proseAllowsNull(schema: EnvelopeSchema, instancePath: string, root: unknown): string {
   const match = /^\/([^/]+)$/.exec(instancePath);
-  const property = match ? schemaAt(document, `#/properties/${match[1]}`) : undefined;
+  const member = match?.[1];
+  const property = member === undefined ? undefined : schemaAt(schema.document, `#/properties/${member}`);
   const description = isObject(property) ? property['description'] : undefined;
-  if (typeof description !== 'string' || !/\bnull\b/i.test(description)) return '';
-  return `; the schema's description allows null ("${description}") but its type does not: omit the member instead`;
+  if (member === undefined || typeof description !== 'string' || !/\bnull\b/i.test(description) || !isObject(root)) return '';
+  // "Omit it" is advice only where the record may go without it: `error: null` on a failure, where
+  // error is required, was told to omit it too.
+  const { validate } = schema;
+  const errors = validate.errors;
+  const without: Record<string, unknown> = { ...root };
+  delete without[member.replaceAll('~1', '/').replaceAll('~0', '~')];
+  const omittable = validate(without) || !(validate.errors ?? []).some((e) => e.keyword === 'required' && e.params['missingProperty'] === member);
+  validate.errors = errors;
+  return omittable ? `; the schema's description allows null ("${description}") but its type does not: omit the member instead` : '';
 }
 
 function wantsObject(type: unknown): boolean {
@@ -139,11 +148,13 @@ function valueAt(root: unknown, pointer: string): unknown {
 // and the schema document.
 /**
  * What a type error adds about the value itself, when it points at the cause: a JSON-RPC batch where
- * an envelope belongs, or a string holding a JSON object (an envelope serialized twice). Worked out
+ * an envelope belongs, a string holding a JSON object (an envelope serialized twice), or a null the
+ * schema's prose allows where the member could be omitted. Worked out
  * once per error: the description cache keys on it, and describe() words it.
  */
-function typeHint(error: ErrorObject, data: unknown): string {
+function typeHint(error: ErrorObject, data: unknown, schema: EnvelopeSchema, root: unknown): string {
   if (error.keyword !== 'type') return '';
+  if (data === null) return proseAllowsNull(schema, error.instancePath, root);
   if (error.instancePath === '' && isJsonRpcBatch(data)) return ': a JSON-RPC batch? Messages are read one a line; a batch is not unwrapped';
   if (wantsObject(error.params['type']) && holdsJsonObject(data)) return ': a string holding a JSON object, encoded twice?';
   return '';
@@ -188,7 +199,7 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
     }
     case 'type': {
       const message = `${name} must be ${listTypes(params['type'])} (got ${typeOf(data)})`;
-      return { ...base, message: message + (data === null ? proseAllowsNull(schema.document, instancePath) : hint) };
+      return { ...base, message: message + hint };
     }
     case 'enum': {
       const allowed = Array.isArray(params['allowedValues']) ? (params['allowedValues'] as unknown[]) : [];
@@ -261,7 +272,7 @@ function descriptionKey(error: ErrorObject, data: unknown, redact: boolean, hint
 
 function describeCached(error: ErrorObject, schema: EnvelopeSchema, root: unknown, redact: boolean): SchemaFinding | undefined {
   const data = valueAt(root, error.instancePath);
-  const hint = typeHint(error, data);
+  const hint = typeHint(error, data, schema, root);
   const key = descriptionKey(error, data, redact, hint);
   if (key === undefined) return describe(error, schema, data, redact, hint);
   let cache = descriptions.get(schema.document);

@@ -109,6 +109,8 @@ export function printable(text: string): string {
  * count of its table 5,000 columns right).
  */
 export function columnName(text: string): string {
+  // An empty code, session or tool is a row of its own, not a blank one that reads as a glitch.
+  if (text === '') return '""';
   const shown = printable(text);
   return shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
 }
