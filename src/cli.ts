@@ -11,7 +11,7 @@ import { UsageError, describeError } from './errors.js';
 import { printable } from './formatters/common.js';
 import { loadFormatter } from './formatters/load.js';
 import { inputModes } from './framing/index.js';
-import { maxMaxLineBytes } from './framing/ndjson.js';
+import { maxLineBytesLimit } from './framing/ndjson.js';
 import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
 import { check, type CheckOptions, type OwnFile } from './run.js';
@@ -237,7 +237,7 @@ function program(setStatus: (status: number) => void): Command {
     .addOption(new Option('--unwrap <mode>', 'none checks every value as a bare envelope').choices(unwrapModes).default('auto'))
     .option('--extract', 'find the JSON object inside prefixed log lines; lines without one are skipped')
     .option('--stdin-filename <name>', 'the name standard input gets in reports', parseNonEmpty('--stdin-filename', 'name'))
-    .option('--max-line-bytes <n>', 'longer lines are parse errors, never held whole (default 64M; K, M, G are binary)', (value: string) => parseByteSize('--max-line-bytes', value, maxMaxLineBytes))
+    .option('--max-line-bytes <n>', 'longer lines are parse errors, never held whole (default 64M; K, M, G are binary)', (value: string) => parseByteSize('--max-line-bytes', value, maxLineBytesLimit))
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')

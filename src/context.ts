@@ -5,7 +5,7 @@ import { type CheckContext } from './checks/check-envelope.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { resolveSeverities, ruleSettings } from './checks/severity.js';
 import { inputModes, type InputMode } from './framing/index.js';
-import { maxMaxLineBytes } from './framing/ndjson.js';
+import { maxLineBytesLimit } from './framing/ndjson.js';
 import { loadRegistry } from './registry/load.js';
 import { nearestName } from './registry/nearest.js';
 import type { StdinChunks } from './sources/stdin.js';
@@ -79,16 +79,16 @@ function got(value: unknown): string {
 
 type Check = (value: unknown) => string | undefined;
 
-const expect =
+const expecting =
   (what: string, fits: (value: unknown) => boolean): Check =>
   (value) =>
     fits(value) ? undefined : `expected ${what}, got ${got(value)}`;
 
 const isString = (value: unknown): value is string => typeof value === 'string';
-const path = expect('a path', (value) => isString(value) && value !== '');
-const flag = expect('true or false', (value) => typeof value === 'boolean');
-const atLeastOne = expect('a whole number of at least 1', (value) => Number.isSafeInteger(value) && (value as number) >= 1);
-const oneOf = (values: readonly string[]) => expect(values.length === 2 ? values.join(' or ') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`, (value) => values.includes(value as string));
+const aPath = expecting('a path', (value) => isString(value) && value !== '');
+const aFlag = expecting('true or false', (value) => typeof value === 'boolean');
+const atLeastOne = expecting('a whole number of at least 1', (value) => Number.isSafeInteger(value) && (value as number) >= 1);
+const oneOf = (values: readonly string[]) => expecting(values.length === 2 ? values.join(' or ') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`, (value) => values.includes(value as string));
 
 function stdinProblem(stdin: unknown): string | undefined {
   // A string is iterable too, a character at a time: most likely the text itself, given whole.
@@ -125,26 +125,26 @@ const isOwnFile = (file: unknown) => {
  * `maxLineByte` was ignored.
  */
 const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
-  schema: path,
-  codes: expect('an array of paths', (value) => Array.isArray(value) && value.every((item) => isString(item) && item !== '')),
-  strictCodes: flag,
+  schema: aPath,
+  codes: expecting('an array of paths', (value) => Array.isArray(value) && value.every((item) => isString(item) && item !== '')),
+  strictCodes: aFlag,
   rules: rulesProblem,
   input: oneOf(inputModes),
   unwrap: oneOf(unwrapModes),
-  stdinFilename: expect('a name', (value) => isString(value) && value !== ''),
+  stdinFilename: expecting('a name', (value) => isString(value) && value !== ''),
   maxLineBytes: (value) =>
-    atLeastOne(value) ?? ((value as number) > maxMaxLineBytes ? `at most ${maxMaxLineBytes}, the longest line Node can hold as one string, got ${String(value)}` : undefined),
-  extract: flag,
-  redact: flag,
-  fingerprints: flag,
+    atLeastOne(value) ?? ((value as number) > maxLineBytesLimit ? `at most ${maxLineBytesLimit}, the longest line Node can hold as one string, got ${String(value)}` : undefined),
+  extract: aFlag,
+  redact: aFlag,
+  fingerprints: aFlag,
   shard: shardProblem,
   stdin: stdinProblem,
   // By its shape: a signal of another realm (a vm context, a test environment) is no instanceof.
-  signal: expect('an AbortSignal', (value) => typeof (value as AbortSignal | null)?.aborted === 'boolean' && typeof (value as AbortSignal).addEventListener === 'function'),
+  signal: expecting('an AbortSignal', (value) => typeof (value as AbortSignal | null)?.aborted === 'boolean' && typeof (value as AbortSignal).addEventListener === 'function'),
   jobs: atLeastOne,
   findingsInMemory: atLeastOne,
-  onProgress: expect('a function', (value) => typeof value === 'function'),
-  ownFiles: expect('an array of { path, role, written }', (value) => Array.isArray(value) && value.every(isOwnFile)),
+  onProgress: expecting('a function', (value) => typeof value === 'function'),
+  ownFiles: expecting('an array of { path, role, written }', (value) => Array.isArray(value) && value.every(isOwnFile)),
 };
 
 /**

@@ -7,6 +7,8 @@ import { ownSchemaValidator } from './lazy.js';
 import { UsageError, describeError } from './errors.js';
 import { LineIndex } from './framing/line-index.js';
 import { locateParseError } from './framing/parse-error.js';
+import { isObject } from './checks/envelope.js';
+import { schemaAt } from './checks/schema.js';
 import { nearestName } from './registry/nearest.js';
 import { decodeWhole } from './sources/decode.js';
 
@@ -43,7 +45,7 @@ export function readValidatedJsonFile<T>(path: string, what: string, schemaAsset
   if (!validate) validators.set(schemaAsset, (validate = ownSchemaValidator(ownSchemaName(schemaAsset), readJsonAsset(schemaAsset) as object)));
   if (validate(data)) return data as T;
   const first = validate.errors?.[0];
-  const problem = first ? describeFileError(first, readJsonAsset(schemaAsset)) : 'invalid';
+  const problem = first ? describeFileError(first, readJsonAsset(schemaAsset) as object) : 'invalid';
   throw new UsageError(`${what} ${path}${first?.instancePath ? ` at ${first.instancePath}` : ''}: ${problem} (${hint})`);
 }
 
@@ -52,7 +54,7 @@ export function readValidatedJsonFile<T>(path: string, what: string, schemaAsset
  * allowed values` not which values: the property (and the nearest the schema has there) and the
  * values are what a person fixing the file needs.
  */
-function describeFileError(error: ErrorObject, schema: unknown): string {
+function describeFileError(error: ErrorObject, schema: object): string {
   if (error.keyword === 'additionalProperties') {
     const key = String(error.params['additionalProperty']);
     const near = nearestName(key, Object.keys(propertiesAt(schema, error.schemaPath)));
@@ -64,12 +66,8 @@ function describeFileError(error: ErrorObject, schema: unknown): string {
 }
 
 /** The `properties` beside the keyword at `schemaPath` (`#/properties/summary/additionalProperties`). */
-function propertiesAt(schema: unknown, schemaPath: string): object {
-  let node: unknown = schema;
-  for (const token of schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1)) {
-    if (node === null || typeof node !== 'object') return {};
-    node = (node as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  const properties = node !== null && typeof node === 'object' ? (node as { properties?: unknown }).properties : undefined;
-  return properties !== null && typeof properties === 'object' ? properties : {};
+function propertiesAt(schema: object, schemaPath: string): object {
+  const parent = schemaAt(schema, schemaPath.replace(/\/[^/]*$/, ''));
+  const properties = isObject(parent) ? parent['properties'] : undefined;
+  return isObject(properties) ? properties : {};
 }

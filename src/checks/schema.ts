@@ -52,7 +52,7 @@ function listTypes(types: unknown): string {
 }
 
 /** Follows a `#/a/b` schema path inside the schema document, if it stays inside it. */
-function schemaAt(document: AnySchemaObject, schemaPath: string): unknown {
+export function schemaAt(document: AnySchemaObject, schemaPath: string): unknown {
   if (!schemaPath.startsWith('#')) return undefined;
   let node: unknown = document;
   for (const raw of schemaPath.slice(2).split('/')) {

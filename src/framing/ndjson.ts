@@ -26,7 +26,7 @@ export const defaultMaxLineBytes = 64 * 1024 * 1024;
  * longer than..."), and every record after it went unchecked. A UTF-8 line of this many bytes
  * decodes to at most this many units, so every line under the limit fits.
  */
-export const maxMaxLineBytes = constants.MAX_STRING_LENGTH;
+export const maxLineBytesLimit = constants.MAX_STRING_LENGTH;
 
 /** Text decoded at a time: under V8's large-object size, so that a window dies in the young generation. */
 const defaultWindowBytes = 64 * 1024;
