@@ -22,6 +22,14 @@ export function parseFormatTarget(value: string): FormatTarget {
   return file === undefined ? { format: name } : { format: name, file };
 }
 
+/**
+ * `-` is standard output, as it is standard input among the inputs: `-o -` and `-f json=-` wrote a
+ * file named "-". `-o -` is no --output at all; a format's `=-` is written to stdout as it is.
+ */
+export function dashMeansStdout<T extends Pick<CheckFlags, 'output'>>(flags: T): T {
+  return flags.output === '-' ? { ...flags, output: undefined } : flags;
+}
+
 export function parseRuleSetting(value: string): [RuleId, RuleSetting] {
   const [id = '', setting = '', ...rest] = value.split('=');
   if (!isRuleId(id)) throw new UsageError(`--rule: unknown rule ${unknownRule(id)}`);

@@ -4,7 +4,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { decideColor, mergeConfig, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseRuleSetting, parseShard, type CheckFlags } from './cli-options.js';
+import { dashMeansStdout, decideColor, mergeConfig, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseRuleSetting, parseShard, type CheckFlags, type FormatTarget } from './cli-options.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
@@ -97,7 +97,7 @@ function writeAll(fd: number, text: string): void {
 const ownStreams = new Map<string, number>(process.platform === 'win32' ? [] : [['/dev/stdout', 1], ['/dev/stderr', 2]]);
 
 function writeReportFile(path: string, reports: readonly Iterable<string>[]): void {
-  const stream = ownStreams.get(path);
+  const stream = path === '-' ? 1 : ownStreams.get(path);
   if (stream !== undefined) return writePieces(stream, reports);
   let fd: number;
   try {
@@ -143,7 +143,9 @@ const ownFile = (path: string | undefined, role: string, written: boolean): OwnF
 
 /** The reports a run writes to files (check and merge). */
 function writtenReports(flags: Pick<CheckFlags, 'output' | 'format'>): OwnFile[] {
-  return [...ownFile(flags.output, 'the report', true), ...flags.format.flatMap((target) => ownFile(target.file, `the ${target.format} report`, true))];
+  // `=-` is standard output, no file.
+  const file = (target: FormatTarget) => (target.file === '-' ? undefined : target.file);
+  return [...ownFile(flags.output, 'the report', true), ...flags.format.flatMap((target) => ownFile(file(target), `the ${target.format} report`, true))];
 }
 
 /** The files a check run reads as settings or writes: a folder or glob that finds one leaves it out. */
@@ -159,7 +161,8 @@ function ownFiles(flags: CheckFlags, configPath: string | undefined): OwnFile[] 
 }
 
 async function runCheck(inputs: string[], given: CheckFlags, command: Command): Promise<number> {
-  const { flags, configPath } = withConfig(given, command);
+  const { flags: merged, configPath } = withConfig(given, command);
+  const flags = dashMeansStdout(merged);
   if (inputs.length === 0) {
     if (process.stdin.isTTY) {
       // Spec section 4: nothing named and nothing piped in prints usage and exits 2.
@@ -227,8 +230,8 @@ function program(setStatus: (status: number) => void): Command {
     .command('check')
     .description('check result envelopes in files, folders, globs or standard input (-)')
     .argument('[inputs...]', 'files, folders (searched for .json/.jsonl/.ndjson/.log and .gz), globs, - for stdin')
-    .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file`, collect(parseFormatTarget), [])
-    .option('-o, --output <file>', 'write the report to a file instead of stdout', parseNonEmpty('--output'))
+    .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, collect(parseFormatTarget), [])
+    .option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)', parseNonEmpty('--output'))
     .option('--schema <file>', 'another envelope schema (default: the bundled MCEC schema)', parseNonEmpty('--schema'))
     .option('--codes <file>', 'extra known codes, merged onto the bundled registry; repeatable', collect(parseNonEmpty('--codes')), [])
     .option('--strict-codes', 'unknown error and warning codes are errors, not warnings')
@@ -258,14 +261,15 @@ function program(setStatus: (status: number) => void): Command {
     .command('merge')
     .description('combine JSON reports (of --shard runs) into one report, in any format')
     .argument('<reports...>', 'reports written by check --format json')
-    .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file`, collect(parseFormatTarget), [])
-    .option('-o, --output <file>', 'write the report to a file instead of stdout', parseNonEmpty('--output'))
+    .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, collect(parseFormatTarget), [])
+    .option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)', parseNonEmpty('--output'))
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')
     .option('--color', 'force colour (FORCE_COLOR is honoured too)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
-    .action(async (paths: string[], flags: CheckFlags) => {
+    .action(async (paths: string[], given: CheckFlags) => {
+      const flags = dashMeansStdout(given);
       const written = writtenReports(flags);
       refuseClashes(written);
       refuseUnwritable(written);

@@ -95,7 +95,8 @@ function validated(data: unknown, path: string, prefix: string): ConfigSettings 
 
 /** Makes the file paths of a config relative to the working directory's view, not the config's. */
 function resolvePaths(settings: ConfigSettings, folder: string): ConfigSettings {
-  const at = (path: string) => (isAbsolute(path) ? path : resolve(folder, path));
+  // `-` is standard output (`"output": "-"`), not a file beside the config.
+  const at = (path: string) => (path === '-' || isAbsolute(path) ? path : resolve(folder, path));
   const resolved: ConfigSettings = { ...settings };
   for (const key of ['output', 'schema', 'baseline'] as const) if (settings[key] !== undefined) resolved[key] = at(settings[key]);
   if (settings.codes !== undefined) resolved.codes = [settings.codes].flat().map(at);

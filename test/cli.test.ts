@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
@@ -349,6 +349,23 @@ describe('mcec-result check: output', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('problems');
     expect(JSON.parse(readFileSync(join(out, 'r.json'), 'utf8')).summary.records).toBe(4);
+  });
+
+  it('- is standard output for -o, a format\'s =file and the config\'s output: no file named "-"', () => {
+    const out = tempFiles({ 'run.jsonl': lines(ok, noError) });
+    const human = runCli(['check', 'run.jsonl'], { cwd: out }).stdout;
+    expect(runCli(['check', '-o', '-', 'run.jsonl'], { cwd: out }).stdout).toBe(human);
+    const both = runCli(['check', '-f', 'json=-', '-f', 'sarif=-', 'run.jsonl'], { cwd: out });
+    expect(both.stdout).toContain('"reportVersion": 1');
+    expect(both.stdout).toContain('"version": "2.1.0"');
+    // The json report to stdout, the human one to the file -o names.
+    const split = runCli(['check', '-f', 'json=-', '-f', 'human', '-o', 'r.txt', 'run.jsonl'], { cwd: out });
+    expect(split.stdout).toContain('"reportVersion": 1');
+    expect(readFileSync(join(out, 'r.txt'), 'utf8')).toBe(human);
+    writeFileSync(join(out, 'mcec-result.config.json'), JSON.stringify({ output: '-' }));
+    expect(runCli(['check', 'run.jsonl'], { cwd: out }).stdout).toBe(human);
+    expect(runCli(['merge', '-o', '-', '-f', 'json=-', 'r.txt'], { cwd: out }).stderr).toContain('report r.txt:');
+    expect(existsSync(join(out, '-'))).toBe(false);
   });
 
   it('-o writes the report to a file instead of stdout', () => {
