@@ -47,6 +47,18 @@ export function parseNonEmpty(option: string, what = 'file name'): (value: strin
   };
 }
 
+/**
+ * A settings file read or a baseline written: `-` would be standard input, which holds the records,
+ * or standard output, which holds the report (`--write-baseline -` wrote a file named "-").
+ */
+export function parseOwnFile(option: string, stream: 'input' | 'output'): (value: string) => string {
+  const nonEmpty = parseNonEmpty(option);
+  return (value) => {
+    if (value === '-') throw new UsageError(`${option}: - would be standard ${stream}, which holds the ${stream === 'input' ? 'records' : 'report'}: name a file`);
+    return nonEmpty(value);
+  };
+}
+
 const byteUnits: Record<string, number> = { '': 1, k: 2 ** 10, kib: 2 ** 10, m: 2 ** 20, mib: 2 ** 20, g: 2 ** 30, gib: 2 ** 30 };
 
 /** A size as people write it, the unit binary as `head -c` and the help's "64 MiB": 65536, 64K, 64MiB. */

@@ -4,7 +4,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { dashMeansStdout, decideColor, mergeConfig, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseRuleSetting, parseShard, type CheckFlags, type FormatTarget } from './cli-options.js';
+import { dashMeansStdout, decideColor, mergeConfig, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, type CheckFlags, type FormatTarget } from './cli-options.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
@@ -232,8 +232,8 @@ function program(setStatus: (status: number) => void): Command {
     .argument('[inputs...]', 'files, folders (searched for .json/.jsonl/.ndjson/.log and .gz), globs, - for stdin')
     .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, collect(parseFormatTarget), [])
     .option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)', parseNonEmpty('--output'))
-    .option('--schema <file>', 'another envelope schema (default: the bundled MCEC schema)', parseNonEmpty('--schema'))
-    .option('--codes <file>', 'extra known codes, merged onto the bundled registry; repeatable', collect(parseNonEmpty('--codes')), [])
+    .option('--schema <file>', 'another envelope schema (default: the bundled MCEC schema)', parseOwnFile('--schema', 'input'))
+    .option('--codes <file>', 'extra known codes, merged onto the bundled registry; repeatable', collect(parseOwnFile('--codes', 'input')), [])
     .option('--strict-codes', 'unknown error and warning codes are errors, not warnings')
     .option('--rule <id=setting>', `set a rule to off, warning or error; repeatable (rules: ${ruleIds.join(', ')})`, collect(parseRuleSetting), [])
     .addOption(new Option('--input <framing>', 'force the framing').choices(inputModes).default('auto'))
@@ -249,9 +249,9 @@ function program(setStatus: (status: number) => void): Command {
     .option('--no-progress', 'no progress line on stderr (it shows only on a terminal, for large inputs)')
     .option('--shard <i/n>', 'check the i-th of n parts of the input files (sorted by path), for CI matrices; merge the JSON reports with `merge`', parseShard)
     .option('--redact', 'keep envelope values (detail, result, observations) out of every report')
-    .option('--baseline <file>', 'report (and fail on) only findings that are not in this baseline', parseNonEmpty('--baseline'))
-    .option('--write-baseline <file>', "record today's findings as a baseline, and exit 0", parseNonEmpty('--write-baseline'))
-    .option('--config <file>', 'a config file (default: mcec-result.config.json or package.json "mcec-result", searched upward)', parseNonEmpty('--config'))
+    .option('--baseline <file>', 'report (and fail on) only findings that are not in this baseline', parseOwnFile('--baseline', 'input'))
+    .option('--write-baseline <file>', "record today's findings as a baseline, and exit 0", parseOwnFile('--write-baseline', 'output'))
+    .option('--config <file>', 'a config file (default: mcec-result.config.json or package.json "mcec-result", searched upward)', parseOwnFile('--config', 'input'))
     .option('--no-config', 'use no config file')
     .option('--exit-zero', 'exit 0 even when findings are errors (usage and input failures still exit 2)')
     .option('--color', 'force colour (FORCE_COLOR is honoured too)')
@@ -285,9 +285,9 @@ function program(setStatus: (status: number) => void): Command {
     .command('explain')
     .description('what a category, an error or warning code, or a rule means, and how an agent recovers')
     .argument('<name>', 'a category (no-target), an error or warning code (window-not-found), or a rule id (missing-result)')
-    .option('--codes <file>', 'extra known codes, as check reads them; repeatable', collect(parseNonEmpty('--codes')), [])
-    .option('--schema <file>', 'the envelope schema those codes belong to (its categories)', parseNonEmpty('--schema'))
-    .option('--config <file>', 'the config file whose codes and schema to read (default: searched upward, as check does)', parseNonEmpty('--config'))
+    .option('--codes <file>', 'extra known codes, as check reads them; repeatable', collect(parseOwnFile('--codes', 'input')), [])
+    .option('--schema <file>', 'the envelope schema those codes belong to (its categories)', parseOwnFile('--schema', 'input'))
+    .option('--config <file>', 'the config file whose codes and schema to read (default: searched upward, as check does)', parseOwnFile('--config', 'input'))
     .option('--no-config', 'use no config file')
     .action(async (name: string, given: ExplainFlags, command: Command) => {
       // A team's own codes live in its config or --codes: explain knows them when check does.

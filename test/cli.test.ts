@@ -366,6 +366,11 @@ describe('mcec-result check: output', () => {
     expect(runCli(['check', 'run.jsonl'], { cwd: out }).stdout).toBe(human);
     expect(runCli(['merge', '-o', '-', '-f', 'json=-', 'r.txt'], { cwd: out }).stderr).toContain('report r.txt:');
     expect(existsSync(join(out, '-'))).toBe(false);
+    // Settings files and baselines are files: - is refused, not read or written as one named "-".
+    for (const [option, stream, holds] of [['--write-baseline', 'output', 'report'], ['--baseline', 'input', 'records'], ['--codes', 'input', 'records'], ['--schema', 'input', 'records'], ['--config', 'input', 'records']]) {
+      expect(runCli(['check', option!, '-', 'run.jsonl'], { cwd: out }), option).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: ${option}: - would be standard ${stream}, which holds the ${holds}: name a file\n` });
+    }
+    expect(existsSync(join(out, '-'))).toBe(false);
   });
 
   it('-o writes the report to a file instead of stdout', () => {
