@@ -34,7 +34,11 @@ function exitStatus(report: Report, flags: CheckFlags): number {
   // Recording a baseline accepts today's findings, so the run that records it passes.
   if (flags.exitZero || flags.writeBaseline !== undefined) return 0;
   if (report.summary.errors > 0) return 1;
-  if (flags.maxWarnings !== undefined && report.summary.warnings > flags.maxWarnings) return 1;
+  if (flags.maxWarnings !== undefined && report.summary.warnings > flags.maxWarnings) {
+    // A JSON or SARIF report holds no verdict: exit 1 over warnings alone needs its reason said.
+    process.stderr.write(`mcec-result: ${report.summary.warnings} warnings, more than --max-warnings ${flags.maxWarnings}: exit 1\n`);
+    return 1;
+  }
   return 0;
 }
 
@@ -42,7 +46,9 @@ async function writeReports(report: Report, flags: CheckFlags): Promise<void> {
   const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
   const toStdout = flags.output === undefined;
   const color = decideColor(flags.color, toStdout && process.stdout.isTTY === true, process.env);
-  const options = { maxListed: flags.maxListed, quiet: flags.quiet ?? false, cwd: process.cwd() };
+  // The warnings fail the run only where exitStatus holds them to the limit.
+  const maxWarnings = flags.exitZero || flags.writeBaseline !== undefined ? undefined : flags.maxWarnings;
+  const options = { maxListed: flags.maxListed, quiet: flags.quiet ?? false, cwd: process.cwd(), ...(maxWarnings !== undefined && { maxWarnings }) };
   // Reports to files first, then those to stdout (or -o) in the order given, each written as it is formatted.
   const main: Iterable<string>[] = [];
   for (const target of targets) {

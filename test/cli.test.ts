@@ -34,6 +34,24 @@ describe('mcec-result check: exit status and streams', () => {
     expect(runCli(['check', '--max-warnings', '1', join(dir, 'w.jsonl')]).status).toBe(1);
   });
 
+  it('when warnings alone fail the run, every format with a verdict says why, and stderr does', () => {
+    // Was: exit 1 under "## ✅ ... 0 errors, 2 warnings" in Markdown and a GitHub notice, no reason anywhere.
+    const dir = tempFiles({ 'w.jsonl': lines({ ok: true }, { ok: true }) });
+    const over = (format: string) => runCli(['check', '--max-warnings', '1', '-f', format, 'w.jsonl'], { cwd: dir });
+    const human = over('human');
+    expect(human).toMatchObject({ status: 1, stderr: 'mcec-result: 2 warnings, more than --max-warnings 1: exit 1\n' });
+    expect(human.stdout).toContain('✖ 2 problems (0 errors, 2 warnings, more than --max-warnings 1) in 1 input');
+    expect(over('markdown').stdout).toMatch(/^## ❌ mcec-result: 0 errors, 2 warnings \(more than --max-warnings 1\) in 1 input\n/);
+    expect(over('github').stdout).toMatch(/\n::error title=mcec-result::2 records in 1 input: 0 invalid, 0 unparseable, 0 errors, 2 warnings \(more than --max-warnings 1\)\n$/);
+    expect(over('json')).toMatchObject({ status: 1, stderr: 'mcec-result: 2 warnings, more than --max-warnings 1: exit 1\n' });
+    // Within the limit, or with --exit-zero, the verdicts stay as they were.
+    for (const args of [['--max-warnings', '2'], ['--max-warnings', '1', '--exit-zero']]) {
+      const passing = runCli(['check', ...args, '-f', 'markdown', 'w.jsonl'], { cwd: dir });
+      expect(passing).toMatchObject({ status: 0, stderr: '' });
+      expect(passing.stdout).toMatch(/^## ✅ mcec-result: 0 errors, 2 warnings in 1 input\n/);
+    }
+  });
+
   it('--exit-zero reports errors but exits 0', () => {
     const dir = tempFiles({ 'e.jsonl': lines(noError) });
     const result = runCli(['check', '--exit-zero', join(dir, 'e.jsonl')]);

@@ -1,5 +1,6 @@
 // Pieces every format shares.
-import type { Finding } from '../types.js';
+import type { Finding, Report } from '../types.js';
+import type { FormatOptions } from './options.js';
 
 /** A finding's message with its suggestion, as every text format shows it. */
 export function messageWithSuggestion(finding: Finding): string {
@@ -113,6 +114,12 @@ export function columnName(text: string): string {
   if (text === '') return '""';
   const shown = printable(text);
   return shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
+}
+
+/** What people's formats say when the warnings fail the run (`--max-warnings`), or undefined. */
+export function tooManyWarnings(report: Report, options: FormatOptions): string | undefined {
+  const { maxWarnings } = options;
+  return maxWarnings !== undefined && report.summary.warnings > maxWarnings ? `more than --max-warnings ${maxWarnings}` : undefined;
 }
 
 /** What people's formats say of a report of an interrupted run. */

@@ -6,7 +6,7 @@
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
-import { interruptedText, listedBySource, messageWithSuggestion, type SourceGroup } from './common.js';
+import { interruptedText, listedBySource, messageWithSuggestion, tooManyWarnings, type SourceGroup } from './common.js';
 
 type CommandName = 'error' | 'warning' | 'notice';
 
@@ -53,13 +53,15 @@ function sourceCommands({ source, listed, rest }: SourceGroup, options: FormatOp
   return lines;
 }
 
-function summaryLine(report: Report): string {
+function summaryLine(report: Report, options: FormatOptions): string {
   const s = report.summary;
-  const text = `${plural(s.records, 'record')} in ${plural(s.inputs, 'input')}: ${s.invalid} invalid, ${s.unparseable} unparseable, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}${s.interrupted ? ` (${interruptedText})` : ''}`;
-  return command('notice', { title: report.tool.name }, text);
+  const over = tooManyWarnings(report, options);
+  const text = `${plural(s.records, 'record')} in ${plural(s.inputs, 'input')}: ${s.invalid} invalid, ${s.unparseable} unparseable, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}${over === undefined ? '' : ` (${over})`}${s.interrupted ? ` (${interruptedText})` : ''}`;
+  // An error annotation when the warnings fail the run: a notice reads as a pass.
+  return command(over === undefined ? 'notice' : 'error', { title: report.tool.name }, text);
 }
 
 export function* formatGithub(report: Report, options: FormatOptions): Generator<string> {
   for (const group of listedBySource(report.findings, options.maxListed)) yield `${sourceCommands(group, options).join('\n')}\n`;
-  yield `${summaryLine(report)}\n`;
+  yield `${summaryLine(report, options)}\n`;
 }

@@ -3,7 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { columnName, interruptedText, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
+import { columnName, interruptedText, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
@@ -24,13 +24,14 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function headline(report: Report, c: ChalkInstance): string {
+function headline(report: Report, c: ChalkInstance, options: FormatOptions): string {
   const { errors, warnings, inputs } = report.summary;
   const problems = errors + warnings;
   const where = `in ${plural(inputs, 'input')}`;
   if (problems === 0) return c.green(`✔ no problems ${where}`);
-  const text = `✖ ${plural(problems, 'problem')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')}) ${where}`;
-  return errors > 0 ? c.red.bold(text) : c.yellow.bold(text);
+  const over = tooManyWarnings(report, options);
+  const text = `✖ ${plural(problems, 'problem')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over === undefined ? '' : `, ${over}`}) ${where}`;
+  return errors > 0 || over !== undefined ? c.red.bold(text) : c.yellow.bold(text);
 }
 
 function counts(report: Report, c: ChalkInstance): string[] {
@@ -110,7 +111,7 @@ export function* formatHuman(report: Report, options: FormatOptions): Generator<
   for (const group of listedBySource(shown, options.maxListed)) yield `${findingLines(group, c).join('\n')}\n\n`;
   const blocks: string[][] = [];
   const { summary, suggestions } = report;
-  blocks.push([headline(report, c), ...counts(report, c)]);
+  blocks.push([headline(report, c, options), ...counts(report, c)]);
   const chart = categoryChart(report, c);
   if (chart.length > 0) blocks.push(chart);
   for (const section of [toolTable(report, c), sessionTable(report, c)]) if (section.length > 0) blocks.push(section);

@@ -55,6 +55,7 @@ const optionTypes: { [K in keyof FormatOptions]-?: [string, (value: unknown) => 
   maxListed: ['a whole number (0 lists all)', (value) => Number.isSafeInteger(value) && (value as number) >= 0],
   quiet: ['true or false', (value) => typeof value === 'boolean'],
   cwd: ['a folder path', (value) => typeof value === 'string'],
+  maxWarnings: ['a whole number', (value) => Number.isSafeInteger(value) && (value as number) >= 0],
 };
 
 function optionsProblem(options: unknown): string | undefined {

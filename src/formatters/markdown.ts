@@ -5,7 +5,7 @@
 // Mermaid pie: https://mermaid.js.org/syntax/pie.html
 import type { Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { interruptedText, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
+import { interruptedText, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
@@ -39,12 +39,13 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function heading(report: Report): string {
+function heading(report: Report, options: FormatOptions): string {
   const { errors, warnings, inputs } = report.summary;
   const where = `in ${plural(inputs, 'input')}`;
   if (errors + warnings === 0) return `## ✅ ${report.tool.name}: no problems ${where}`;
-  const mark = errors > 0 ? '❌' : '✅';
-  return `## ${mark} ${report.tool.name}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} ${where}`;
+  const over = tooManyWarnings(report, options);
+  const mark = errors > 0 || over !== undefined ? '❌' : '✅';
+  return `## ${mark} ${report.tool.name}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over === undefined ? '' : ` (${over})`} ${where}`;
 }
 
 function totals(report: Report): string[] {
@@ -99,7 +100,7 @@ function findings(report: Report, options: FormatOptions): string[] {
 
 // Not streamed: a table's column widths depend on every row, and the rows are at most --max-listed per input.
 export function* formatMarkdown(report: Report, options: FormatOptions): Generator<string> {
-  const blocks = [[heading(report)], ...(report.summary.interrupted ? [[`> **${interruptedText}**`]] : []), totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report), findings(report, options)];
+  const blocks = [[heading(report, options)], ...(report.summary.interrupted ? [[`> **${interruptedText}**`]] : []), totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report), findings(report, options)];
   yield `${blocks
     .filter((lines) => lines.length > 0)
     .map((lines) => lines.join('\n'))

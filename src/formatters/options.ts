@@ -7,6 +7,11 @@ export interface FormatOptions {
   quiet: boolean;
   /** SARIF and GitHub output give paths relative to this folder, with forward slashes. */
   cwd: string;
+  /**
+   * The run fails when warnings exceed this (`--max-warnings`, when it applies: not with
+   * `--exit-zero`): the formats that give a verdict say so, not "✅" over a failing run.
+   */
+  maxWarnings?: number;
 }
 
 export const defaultFormatOptions: FormatOptions = { color: false, maxListed: 100, quiet: false, cwd: '.' };
