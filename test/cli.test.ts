@@ -44,11 +44,15 @@ describe('mcec-result check: exit status and streams', () => {
     expect(over('markdown').stdout).toMatch(/^## ❌ mcec-result: 0 errors, 2 warnings \(more than --max-warnings 1\) in 1 input\n/);
     expect(over('github').stdout).toMatch(/\n::error title=mcec-result::2 records in 1 input: 0 invalid, 0 unparseable, 0 errors, 2 warnings \(more than --max-warnings 1\)\n$/);
     expect(over('json')).toMatchObject({ status: 1, stderr: 'mcec-result: 2 warnings, more than --max-warnings 1: exit 1\n' });
+    const junit = over('junit').stdout;
+    expect(junit).toContain('<testsuites name="mcec-result" tests="4" failures="1" errors="0">');
+    expect(junit).toContain('<testcase name="warnings" classname="mcec-result" time="0">\n      <failure message="2 warnings, more than --max-warnings 1" type="max-warnings">');
     // Within the limit, or with --exit-zero, the verdicts stay as they were.
     for (const args of [['--max-warnings', '2'], ['--max-warnings', '1', '--exit-zero']]) {
       const passing = runCli(['check', ...args, '-f', 'markdown', 'w.jsonl'], { cwd: dir });
       expect(passing).toMatchObject({ status: 0, stderr: '' });
       expect(passing.stdout).toMatch(/^## ✅ mcec-result: 0 errors, 2 warnings in 1 input\n/);
+      expect(runCli(['check', ...args, '-f', 'junit', 'w.jsonl'], { cwd: dir }).stdout).not.toContain('<failure');
     }
   });
 

@@ -6,7 +6,8 @@
 // Schema: https://github.com/windyroad/JUnit-Schema/blob/master/JUnit.xsd
 // (as the reporters read it: https://github.com/testmoapp/junitxml)
 import type { Finding, Report } from '../types.js';
-import { messageWithSuggestion } from './common.js';
+import { messageWithSuggestion, tooManyWarnings } from './common.js';
+import type { FormatOptions } from './options.js';
 
 interface LineCase {
   line: number;
@@ -115,25 +116,39 @@ function suiteStart(source: string, { tests, failures }: SuiteCounts): string {
   return `  <testsuite${attributes({ name: source, tests, failures, errors: 0, skipped: 0, time: 0 })}>`;
 }
 
-function validRecordsSuite(report: Report): string[] {
+/** A failed test case of its own when the warnings fail the run, which no warning's case does. */
+function warningsCase(report: Report, over: string | undefined): string[] {
+  if (over === undefined) return [];
+  const message = `${report.summary.warnings} warnings, ${over}`;
+  return [
+    `    <testcase${attributes({ name: 'warnings', classname: report.tool.name, time: 0 })}>`,
+    `      <failure${attributes({ message, type: 'max-warnings' })}>${escapeText(message)}</failure>`,
+    '    </testcase>',
+  ];
+}
+
+function validRecordsSuite(report: Report, over: string | undefined): string[] {
   const { records, valid, invalid, unparseable, skipped, errors, warnings } = report.summary;
   const properties = { records, valid, invalid, unparseable, skipped, errors, warnings, ...(report.summary.interrupted && { interrupted: 'true' }) };
+  const failed = over === undefined ? 0 : 1;
   return [
-    `  <testsuite${attributes({ name: 'summary', tests: 1, failures: 0, errors: 0, skipped: 0, time: 0 })}>`,
+    `  <testsuite${attributes({ name: 'summary', tests: 1 + failed, failures: failed, errors: 0, skipped: 0, time: 0 })}>`,
     '    <properties>',
     ...Object.entries(properties).map(([name, value]) => `      <property${attributes({ name, value })}/>`),
     '    </properties>',
     `    <testcase${attributes({ name: 'valid records', classname: report.tool.name, time: 0 })}>`,
     `      <system-out>${escapeText(`${valid} of ${records} records are valid`)}</system-out>`,
     '    </testcase>',
+    ...warningsCase(report, over),
     '  </testsuite>',
   ];
 }
 
-export function* formatJunit(report: Report): Generator<string> {
+export function* formatJunit(report: Report, options: FormatOptions): Generator<string> {
   const suites = countSuites(report.findings);
-  let tests = 1;
-  let failures = 0;
+  const over = tooManyWarnings(report, options);
+  let tests = over === undefined ? 1 : 2;
+  let failures = over === undefined ? 0 : 1;
   for (const counts of suites.values()) (tests += counts.tests), (failures += counts.failures);
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: report.tool.name, tests, failures, errors: 0 })}>\n`;
   let open: string | undefined;
@@ -146,5 +161,5 @@ export function* formatJunit(report: Report): Generator<string> {
     yield `${testCase(lineCase, source).join('\n')}\n`;
   }
   if (open !== undefined) yield '  </testsuite>\n';
-  yield `${[...validRecordsSuite(report), '</testsuites>'].join('\n')}\n`;
+  yield `${[...validRecordsSuite(report, over), '</testsuites>'].join('\n')}\n`;
 }
