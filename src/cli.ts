@@ -1,7 +1,7 @@
 // The command line: argv -> options -> run() -> formatted reports -> stdout / files, exit status.
 // Exit status (spec section 4): 0 no error finding; 1 error findings or too many warnings;
 // 2 usage errors, unreadable inputs, invalid schema or codes files.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
 import { dashMeansStdout, decideColor, mergeConfig, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, type CheckFlags, type FormatTarget } from './cli-options.js';
@@ -223,13 +223,20 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   return exitStatus(report, flags);
 }
 
+/** `check -run.jsonl` is an unknown option to commander; when such a file exists, say how to name it. */
+function dashFileHint(text: string): string {
+  const option = /^unknown option '(-.+)'\n$/.exec(text)?.[1];
+  if (option === undefined || !existsSync(option)) return text;
+  return `${text.trimEnd()}: ${option} is a file? Name it after --, or as ./${option}\n`;
+}
+
 function program(setStatus: (status: number) => void): Command {
   const root = new Command('mcec-result')
     .description('Conformance checker for MCEC 3.0 agent tool result envelopes.')
     .version(packageVersion())
     .exitOverride()
     // commander's own usage errors start like every other message of the tool, not with "error:".
-    .configureOutput({ outputError: (text, write) => write(`mcec-result: ${text.replace(/^error: /, '')}`) })
+    .configureOutput({ outputError: (text, write) => write(`mcec-result: ${dashFileHint(text.replace(/^error: /, ''))}`) })
     .showHelpAfterError('(run with --help for usage)');
   const count = (option: string, min = 0) => (value: string) => parseCount(option, value, { min });
   root

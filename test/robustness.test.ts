@@ -152,6 +152,16 @@ describe('bad inputs', () => {
     expect(report.summary).toMatchObject({ records: 3, valid: 2, invalid: 1 });
   });
 
+  it('a file whose name starts with -: the unknown option says how to name it', () => {
+    const dir = tempFiles({ '-run.jsonl': lines({ ok: true, result: {} }) });
+    expect(runCli(['check', '-run.jsonl'], { cwd: dir })).toMatchObject({
+      status: 2,
+      stderr: "mcec-result: unknown option '-run.jsonl': -run.jsonl is a file? Name it after --, or as ./-run.jsonl\n(run with --help for usage)\n",
+    });
+    expect(runCli(['check', '--', '-run.jsonl'], { cwd: dir }).status).toBe(0);
+    expect(runCli(['check', '--frob'], { cwd: dir }).stderr).toBe("mcec-result: unknown option '--frob'\n(run with --help for usage)\n");
+  });
+
   it('an unknown option, or a bad value: exit 2, one line naming it', () => {
     for (const args of [['check', '--jobz', '2'], ['check', '--max-line-bytes', '0', 'x']]) {
       const result = runCli(args);
