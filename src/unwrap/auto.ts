@@ -150,6 +150,9 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       }
       if (has(value, 'jsonrpc')) return jsonRpc(value, where);
       if (isCallToolResult(value)) return mcpRecord(value, where, wrappingOf(where, 'mcp'));
+      // A report or baseline of an earlier run, written into the folder it checked: not a tool
+      // outcome (`check evidence/` failed on evidence/report.json, "missing required property ok").
+      if (!where.inTranscript && isOwnArtifact(value)) return { kind: 'skipped', findings: [] };
     }
     return {
       kind: 'record',
@@ -184,4 +187,11 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       return late;
     },
   };
+}
+
+/** What `check --format json` and `--write-baseline` write: `tool` says whose it is. */
+function isOwnArtifact(value: JsonObject): boolean {
+  const tool = value['tool'];
+  if (has(value, 'reportVersion')) return isObject(tool) && tool['name'] === 'mcec-result';
+  return has(value, 'baselineVersion') && tool === 'mcec-result';
 }
