@@ -324,6 +324,26 @@ describe('mcec-result check: schema and codes files', () => {
     }
   });
 
+  it('--schema split over files: a $ref to a file beside it is read, never fetched', () => {
+    const records = lines({ ok: true, result: {} }, { ok: true, result: [] }, { ok: 'yes', result: {} });
+    const schemaDir = tempFiles({
+      'run.jsonl': records,
+      'schemas/envelope.json': JSON.stringify({ type: 'object', required: ['ok'], properties: { ok: { $ref: 'defs/common.json#/$defs/flag' }, result: { $ref: 'defs/common.json#/$defs/payload' } } }),
+      // A file referenced from a referenced file: resolved against where that one is.
+      'schemas/defs/common.json': JSON.stringify({ $defs: { flag: { type: 'boolean' }, payload: { $ref: 'payload.json' } } }),
+      'schemas/defs/payload.json': JSON.stringify({ type: 'object' }),
+      'missing.json': JSON.stringify({ properties: { result: { $ref: 'nope.json' } } }),
+    });
+    const { status, report } = runJson(['--schema', 'schemas/envelope.json', 'run.jsonl'], { cwd: schemaDir });
+    expect(status).toBe(1);
+    expect(report.findings.map((f: { line: number; message: string }) => `${f.line} ${f.message}`)).toEqual(['2 result must be an object (got array)', '3 ok must be a boolean (got string)']);
+    // Was: "remote $ref not fetched: common.json#/$defs/flag", of a file beside the schema.
+    expect(runCli(['check', '--schema', 'missing.json', 'run.jsonl'], { cwd: schemaDir })).toMatchObject({
+      status: 2,
+      stderr: `mcec-result: schema missing.json: $ref nope.json: cannot read file ${join(schemaDir, 'nope.json')}: no such file or directory\n`,
+    });
+  });
+
   const bad: [string, string, RegExp][] = [
     ['a schema that is not JSON', 'broken.schema.json', /^mcec-result: schema broken\.schema\.json:4:2: unexpected end of input: closing brace expected\n$/],
     ['a schema that is not a valid JSON Schema', 'invalid.schema.json', /^mcec-result: schema invalid\.schema\.json is not a valid JSON Schema: .*type/],

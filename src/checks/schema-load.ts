@@ -3,6 +3,8 @@
 // mode (scripts/build-validator.mjs), so a run on the bundled schema loads neither ajv nor its
 // compiler. Nothing is fetched, ever: a remote $ref is a usage error.
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AnySchemaObject, Options, ValidateFunction } from 'ajv';
 import { bundledSchemaPath } from '../assets.js';
 import { UsageError, describeError } from '../errors.js';
@@ -70,18 +72,55 @@ function described(schema: AnySchemaObject, source: string, validate: ValidateFu
   return { ...(id !== undefined && { id }), source, document: schema, validate, categories: categoriesOf(schema) };
 }
 
-export function compileEnvelopeSchema(document: unknown, source: string): EnvelopeSchema {
+/** A `$ref` to a file beside the schema (`common.json#/$defs/x`, `file:///...`): read, never fetched. */
+function localSchemaPath(missingSchema: string, folder: string | undefined): string | undefined {
+  if (missingSchema.startsWith('file:')) return fileURLToPath(missingSchema);
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.test(missingSchema);
+  return scheme || folder === undefined || missingSchema === '' ? undefined : resolve(folder, missingSchema);
+}
+
+function addReferenced(ajv: { addSchema(schema: AnySchemaObject, key: string): unknown }, key: string, path: string, label: string): void {
+  let document: unknown;
+  try {
+    document = readJsonFile(path, 'file');
+  } catch (error) {
+    throw new UsageError(`${label}: ${describeError(error)}`);
+  }
+  try {
+    ajv.addSchema(asSchema(document, `${label}: ${path}`), key);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${label}: ${path} is not a valid JSON Schema: ${describeError(error)}`);
+  }
+}
+
+/** Schema files a schema may pull in through `$ref`s: enough for any split of one schema, not a loop. */
+const maxReferencedFiles = 100;
+
+/**
+ * `folder` is where the schema file is: a `$ref` to a file beside it was refused as a "remote $ref"
+ * (`"$ref": "common.json#/$defs/obj"` in a schema split over files); such files are read from
+ * there, as many as are referenced. An http(s) `$ref` is still never fetched.
+ */
+export function compileEnvelopeSchema(document: unknown, source: string, folder?: string): EnvelopeSchema {
   const label = source === 'bundled' ? 'the bundled schema' : `schema ${source}`;
   const schema = asSchema(document, label);
   const ajv = ajvFor(schema['$schema'], label);
-  let validate: ValidateFunction;
-  try {
-    validate = ajv.compile(schema);
-  } catch (error) {
-    if (error instanceof loadAjv().MissingRefError) throw new UsageError(`${label}: remote $ref not fetched: ${error.missingRef}`);
-    throw new UsageError(`${label} is not a valid JSON Schema: ${describeError(error)}`);
+  const added = new Set<string>();
+  for (;;) {
+    try {
+      return described(schema, source, ajv.compile(schema));
+    } catch (error) {
+      if (!(error instanceof loadAjv().MissingRefError)) throw new UsageError(`${label} is not a valid JSON Schema: ${describeError(error)}`);
+      const { missingRef, missingSchema } = error;
+      const local = localSchemaPath(missingSchema, folder);
+      if (local === undefined) throw new UsageError(`${label}: remote $ref not fetched: ${missingRef}`);
+      if (added.has(missingSchema)) throw new UsageError(`${label}: $ref ${missingRef}: ${local} was read, but its $id is another: give it "$id": ${JSON.stringify(missingSchema)}, or none`);
+      if (added.size >= maxReferencedFiles) throw new UsageError(`${label}: more than ${maxReferencedFiles} schema files referenced through $ref`);
+      added.add(missingSchema);
+      addReferenced(ajv, missingSchema, local, `${label}: $ref ${missingRef}`);
+    }
   }
-  return described(schema, source, validate);
 }
 
 interface Precompiled {
@@ -102,7 +141,7 @@ function precompiled(text: string): ValidateFunction | undefined {
 }
 
 export function loadEnvelopeSchema(path?: string): EnvelopeSchema {
-  if (path !== undefined) return compileEnvelopeSchema(readJsonFile(path, 'schema'), path);
+  if (path !== undefined) return compileEnvelopeSchema(readJsonFile(path, 'schema'), path, dirname(resolve(path)));
   const text = readFileSync(bundledSchemaPath(), 'utf8');
   const document = asSchema(JSON.parse(text), 'the bundled schema');
   const validate = precompiled(text);
