@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { packageVersion } from './assets.js';
 import { checkUnit, type Unit, type UnitOptions, type UnitResult } from './check-unit.js';
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
-import { assertCheckOptions, assertInputs, createCheckContext, type CheckOptions } from './context.js';
+import { assertCheckOptions, assertInputs, createCheckContext, type CheckOptions, type OwnFile } from './context.js';
 import { ConcatList, RunFolder, SpillBudget, StoredList } from './findings/store.js';
 import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
@@ -142,7 +142,8 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   // createCheckContext checks the options; a caller's own context was made without seeing these.
   if (given) assertCheckOptions(options);
   const context = given ?? createCheckContext(options);
-  const expanded = await expandInputs(inputs, options.stdinFilename ?? '-', options.ownFiles);
+  const referenced = (context.schema.referencedFiles ?? []).map((path): OwnFile => ({ path, role: 'a file the schema refers to', written: false }));
+  const expanded = await expandInputs(inputs, options.stdinFilename ?? '-', [...(options.ownFiles ?? []), ...referenced]);
   const failures = [...expanded.failures];
   const sources = options.shard ? inShard(expanded.sources, options.shard) : expanded.sources;
   const jobs = Math.max(1, options.jobs ?? availableParallelism());

@@ -337,6 +337,9 @@ describe('mcec-result check: schema and codes files', () => {
     const { status, report } = runJson(['--schema', 'schemas/envelope.json', 'run.jsonl'], { cwd: schemaDir });
     expect(status).toBe(1);
     expect(report.findings.map((f: { line: number; message: string }) => `${f.line} ${f.message}`)).toEqual(['2 result must be an object (got array)', '3 ok must be a boolean (got string)']);
+    // The files it refers to are the run's own, as the schema is: a folder walk leaves them out.
+    const walked = runJson(['--schema', 'schemas/envelope.json', '.', '!missing.json'], { cwd: schemaDir });
+    expect(walked.report.summary).toMatchObject({ inputs: 1, records: 3 });
     // Was: "remote $ref not fetched: common.json#/$defs/flag", of a file beside the schema.
     expect(runCli(['check', '--schema', 'missing.json', 'run.jsonl'], { cwd: schemaDir })).toMatchObject({
       status: 2,

@@ -20,6 +20,8 @@ export interface EnvelopeSchema {
   validate: ValidateFunction;
   /** The closed category set: the enum at /$defs/error/properties/category/enum. */
   categories: string[];
+  /** Files read for its `$ref`s: the run's own, which a folder walk leaves out as it does the schema. */
+  referencedFiles?: string[];
 }
 
 /** Shared with scripts/build-validator.mjs, which must generate the same code. */
@@ -107,9 +109,11 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
   const schema = asSchema(document, label);
   const ajv = ajvFor(schema['$schema'], label);
   const added = new Set<string>();
+  const referencedFiles: string[] = [];
   for (;;) {
     try {
-      return described(schema, source, ajv.compile(schema));
+      const compiled = described(schema, source, ajv.compile(schema));
+      return referencedFiles.length > 0 ? { ...compiled, referencedFiles } : compiled;
     } catch (error) {
       if (!(error instanceof loadAjv().MissingRefError)) throw new UsageError(`${label} is not a valid JSON Schema: ${describeError(error)}`);
       const { missingRef, missingSchema } = error;
@@ -119,6 +123,7 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
       if (added.size >= maxReferencedFiles) throw new UsageError(`${label}: more than ${maxReferencedFiles} schema files referenced through $ref`);
       added.add(missingSchema);
       addReferenced(ajv, missingSchema, local, `${label}: $ref ${missingRef}`);
+      referencedFiles.push(local);
     }
   }
 }
