@@ -55,6 +55,8 @@ describe('recognition (spec section 7 order)', () => {
     const cases: [unknown, string][] = [
       [{ structuredContent: { data: 1 } }, 'it has no content array, and its structuredContent has no ok'],
       [{ content: [{ type: 'image', data: 'x' }] }, 'its content has no text block (1 block: image)'],
+      // Was "its content has no text block (0 blocks: )".
+      [{ content: [] }, 'its content is empty'],
       [{ content: [{ type: 'text', text: 'Clicked.' }] }, 'its text block is not JSON'],
       [{ content: [{ type: 'text', text: '{"status":"done"}' }] }, 'its text block is JSON without ok'],
       [{ content: [{ type: 'text', text: JSON.stringify(JSON.stringify({ ok: true, result: {} })) }] }, 'its text block is a JSON string holding an object: the envelope encoded twice?'],

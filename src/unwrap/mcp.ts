@@ -42,7 +42,8 @@ function envelopeFromText(content: unknown): TextSearch {
     else if (holdsJsonObject(parsed)) instead = 'its text block is a JSON string holding an object: the envelope encoded twice?';
     else instead = `its text block is JSON but not an object (${Array.isArray(parsed) ? 'array' : typeof parsed})`;
   }
-  return { instead: instead ?? `its content has no text block (${content.length} block${content.length === 1 ? '' : 's'}: ${describeBlocks(content)})` };
+  if (instead !== undefined) return { instead };
+  return { instead: content.length === 0 ? 'its content is empty' : `its content has no text block (${content.length} block${content.length === 1 ? '' : 's'}: ${describeBlocks(content)})` };
 }
 
 function describeBlocks(content: unknown[]): string {
