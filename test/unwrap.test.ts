@@ -69,6 +69,15 @@ describe('recognition (spec section 7 order)', () => {
     }
   });
 
+  it("a transcript line whose payload is no object: not-an-envelope, not a schema error of an envelope it never had", () => {
+    const line = (payload: unknown) => ({ ts: 't', sessionId: 's1', direction: 'response', method: 'tools/call', payload });
+    for (const [payload, got] of [['oops', '"oops"'], [null, 'null'], [[1], 'an array']] as const) {
+      const [result] = run([line(payload)]).results;
+      expect(result).toMatchObject({ kind: 'record', hasEnvelope: false, wrapping: 'transcript', sessionId: 's1' });
+      expect(result!.findings).toEqual([{ rule: 'not-an-envelope', severity: 'error', message: `the transcript line's payload is no JSON-RPC message (got ${got})` }]);
+    }
+  });
+
   it('the truncation marker is skipped and reported', () => {
     const [marker] = run([{ truncated: 'tool-call log size cap reached' }]).results;
     expect(marker).toMatchObject({ kind: 'skipped', truncated: true });
