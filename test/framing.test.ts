@@ -72,6 +72,17 @@ describe('NdjsonFramer', () => {
     expect(framed.map((f) => (f.kind === 'unparseable' ? f.hint : undefined))).toEqual(['pretty', undefined, undefined, undefined, undefined]);
   });
 
+  it('says when the last record stops inside a value with no line break after it (a writer cut off)', () => {
+    const cut = ' (the input ends inside this record, with no line break after it: was it cut off while being written?)';
+    for (const chunkSize of [Infinity, 7]) {
+      expect(frameAll('{"ok":true}\n{"ok":true,"result":{"a":"x', chunkSize)[1]).toEqual({ kind: 'unparseable', line: 2, column: 28, message: `unterminated string${cut}` });
+      expect(frameAll('{"ok":true}\n{"ok":true,"result":{', chunkSize)[1]).toMatchObject({ message: `unexpected end of input: closing brace expected${cut}` });
+    }
+    // Not when a line break follows (a record cut inside the file), nor for an error before the end.
+    expect(frameAll('{"ok":true,"result":{"a":"x\n{"ok":true}\n')[0]).toMatchObject({ message: 'unterminated string' });
+    expect(frameAll('{"ok":true}}')[0]).toMatchObject({ message: 'unexpected text after the JSON value, found "}"' });
+  });
+
   it('marks log lines with a prefix before their JSON object (the run words the first of them)', () => {
     const framed = frameAll('2026-07-01T10:15:02Z INFO result {"ok":true,"result":{}}\nINFO {"ok":fals}\n{"ok":true} trailing\n[1, {"a":2}] x\n');
     expect(framed.map((f) => (f.kind === 'unparseable' ? f.hint : f.kind))).toEqual(['prefix', undefined, undefined, undefined]);

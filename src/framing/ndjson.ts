@@ -31,6 +31,9 @@ export const maxLineBytesLimit = constants.MAX_STRING_LENGTH;
 /** Text decoded at a time: under V8's large-object size, so that a window dies in the young generation. */
 const defaultWindowBytes = 64 * 1024;
 
+/** Said of an input's last line when it stops inside a value with no LF after it. */
+const cutOffText = '(the input ends inside this record, with no line break after it: was it cut off while being written?)';
+
 /** Added by the run to the first hinted parse error of each input (see src/run.ts). */
 export const hintText: Record<ParseHint, string> = {
   pretty: ' (a JSON value spread over several lines? check the file with --input json)',
@@ -45,6 +48,8 @@ export class NdjsonFramer {
   /** The current line passed --max-line-bytes: its bytes are dropped until its end. */
   private oversize = false;
   private oversizeBlank = true;
+  /** The line being framed is the input's last and has no LF after it. */
+  private unterminated = false;
 
   /** Lines ended so far; for a byte range of a file, how many lines it holds. */
   get lineCount(): number {
@@ -136,7 +141,9 @@ export class NdjsonFramer {
   end(out: FramedSink): void {
     if (this.carryBytes > 0 || this.oversize) {
       this.lines++;
+      this.unterminated = true;
       this.flushCarry(out);
+      this.unterminated = false;
     }
   }
 
@@ -206,6 +213,11 @@ export class NdjsonFramer {
       // A string of the line's own: a message quoting a slice of the window would keep it alive.
       const own = window === undefined ? text : bytes.toString('utf8', start, end);
       const failure = locateParseError(own, error, this.quote);
+      // What a crashed writer leaves: the last record stops mid-value, with no line break after it.
+      if (this.unterminated && failure.atEnd) {
+        out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: `${failure.message} ${cutOffText}` });
+        return;
+      }
       // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off
       // one. Which hinted line is the input's first is decided later: a file may be framed in parts.
       const hint = parseHint(own, failure.atEnd);
