@@ -125,6 +125,14 @@ describe('mcec-result check: inputs', () => {
     expect(report.summary.inputs).toBe(5);
   });
 
+  it('finds the extensions in any case (RESULT.JSON, as Windows tools name files), framed by them', () => {
+    // Was: skipped without a word; a folder holding only such files was "no input files".
+    const pretty = JSON.stringify(noError, null, 2);
+    const dir = tempFiles({ 'RESULT.JSON': pretty, 'run.JsonL': lines(noError), 'old.NDJSON.GZ': gzipSync(lines(noError)), 'NOTES.TXT': 'not an input' });
+    const { report } = runJson([dir]);
+    expect(report.findings.map((f: { source: string; rule: string }) => `${f.source.slice(dir.length + 1)} ${f.rule}`)).toEqual(['RESULT.JSON schema', 'old.NDJSON.GZ schema', 'run.JsonL schema']);
+  });
+
   it('expands globs and accepts backslashes in arguments', () => {
     const dir = tempFiles({ 'x/one.jsonl': lines(ok), 'x/two.jsonl': lines(noError), 'x/skip.json': '{}' });
     const { report } = runJson(['x/*.jsonl'], { cwd: dir });

@@ -65,13 +65,13 @@ function linkToFile(path: string): boolean {
  * not followed: one pointing up the tree made a glob loop, on two such links for hours (fast-glob
  * follows each until the path is too long), and found the same files again under other names.
  */
-async function walk(arg: string, pattern: string, cwd?: string): Promise<string[] | InputFailure> {
+async function walk(arg: string, pattern: string, cwd?: string, anyCase = false): Promise<string[] | InputFailure> {
   // Synchronous: nothing else runs while inputs are listed. Async with objectMode cost a folder of
   // 10k files ~40 ms more than async with plain paths; sync with objectMode costs no more than that.
   const { globbySync } = await loadGlobby();
   let entries;
   try {
-    entries = globbySync(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true });
+    entries = globbySync(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true, caseSensitiveMatch: !anyCase });
   } catch (error) {
     return walkFailure(arg, error);
   }
@@ -111,7 +111,8 @@ async function expandOne(arg: string, stdinName: string): Promise<Expanded | Inp
     return { source: asGiven, message: `cannot read ${asGiven}: ${describeReadError(asGiven, error)}` };
   }
   if (info?.isDirectory()) {
-    const files = await walk(asGiven, folderPattern, path);
+    // RESULT.JSON, as Windows tools name files, is searched for too: framing reads the name in any case.
+    const files = await walk(asGiven, folderPattern, path, true);
     if (!Array.isArray(files)) return files;
     const base = asGiven.replace(/\/+$/, '');
     // globby's paths are normalised already: the folder is resolved once, not each of its 10k files.
