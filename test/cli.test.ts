@@ -125,6 +125,16 @@ describe('mcec-result check: inputs', () => {
     expect(report.summary.inputs).toBe(5);
   });
 
+  it('folder walks and globs leave node_modules out, unless it is named', () => {
+    const dir = tempFiles({ 'run.jsonl': lines(noError), 'node_modules/x/package.json': '{"name":"x"}', 'logs/node_modules/y/a.jsonl': lines(noError) });
+    const sources = (args: string[]) => runJson(args, { cwd: dir }).report.findings.map((f: { source: string }) => f.source);
+    // Was: every package.json under node_modules checked as an envelope.
+    expect(sources(['.'])).toEqual(['./run.jsonl']);
+    expect(runCli(['check', '**/*.json'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: no input files in **/*.json\n' });
+    expect(sources(['node_modules'])).toEqual(['node_modules/x/package.json', 'node_modules/x/package.json']);
+    expect(sources(['logs/node_modules/**/*.jsonl'])).toEqual(['logs/node_modules/y/a.jsonl']);
+  });
+
   it('finds the extensions in any case (RESULT.JSON, as Windows tools name files), framed by them', () => {
     // Was: skipped without a word; a folder holding only such files was "no input files".
     const pretty = JSON.stringify(noError, null, 2);

@@ -71,7 +71,10 @@ async function walk(arg: string, pattern: string, cwd?: string, anyCase = false)
   const { globbySync } = await loadGlobby();
   let entries;
   try {
-    entries = globbySync(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true, caseSensitiveMatch: !anyCase });
+    // `check .` at a project's root walked node_modules (thousands of package.json files checked as
+    // envelopes), as no JavaScript tool does; a glob that names node_modules still goes there.
+    const ignore = pattern.includes('node_modules') ? [] : ['**/node_modules/**'];
+    entries = globbySync(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true, caseSensitiveMatch: !anyCase, ignore });
   } catch (error) {
     return walkFailure(arg, error);
   }
