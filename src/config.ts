@@ -2,7 +2,7 @@
 // package.json, found from the working directory upward; `--config FILE` names one, `--no-config`
 // turns the search off. Keys are the long option names in camelCase; paths are relative to the file.
 // It is validated by data/config.schema.json, so a mistake names the file and the key.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
@@ -120,10 +120,12 @@ export function loadConfig(path: string): LoadedConfig {
 
 function packageHasKey(path: string): boolean {
   try {
-    const data = readJsonFile(path, 'package.json');
+    const data = readJsonFile(path, 'config');
     return typeof data === 'object' && data !== null && Object.hasOwn(data, packageKey);
-  } catch {
-    // A broken package.json that is not ours to read is not a reason to fail the run.
+  } catch (error) {
+    // A broken package.json that is not ours to read is not a reason to fail the run; one that
+    // names our key is our config, which would otherwise be left out without a word.
+    if (readFileSync(path, 'latin1').includes(`"${packageKey}"`)) throw error;
     return false;
   }
 }

@@ -38,6 +38,17 @@ describe('config file', () => {
     expect(runCli(['check', '-f', 'human', 'run.jsonl'], { cwd: dir }).stdout).toContain('problem');
   });
 
+  it('a broken package.json: passed over, unless it names "mcec-result", whose config it would hold', () => {
+    const dir = tempFiles({ 'package.json': '{"name": "x",}', 'sub/run.jsonl': lines(ok) });
+    expect(runCli(['check', 'run.jsonl'], { cwd: join(dir, 'sub') }).status).toBe(0);
+    // Was: the config left out without a word, the run as if it had none.
+    writeFileSync(join(dir, 'package.json'), '{"name": "x", "mcec-result": {"quiet": true},}');
+    expect(runCli(['check', 'run.jsonl'], { cwd: join(dir, 'sub') })).toMatchObject({
+      status: 2,
+      stderr: `mcec-result: config ${join(dir, 'package.json')}:1:46: property name expected, found "}"\n`,
+    });
+  });
+
   it('a "mcec-result" key in package.json; --config FILE; --no-config', () => {
     const dir = tempFiles({
       'package.json': JSON.stringify({ name: 'agent-tests', 'mcec-result': { rules: { schema: 'warning' } } }),
