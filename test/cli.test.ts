@@ -358,6 +358,17 @@ describe('mcec-result check: schema and codes files', () => {
     // The files it refers to are the run's own, as the schema is: a folder walk leaves them out.
     const walked = runJson(['--schema', 'schemas/envelope.json', '.', '!missing.json'], { cwd: schemaDir });
     expect(walked.report.summary).toMatchObject({ inputs: 1, records: 3 });
+    // A schema published with an absolute $id names its parts by URL: the copy beside it is read.
+    const published = tempFiles({
+      'run.jsonl': records,
+      'envelope.json': JSON.stringify({ $id: 'https://example.test/s/envelope.json', properties: { ok: { $ref: 'https://example.test/s/defs/common.json#/$defs/flag' } } }),
+      'defs/common.json': JSON.stringify({ $id: 'https://example.test/s/defs/common.json', $defs: { flag: { type: 'boolean' } } }),
+      'gone.json': JSON.stringify({ $id: 'https://example.test/s/gone.json', properties: { ok: { $ref: 'missing.json' } } }),
+    });
+    expect(runJson(['--schema', 'envelope.json', '--rule', 'missing-result=off', 'run.jsonl'], { cwd: published }).report.findings.map((f: { line: number }) => f.line)).toEqual([3]);
+    expect(runCli(['check', '--schema', 'gone.json', 'run.jsonl'], { cwd: published }).stderr).toBe(
+      `mcec-result: schema gone.json: remote $ref not fetched: https://example.test/s/missing.json (no copy beside the schema at ${join(published, 'missing.json')})\n`,
+    );
     // Was: "remote $ref not fetched: common.json#/$defs/flag", of a file beside the schema.
     expect(runCli(['check', '--schema', 'missing.json', 'run.jsonl'], { cwd: schemaDir })).toMatchObject({
       status: 2,

@@ -2,8 +2,8 @@
 // `--schema FILE`. The bundled schema's validator is generated at build time by ajv's standalone
 // mode (scripts/build-validator.mjs), so a run on the bundled schema loads neither ajv nor its
 // compiler. Nothing is fetched, ever: a remote $ref is a usage error.
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnySchemaObject, Options, ValidateFunction } from 'ajv';
 import { bundledSchemaPath } from '../assets.js';
@@ -74,11 +74,21 @@ function described(schema: AnySchemaObject, source: string, validate: ValidateFu
   return { ...(id !== undefined && { id }), source, document: schema, validate, categories: categoriesOf(schema) };
 }
 
-/** A `$ref` to a file beside the schema (`common.json#/$defs/x`, `file:///...`): read, never fetched. */
-function localSchemaPath(missingSchema: string, folder: string | undefined): string | undefined {
-  if (missingSchema.startsWith('file:')) return fileURLToPath(missingSchema);
-  const scheme = /^[a-z][a-z0-9+.-]*:/i.test(missingSchema);
-  return scheme || folder === undefined || missingSchema === '' ? undefined : resolve(folder, missingSchema);
+/**
+ * A `$ref` to a file beside the schema (`common.json#/$defs/x`, `file:///...`): read, never fetched.
+ * A schema published with an absolute `$id` (`https://example.com/s/envelope.json`) refers to its
+ * parts by URL (`https://example.com/s/common.json`): the copy beside it, when there is one, is read.
+ */
+function localSchemaPath(missingSchema: string, folder: string | undefined, baseId: unknown): { path?: string; tried?: string } {
+  if (missingSchema.startsWith('file:')) return { path: fileURLToPath(missingSchema) };
+  if (folder === undefined || missingSchema === '') return {};
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(missingSchema)) return { path: resolve(folder, missingSchema) };
+  const base = typeof baseId === 'string' ? baseId.slice(0, baseId.lastIndexOf('/') + 1) : '';
+  if (base === '' || !missingSchema.startsWith(base)) return {};
+  const beside = resolve(folder, decodeURIComponent(missingSchema.slice(base.length)));
+  // Beside it, not above it: `../` in the URL does not lead out of the schema's folder.
+  if (!beside.startsWith(folder + sep)) return {};
+  return existsSync(beside) ? { path: beside } : { tried: beside };
 }
 
 function addReferenced(ajv: { addSchema(schema: AnySchemaObject, key: string): unknown }, key: string, path: string, label: string): void {
@@ -117,8 +127,8 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
     } catch (error) {
       if (!(error instanceof loadAjv().MissingRefError)) throw new UsageError(`${label} is not a valid JSON Schema: ${describeError(error)}`);
       const { missingRef, missingSchema } = error;
-      const local = localSchemaPath(missingSchema, folder);
-      if (local === undefined) throw new UsageError(`${label}: remote $ref not fetched: ${missingRef}`);
+      const { path: local, tried } = localSchemaPath(missingSchema, folder, schema['$id']);
+      if (local === undefined) throw new UsageError(`${label}: remote $ref not fetched: ${missingRef}${tried === undefined ? '' : ` (no copy beside the schema at ${tried})`}`);
       if (added.has(missingSchema)) throw new UsageError(`${label}: $ref ${missingRef}: ${local} was read, but its $id is another: give it "$id": ${JSON.stringify(missingSchema)}, or none`);
       if (added.size >= maxReferencedFiles) throw new UsageError(`${label}: more than ${maxReferencedFiles} schema files referenced through $ref`);
       added.add(missingSchema);
