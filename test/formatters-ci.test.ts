@@ -212,6 +212,18 @@ describe('formatGithub', () => {
     ]);
   });
 
+  it('standard input is no file of the repository: no file= property, the place in the message', () => {
+    const fromStdin = findings.map((f) => ({ ...f, location: { ...f.location, source: '-' } }));
+    const lines = formatReport('github', report({ findings: fromStdin }), { ...plain, maxListed: 3 }).split('\n');
+    expect(lines.slice(0, 5)).toEqual([
+      '::error title=schema::standard input, line 4: ok is false, so error is required',
+      '::error title=schema::standard input, line 12: error.category must be one of: timeout, focus (got "no_target") (did you mean "no-target"?)',
+      '::warning title=unknown-code::standard input, line 12: unknown error code "window-not-fonud" (did you mean "window-not-found"?)',
+      '::notice::1 more finding in standard input not annotated (--max-listed 0 lists all)',
+      '::notice title=mcec-result::12 records in 2 inputs: 2 invalid, 1 unparseable, 3 errors, 1 warning',
+    ]);
+  });
+
   it('escapes %, CR and LF in messages, and : and , in properties too', () => {
     const odd: Finding = { rule: 'schema', severity: 'error', message: '100% wrong:\r\nsee, here', location: { source: '/work/logs/a,b:c%.jsonl', line: 2, column: 3 } };
     const [line] = formatReport('github', report({ findings: [odd] }), plain).split('\n');

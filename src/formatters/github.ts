@@ -30,6 +30,8 @@ function command(name: CommandName, properties: Record<string, string | number>,
 
 function annotation(finding: Finding, cwd: string): string {
   const { source, line, column } = finding.location;
+  // Standard input is no file of the repository: `file=-` pointed the annotation at a file named "-".
+  if (source === '-') return command(finding.severity, { title: finding.rule }, `standard input, line ${line}${column === undefined ? '' : `:${column}`}: ${messageWithSuggestion(finding)}`);
   const properties = {
     file: relativeSourcePath(source, cwd),
     line,
@@ -47,7 +49,7 @@ function plural(n: number, word: string): string {
 function sourceCommands({ source, listed, rest }: SourceGroup, options: FormatOptions): string[] {
   const lines = listed.map((finding) => annotation(finding, options.cwd));
   if (rest > 0) {
-    const file = relativeSourcePath(source, options.cwd);
+    const file = source === '-' ? 'standard input' : relativeSourcePath(source, options.cwd);
     lines.push(command('notice', {}, `${plural(rest, 'more finding')} in ${file} not annotated (--max-listed 0 lists all)`));
   }
   return lines;
