@@ -30,6 +30,32 @@ export function dashMeansStdout<T extends Pick<CheckFlags, 'output'>>(flags: T):
   return flags.output === '-' ? { ...flags, output: undefined } : flags;
 }
 
+/** Formats a program reads as one document (or one record a line): nothing else may share their stream. */
+const documentFormats: readonly FormatName[] = ['json', 'ndjson', 'sarif', 'junit'];
+const extensions: Record<FormatName, string> = { human: 'txt', json: 'json', ndjson: 'ndjson', sarif: 'sarif', junit: 'xml', github: 'txt', markdown: 'md' };
+
+/**
+ * Two reports to one stream, where one of them is a document: `-f json -f sarif` wrote two JSON
+ * documents one after the other to stdout, which no JSON reader takes. Text formats (human,
+ * github, markdown) may share a stream, as in a CI log.
+ */
+export function refuseSharedStream(flags: Pick<CheckFlags, 'output' | 'format'>): void {
+  const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
+  const streams = new Map<string, FormatName[]>();
+  for (const { format, file } of targets) {
+    if (file !== undefined && file !== '-') continue;
+    const stream = file === undefined && flags.output !== undefined ? flags.output : 'stdout';
+    streams.set(stream, [...(streams.get(stream) ?? []), format]);
+  }
+  for (const [stream, formats] of streams) {
+    const document = formats.find((format) => documentFormats.includes(format));
+    if (formats.length > 1 && document !== undefined) {
+      const other = formats.find((_, i) => i !== formats.indexOf(document)) ?? document;
+      throw new UsageError(`--format: ${document} and ${other} would both go to ${stream}, one after the other, which no ${document} reader takes: write one to a file (-f ${other}=report.${extensions[other]})`);
+    }
+  }
+}
+
 export function parseRuleSetting(value: string): [RuleId, RuleSetting] {
   const [id = '', setting = '', ...rest] = value.split('=');
   if (!isRuleId(id)) throw new UsageError(`--rule: unknown rule ${unknownRule(id)}`);

@@ -4,7 +4,7 @@
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { dashMeansStdout, decideColor, mergeConfig, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, type CheckFlags, type FormatTarget } from './cli-options.js';
+import { dashMeansStdout, decideColor, mergeConfig, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseSharedStream, type CheckFlags, type FormatTarget } from './cli-options.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
@@ -179,6 +179,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   }
   const own = ownFiles(flags, configPath);
   refuseClashes(own);
+  refuseSharedStream(flags);
   refuseUnwritable(own);
   if (inputs.includes('-')) refuseStdinOverwrite(own);
   const options: CheckOptions = {
@@ -285,6 +286,7 @@ function program(setStatus: (status: number) => void): Command {
       const flags = dashMeansStdout(given);
       const written = writtenReports(flags);
       refuseClashes(written);
+      refuseSharedStream(flags);
       refuseUnwritable(written);
       const owned = ownFilesByKey(written);
       for (const path of paths) refuseOverwrite(path, path, owned);

@@ -441,9 +441,7 @@ describe('mcec-result check: output', () => {
     const out = tempFiles({ 'run.jsonl': lines(ok, noError) });
     const human = runCli(['check', 'run.jsonl'], { cwd: out }).stdout;
     expect(runCli(['check', '-o', '-', 'run.jsonl'], { cwd: out }).stdout).toBe(human);
-    const both = runCli(['check', '-f', 'json=-', '-f', 'sarif=-', 'run.jsonl'], { cwd: out });
-    expect(both.stdout).toContain('"reportVersion": 1');
-    expect(both.stdout).toContain('"version": "2.1.0"');
+    expect(runCli(['check', '-f', 'sarif=-', 'run.jsonl'], { cwd: out }).stdout).toContain('"version": "2.1.0"');
     // The json report to stdout, the human one to the file -o names.
     const split = runCli(['check', '-f', 'json=-', '-f', 'human', '-o', 'r.txt', 'run.jsonl'], { cwd: out });
     expect(split.stdout).toContain('"reportVersion": 1');
@@ -457,6 +455,24 @@ describe('mcec-result check: output', () => {
       expect(runCli(['check', option!, '-', 'run.jsonl'], { cwd: out }), option).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: ${option}: - would be standard ${stream}, which holds the ${holds}: name a file\n` });
     }
     expect(existsSync(join(out, '-'))).toBe(false);
+  });
+
+  it('two reports to one stream, one of them a document (json, ndjson, sarif, junit), are refused', () => {
+    const out = tempFiles({ 'run.jsonl': lines(ok, noError) });
+    // Was: two JSON documents one after the other on stdout, which no JSON reader takes.
+    for (const [args, message] of [
+      [['-f', 'json', '-f', 'sarif'], 'json and sarif would both go to stdout, one after the other, which no json reader takes: write one to a file (-f sarif=report.sarif)'],
+      [['-f', 'human', '-f', 'junit'], 'junit and human would both go to stdout, one after the other, which no junit reader takes: write one to a file (-f human=report.txt)'],
+      [['-f', 'ndjson', '-f', 'github', '-o', 'r.out'], 'ndjson and github would both go to r.out, one after the other, which no ndjson reader takes: write one to a file (-f github=report.txt)'],
+    ] as const) {
+      expect(runCli(['check', ...args, 'run.jsonl'], { cwd: out }), args.join(' ')).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: --format: ${message}\n` });
+    }
+    expect(existsSync(join(out, 'r.out'))).toBe(false);
+    // Text formats share a stream, as in a CI log; a document beside them goes to its own file.
+    const log = runCli(['check', '-f', 'github', '-f', 'human', '-f', 'sarif=mcec.sarif', 'run.jsonl'], { cwd: out });
+    expect(log.stdout).toMatch(/^::error file=run\.jsonl,line=2,title=schema::/);
+    expect(log.stdout).toContain('✖ 1 problem');
+    expect(JSON.parse(readFileSync(join(out, 'mcec.sarif'), 'utf8')).version).toBe('2.1.0');
   });
 
   it('-o writes the report to a file instead of stdout', () => {
