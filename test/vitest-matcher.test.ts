@@ -57,6 +57,9 @@ describe('toBeMcecResult', () => {
       /^expected value to be a conformant MCEC result \(strict: warnings fail too\), but:\n {2}\(root\) {2}warning {2}.* \(missing-result\)$/,
     );
     expect(ok).toBeMcecResult({ strict: true });
+    // A misspelt option passed warnings as if strict were off.
+    expect(() => expect(noResult).toBeMcecResult({ strcit: true } as object)).toThrow('toBeMcecResult: unknown option "strcit" (the one option is strict)');
+    expect(() => expect(noResult).toBeMcecResult({ strict: 'yes' } as unknown as { strict: boolean })).toThrow('toBeMcecResult: strict: expected true or false, got "yes"');
   });
 
   it('works with .not, with the inverse message', () => {
