@@ -251,6 +251,20 @@ describe('unreadable inputs', () => {
     expect(result.report.summary.invalid).toBe(1);
   });
 
+  it('a folder redirected to standard input: exit 2, not an empty input', () => {
+    const dir = tempFiles({ 'logs/run.jsonl': lines({ ok: true, result: {} }) });
+    const fd = openSync(join(dir, 'logs'), 'r');
+    try {
+      // Was: "the input holds no record", a warning, exit 0.
+      const result = spawnSync(process.execPath, [binary, 'check', '-f', 'json', '-'], { cwd: dir, stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toBe('mcec-result: cannot read -: standard input is a folder: name the folder as an input instead of redirecting it\n');
+      expect(JSON.parse(result.stdout).findings).toEqual([]);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it('a file whose name is not UTF-8: said so, not "no such file", found in a folder or named', () => {
     const dir = tempFiles({ 'logs/ok.jsonl': lines({ ok: true, result: {} }) });
     // Latin-1 "é" (0xe9) alone is no UTF-8: Node sees the name with U+FFFD, which does not exist.

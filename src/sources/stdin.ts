@@ -13,11 +13,16 @@ const fileChunk = 1 << 20;
 
 export function standardInput(): Readable {
   let file = false;
+  let folder = false;
   try {
-    file = fstatSync(0).isFile();
+    const stats = fstatSync(0);
+    file = stats.isFile();
+    folder = stats.isDirectory();
   } catch {
     // No descriptor 0 at all: process.stdin reports that as an empty input.
   }
+  // `check - < logs/` read as an empty input (a warning, exit 0): it is an input that cannot be read.
+  if (folder) throw new Error('standard input is a folder: name the folder as an input instead of redirecting it');
   // From the descriptor's current offset, as process.stdin reads, and left open: it is not ours.
   return file ? createReadStream('', { fd: 0, highWaterMark: fileChunk, autoClose: false }) : process.stdin;
 }
