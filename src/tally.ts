@@ -160,8 +160,10 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   const tools = new Map<string, ToolCounts>();
   const sessions = new Map<string, SessionCounts>();
   let interrupted = false;
+  const unreadable: NonNullable<Summary['unreadable']> = [];
   for (const summary of summaries) {
     if (summary.interrupted) interrupted = true;
+    if (summary.unreadable) unreadable.push(...summary.unreadable);
     for (const key of scalarKeys) merged[key] += summary[key];
     for (const key of ['ok', 'failed', 'unknown'] as const) merged.outcomes[key] += summary.outcomes[key];
     // Category order is the schema's enum order, which the first report gives.
@@ -192,6 +194,7 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   if (sessions.size > 0) merged.sessions = byKey(sessions);
   // A shard stopped by Ctrl-C leaves the whole incomplete.
   if (interrupted) merged.interrupted = true;
+  if (unreadable.length > 0) merged.unreadable = unreadable;
   return merged;
 }
 

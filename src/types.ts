@@ -116,6 +116,8 @@ export interface Summary {
   baseline?: { suppressed: number; stale: number };
   /** Only when Ctrl-C stopped the run (or a run merged from one): what follows covers only what was read before it. */
   interrupted?: true;
+  /** Only when inputs could not be read (in this run or a run merged): which, and why. */
+  unreadable?: { source: string; message: string }[];
   outcomes: { ok: number; failed: number; unknown: number };
   categories: Record<string, number>;
   invalidCategories: Record<string, number>;

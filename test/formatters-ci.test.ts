@@ -73,6 +73,7 @@ interface JunitCase {
   name: string;
   classname: string;
   failure?: { '#text'?: string; message: string; type: string };
+  error?: { '#text'?: string; message: string; type: string };
   'system-out'?: string;
 }
 interface JunitSuite {
@@ -83,7 +84,7 @@ interface JunitSuite {
   properties?: { property: { name: string; value: string }[] };
 }
 interface JunitDocument {
-  testsuites: { name: string; tests: string; failures: string; testsuite: JunitSuite[] };
+  testsuites: { name: string; tests: string; failures: string; errors: string; testsuite: JunitSuite[] };
 }
 
 function parseJunit(xml: string): JunitDocument {
@@ -361,5 +362,45 @@ describe('CI formats of a real report (built CLI)', () => {
     const log = JSON.parse(readFileSync(file, 'utf8')) as SarifLog;
     expectValidSarif(log);
     expect(log.runs[0].results).toHaveLength(realJson.findings.length);
+  });
+});
+
+describe('an input that could not be read, in every format (built CLI)', () => {
+  // Was: said on stderr only; the report itself, saved and read later or merged, passed for a
+  // check of every input.
+  const dir = tempFiles({ 'run.jsonl': '{"ok":false}\n' });
+  const run = (format: string) => runCli(['check', '-f', format, 'missing.jsonl', 'run.jsonl'], { cwd: dir });
+  const said = 'cannot read missing.jsonl: no such file or directory';
+
+  it('json and ndjson: summary.unreadable, which merge keeps and the report schema accepts', () => {
+    const json = run('json');
+    expect(json.status).toBe(2);
+    const report = JSON.parse(json.stdout);
+    expect(report.summary.unreadable).toEqual([{ source: 'missing.jsonl', message: said }]);
+    expect(JSON.parse(run('ndjson').stdout.trim().split('\n').at(-1)!).unreadable).toEqual(report.summary.unreadable);
+    const saved = tempFiles({ 'a.json': json.stdout, 'b.json': json.stdout });
+    const merged = runCli(['merge', '-f', 'json', join(saved, 'a.json'), join(saved, 'b.json')]);
+    expect(merged.stderr).toBe('');
+    expect(JSON.parse(merged.stdout).summary.unreadable).toHaveLength(2);
+    // A run that read every input says nothing of the kind.
+    expect(JSON.parse(runCli(['check', '-f', 'json', 'run.jsonl'], { cwd: dir }).stdout).summary).not.toHaveProperty('unreadable');
+  });
+
+  it('sarif: a failed invocation with a notification at the file, still a valid log', () => {
+    const log = JSON.parse(run('sarif').stdout);
+    expectValidSarif(log);
+    expect(log.runs[0].invocations).toEqual([
+      { executionSuccessful: false, toolExecutionNotifications: [{ level: 'error', message: { text: said }, locations: [{ physicalLocation: { artifactLocation: { uri: 'missing.jsonl' } } }] }] },
+    ]);
+  });
+
+  it('junit: a test case in error; human, markdown and github say it too', () => {
+    const doc = parseJunit(run('junit').stdout);
+    expect(doc.testsuites.errors).toBe('1');
+    const summary = doc.testsuites.testsuite.at(-1)!;
+    expect(summary.testcase.at(-1)).toMatchObject({ name: 'read missing.jsonl', error: { message: said, type: 'unreadable' } });
+    expect(run('human').stdout).toContain(`\nunreadable: ${said}\n`);
+    expect(run('markdown').stdout).toContain(`\n> **unreadable:** ${said}\n`);
+    expect(run('github').stdout).toContain(`\n::error title=mcec-result::${said}\n::notice title=mcec-result::`);
   });
 });

@@ -60,7 +60,8 @@ function summaryLine(report: Report, options: FormatOptions): string {
   const over = tooManyWarnings(report, options);
   const text = `${plural(s.records, 'record')} in ${plural(s.inputs, 'input')}: ${s.invalid} invalid, ${s.unparseable} unparseable, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}${over === undefined ? '' : ` (${over})`}${s.interrupted ? ` (${interruptedText})` : ''}`;
   // An error annotation when the warnings fail the run: a notice reads as a pass.
-  return command(over === undefined ? 'notice' : 'error', { title: report.tool.name }, text);
+  const unreadable = (s.unreadable ?? []).map((failure) => `${command('error', { title: report.tool.name }, failure.message)}\n`).join('');
+  return unreadable + command(over === undefined ? 'notice' : 'error', { title: report.tool.name }, text);
 }
 
 export function* formatGithub(report: Report, options: FormatOptions): Generator<string> {

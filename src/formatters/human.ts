@@ -42,6 +42,7 @@ function counts(report: Report, c: ChalkInstance): string[] {
     `outcomes  ${pairs([['ok', s.outcomes.ok], ['failed', s.outcomes.failed], ['unknown', s.outcomes.unknown]])}`,
     ...(s.baseline ? [`baseline  ${pairs([['known findings suppressed', s.baseline.suppressed], ['entries no longer found', s.baseline.stale]])}`] : []),
     ...(s.interrupted ? [c.yellow.bold(interruptedText)] : []),
+    ...(s.unreadable ?? []).map((failure) => c.red.bold(`unreadable: ${printable(failure.message)}`)),
   ];
 }
 

@@ -127,12 +127,22 @@ function warningsCase(report: Report, over: string | undefined): string[] {
   ];
 }
 
+/** An input that could not be read: a test case in error, as JUnit says of a test that could not run. */
+function unreadableCases(report: Report): string[] {
+  return (report.summary.unreadable ?? []).flatMap((failure) => [
+    `    <testcase${attributes({ name: `read ${failure.source}`, classname: report.tool.name, time: 0 })}>`,
+    `      <error${attributes({ message: failure.message, type: 'unreadable' })}>${escapeText(failure.message)}</error>`,
+    '    </testcase>',
+  ]);
+}
+
 function validRecordsSuite(report: Report, over: string | undefined): string[] {
   const { records, valid, invalid, unparseable, skipped, errors, warnings } = report.summary;
   const properties = { records, valid, invalid, unparseable, skipped, errors, warnings, ...(report.summary.interrupted && { interrupted: 'true' }) };
   const failed = over === undefined ? 0 : 1;
+  const unread = report.summary.unreadable?.length ?? 0;
   return [
-    `  <testsuite${attributes({ name: 'summary', tests: 1 + failed, failures: failed, errors: 0, skipped: 0, time: 0 })}>`,
+    `  <testsuite${attributes({ name: 'summary', tests: 1 + failed + unread, failures: failed, errors: unread, skipped: 0, time: 0 })}>`,
     '    <properties>',
     ...Object.entries(properties).map(([name, value]) => `      <property${attributes({ name, value })}/>`),
     '    </properties>',
@@ -140,6 +150,7 @@ function validRecordsSuite(report: Report, over: string | undefined): string[] {
     `      <system-out>${escapeText(`${valid} of ${records} records are valid`)}</system-out>`,
     '    </testcase>',
     ...warningsCase(report, over),
+    ...unreadableCases(report),
     '  </testsuite>',
   ];
 }
@@ -147,10 +158,11 @@ function validRecordsSuite(report: Report, over: string | undefined): string[] {
 export function* formatJunit(report: Report, options: FormatOptions): Generator<string> {
   const suites = countSuites(report.findings);
   const over = tooManyWarnings(report, options);
-  let tests = over === undefined ? 1 : 2;
+  const unread = report.summary.unreadable?.length ?? 0;
+  let tests = (over === undefined ? 1 : 2) + unread;
   let failures = over === undefined ? 0 : 1;
   for (const counts of suites.values()) (tests += counts.tests), (failures += counts.failures);
-  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: report.tool.name, tests, failures, errors: 0 })}>\n`;
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: report.tool.name, tests, failures, errors: unread })}>\n`;
   let open: string | undefined;
   for (const { source, lineCase } of lineCases(report.findings)) {
     if (source !== open) {

@@ -100,7 +100,8 @@ function findings(report: Report, options: FormatOptions): string[] {
 
 // Not streamed: a table's column widths depend on every row, and the rows are at most --max-listed per input.
 export function* formatMarkdown(report: Report, options: FormatOptions): Generator<string> {
-  const blocks = [[heading(report, options)], ...(report.summary.interrupted ? [[`> **${interruptedText}**`]] : []), totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report), findings(report, options)];
+  const unreadable = (report.summary.unreadable ?? []).map((failure) => `> **unreadable:** ${escapeCell(failure.message)}`);
+  const blocks = [[heading(report, options)], ...(report.summary.interrupted ? [[`> **${interruptedText}**`]] : []), ...(unreadable.length > 0 ? [unreadable] : []), totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report), findings(report, options)];
   yield `${blocks
     .filter((lines) => lines.length > 0)
     .map((lines) => lines.join('\n'))

@@ -42,6 +42,8 @@ interface SarifResult {
 interface SarifInvocation {
   executionSuccessful: boolean;
   exitSignalName?: string;
+  /** An input that could not be read: SARIF's word for a file the tool failed on. */
+  toolExecutionNotifications?: { level: 'error'; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[];
 }
 
 export interface SarifLog {
@@ -52,7 +54,7 @@ export interface SarifLog {
       tool: { driver: { name: string; version: string; informationUri: string; rules: SarifRule[] } };
       /** Our columns count UTF-16 code units (spec section 6), which is also SARIF's default. */
       columnKind: 'utf16CodeUnits';
-      /** Only for an interrupted run: SARIF's word for a run that did not complete. */
+      /** Only for a run that did not complete (interrupted, or inputs unread): SARIF's word for it. */
       invocations?: SarifInvocation[];
       results: SarifResult[];
     },
@@ -127,7 +129,17 @@ function toSarifResult(finding: Finding, uriOf: (source: string) => string): Sar
   };
 }
 
-function sarifLog(report: Report, results: SarifResult[]): SarifLog {
+/** Only for a run that did not complete: stopped by Ctrl-C, or with inputs it could not read. */
+function invocation({ summary }: Report, uriOf: (source: string) => string): SarifInvocation {
+  const notifications = (summary.unreadable ?? []).map((failure) => ({
+    level: 'error' as const,
+    message: { text: failure.message },
+    locations: [{ physicalLocation: { artifactLocation: { uri: uriOf(failure.source) } } }],
+  }));
+  return { executionSuccessful: false, ...(summary.interrupted && { exitSignalName: 'SIGINT' }), ...(notifications.length > 0 && { toolExecutionNotifications: notifications }) };
+}
+
+function sarifLog(report: Report, results: SarifResult[], uriOf: (source: string) => string): SarifLog {
   return {
     $schema: sarifSchema,
     version: '2.1.0',
@@ -135,7 +147,7 @@ function sarifLog(report: Report, results: SarifResult[]): SarifLog {
       {
         tool: { driver: { name: report.tool.name, version: report.tool.version, informationUri, rules: sarifRules() } },
         columnKind: 'utf16CodeUnits',
-        ...(report.summary.interrupted && { invocations: [{ executionSuccessful: false, exitSignalName: 'SIGINT' }] }),
+        ...((report.summary.interrupted || report.summary.unreadable) && { invocations: [invocation(report, uriOf)] }),
         results,
       },
     ],
@@ -145,10 +157,10 @@ function sarifLog(report: Report, results: SarifResult[]): SarifLog {
 /** The whole log as one value (it holds every result: for large reports, `formatSarif` streams). */
 export function toSarifLog(report: Report, options: FormatOptions): SarifLog {
   const uriOf = lastUri(options.cwd);
-  return sarifLog(report, Array.from(report.findings, (finding) => toSarifResult(finding, uriOf)));
+  return sarifLog(report, Array.from(report.findings, (finding) => toSarifResult(finding, uriOf)), uriOf);
 }
 
 export function* formatSarif(report: Report, options: FormatOptions): Generator<string> {
   const uriOf = lastUri(options.cwd);
-  yield* streamJson(sarifLog(report, streamedArray()), mapped(report.findings, (finding) => toSarifResult(finding, uriOf)));
+  yield* streamJson(sarifLog(report, streamedArray(), uriOf), mapped(report.findings, (finding) => toSarifResult(finding, uriOf)));
 }
