@@ -163,7 +163,8 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   const unreadable: NonNullable<Summary['unreadable']> = [];
   for (const summary of summaries) {
     if (summary.interrupted) interrupted = true;
-    if (summary.unreadable) unreadable.push(...summary.unreadable);
+    // A missing input named to every shard fails in each: the merge reports it once.
+    for (const failure of summary.unreadable ?? []) if (!unreadable.some((u) => u.source === failure.source && u.message === failure.message)) unreadable.push(failure);
     for (const key of scalarKeys) merged[key] += summary[key];
     for (const key of ['ok', 'failed', 'unknown'] as const) merged.outcomes[key] += summary.outcomes[key];
     // Category order is the schema's enum order, which the first report gives.

@@ -368,7 +368,7 @@ describe('CI formats of a real report (built CLI)', () => {
 describe('an input that could not be read, in every format (built CLI)', () => {
   // Was: said on stderr only; the report itself, saved and read later or merged, passed for a
   // check of every input.
-  const dir = tempFiles({ 'run.jsonl': '{"ok":false}\n' });
+  const dir = tempFiles({ 'run.jsonl': '{"ok":false}\n', 'other.jsonl': '{"ok":true,"result":{}}\n' });
   const run = (format: string) => runCli(['check', '-f', format, 'missing.jsonl', 'run.jsonl'], { cwd: dir });
   const said = 'cannot read missing.jsonl: no such file or directory';
 
@@ -378,10 +378,12 @@ describe('an input that could not be read, in every format (built CLI)', () => {
     const report = JSON.parse(json.stdout);
     expect(report.summary.unreadable).toEqual([{ source: 'missing.jsonl', message: said }]);
     expect(JSON.parse(run('ndjson').stdout.trim().split('\n').at(-1)!).unreadable).toEqual(report.summary.unreadable);
-    const saved = tempFiles({ 'a.json': json.stdout, 'b.json': json.stdout });
+    // Every shard is told of a missing input it was named: the merge says so once.
+    const shards = ['1/2', '2/2'].map((shard) => runCli(['check', '-f', 'json', '--shard', shard, 'missing.jsonl', 'run.jsonl', 'other.jsonl'], { cwd: dir }).stdout);
+    const saved = tempFiles({ 'a.json': shards[0]!, 'b.json': shards[1]! });
     const merged = runCli(['merge', '-f', 'json', join(saved, 'a.json'), join(saved, 'b.json')]);
     expect(merged.stderr).toBe('');
-    expect(JSON.parse(merged.stdout).summary.unreadable).toHaveLength(2);
+    expect(JSON.parse(merged.stdout).summary.unreadable).toEqual([{ source: 'missing.jsonl', message: said }]);
     // A run that read every input says nothing of the kind.
     expect(JSON.parse(runCli(['check', '-f', 'json', 'run.jsonl'], { cwd: dir }).stdout).summary).not.toHaveProperty('unreadable');
   });
