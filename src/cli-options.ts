@@ -50,7 +50,7 @@ export function refuseSharedStream(flags: Pick<CheckFlags, 'output' | 'format'>)
   for (const [stream, formats] of streams) {
     const document = formats.find((format) => documentFormats.includes(format));
     if (formats.length > 1 && document !== undefined) {
-      const other = formats.find((_, i) => i !== formats.indexOf(document)) ?? document;
+      const other = formats[formats.indexOf(document) === 0 ? 1 : 0]!;
       throw new UsageError(`--format: ${document} and ${other} would both go to ${stream}, one after the other, which no ${document} reader takes: write one to a file (-f ${other}=report.${extensions[other]})`);
     }
   }

@@ -10,7 +10,7 @@ import { ruleIds, unknownRule } from './checks/catalog.js';
 import { UsageError } from './errors.js';
 import { ownSchemaValidator } from './lazy.js';
 import { readJsonFile } from './load-json.js';
-import { nearestName } from './registry/nearest.js';
+import { didYouMean, nearestName } from './registry/nearest.js';
 import type { RuleId, RuleSetting } from './types.js';
 
 export const configFileName = 'mcec-result.config.json';
@@ -64,7 +64,7 @@ function keyHint(key: string): string {
   const keys = Object.keys((configSchema() as { properties: object }).properties).filter((name) => name !== '$schema');
   const camel = key.replace(/-+([a-z])/g, (_, letter: string) => letter.toUpperCase());
   const near = keys.includes(camel) ? camel : nearestName(key, keys);
-  return near === undefined ? ` (keys: ${keys.join(', ')})` : ` (did you mean ${JSON.stringify(near)}?)`;
+  return didYouMean(near, ` (keys: ${keys.join(', ')})`);
 }
 
 function describe(error: ErrorObject, prefix: string): string {

@@ -2,12 +2,13 @@
 // registry, the severities. Built once per run, and once per worker thread.
 import { isRuleId, unknownRule } from './checks/catalog.js';
 import { type CheckContext } from './checks/check-envelope.js';
+import { quote, shorten } from './checks/envelope.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { resolveSeverities, ruleSettings } from './checks/severity.js';
 import { inputModes, type InputMode } from './framing/index.js';
 import { maxLineBytesLimit } from './framing/ndjson.js';
 import { loadRegistry } from './registry/load.js';
-import { nearestName } from './registry/nearest.js';
+import { didYouMean, nearestName } from './registry/nearest.js';
 import type { StdinChunks } from './sources/stdin.js';
 import type { RuleId, RuleSetting } from './types.js';
 import { UsageError } from './errors.js';
@@ -67,14 +68,9 @@ export interface RunProgress {
   elapsedMs: number;
 }
 
-/** What a value is, for "expected X, got Y": JSON for what is short, the kind for the rest. */
+/** What a value is, for "expected X, got Y": as messages quote values from records, a function named. */
 function got(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return value.length > 40 ? 'a string' : JSON.stringify(value);
-  return String(value);
+  return typeof value === 'function' ? 'a function' : quote(value);
 }
 
 type Check = (value: unknown) => string | undefined;
@@ -160,7 +156,7 @@ export function assertCheckOptions(options: unknown): asserts options is CheckOp
       const names = Object.keys(optionChecks);
       // `strict` is no near miss of `strictCodes` by edit distance, but is what a caller meant.
       const near = (key.length >= 4 ? names.find((name) => name.startsWith(key)) : undefined) ?? nearestName(key, names);
-      throw new UsageError(`check options: unknown option ${JSON.stringify(key)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}`);
+      throw new UsageError(`check options: unknown option ${JSON.stringify(key)}${didYouMean(near)}`);
     }
     const problem = value === undefined ? undefined : checkOption(value);
     if (problem !== undefined) throw new UsageError(`check options: ${key}${problem.startsWith('.') ? '' : ': '}${problem}`);
@@ -170,7 +166,7 @@ export function assertCheckOptions(options: unknown): asserts options is CheckOp
 /** check()'s first argument: a caller's `check('run.jsonl')` would be read a character at a time. */
 export function assertInputs(inputs: unknown): asserts inputs is readonly string[] {
   if (Array.isArray(inputs) && inputs.every(isString)) return;
-  const hint = isString(inputs) ? `: give [${JSON.stringify(inputs.length > 40 ? `${inputs.slice(0, 37)}...` : inputs)}]` : '';
+  const hint = isString(inputs) ? `: give [${JSON.stringify(shorten(inputs))}]` : '';
   const what = Array.isArray(inputs) ? `an array holding ${got(inputs.find((item) => !isString(item)))}` : got(inputs);
   throw new UsageError(`check inputs: expected an array of paths (files, folders, globs, - for stdin), got ${what}${hint}`);
 }

@@ -5,7 +5,6 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-/** Describes any thrown value in one line, for messages that must never show a stack. */
 /**
  * Why a file could not be read, said of its name. A name that is not UTF-8 (a Latin-1 name from an
  * old archive, say) reaches Node with U+FFFD in place of its bytes, from the command line and from a
@@ -17,6 +16,7 @@ export function describeReadError(path: string, error: unknown): string {
   return error === undefined ? 'no such file or directory' : describeError(error);
 }
 
+/** Describes any thrown value in one line, for messages that must never show a stack. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;

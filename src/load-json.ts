@@ -9,7 +9,7 @@ import { LineIndex } from './framing/line-index.js';
 import { locateParseError } from './framing/parse-error.js';
 import { isObject } from './checks/envelope.js';
 import { schemaAt } from './checks/schema.js';
-import { nearestName } from './registry/nearest.js';
+import { didYouMean, nearestName } from './registry/nearest.js';
 import { decodeWhole } from './sources/decode.js';
 
 export function readJsonFile(path: string, what: string): unknown {
@@ -58,7 +58,7 @@ function describeFileError(error: ErrorObject, schema: object): string {
   if (error.keyword === 'additionalProperties') {
     const key = String(error.params['additionalProperty']);
     const near = nearestName(key, Object.keys(propertiesAt(schema, error.schemaPath)));
-    return `unknown key ${JSON.stringify(key)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}`;
+    return `unknown key ${JSON.stringify(key)}${didYouMean(near)}`;
   }
   if (error.keyword === 'enum') return `must be one of: ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   if (error.keyword === 'const') return `must be ${JSON.stringify(error.params['allowedValue'])}`;

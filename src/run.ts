@@ -185,7 +185,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   summary.warnings = list.length - errors;
   // Said in the report itself: saved to a file, it is read long after the exit status is gone.
   if (options.signal?.aborted) summary.interrupted = true;
-  if (failures.length > 0) summary.unreadable = failures.map(({ source, message }) => ({ source, message }));
+  if (failures.length > 0) summary.unreadable = failures;
   return {
     reportVersion: 1,
     tool: { name: 'mcec-result', version: packageVersion() },

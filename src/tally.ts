@@ -4,7 +4,6 @@ import { warningCode, type EnvelopeFacts } from './checks/envelope.js';
 import type { CodeRegistry } from './registry/registry.js';
 import type { Report, SessionCounts, Summary, ToolCounts } from './types.js';
 
-
 /** A count that is bumped in place: one Map lookup per record instead of a get and a set. */
 interface Count {
   n: number;

@@ -117,7 +117,7 @@ export interface Summary {
   /** Only when Ctrl-C stopped the run (or a run merged from one): what follows covers only what was read before it. */
   interrupted?: true;
   /** Only when inputs could not be read (in this run or a run merged): which, and why. */
-  unreadable?: { source: string; message: string }[];
+  unreadable?: InputFailure[];
   outcomes: { ok: number; failed: number; unknown: number };
   categories: Record<string, number>;
   invalidCategories: Record<string, number>;

@@ -448,7 +448,10 @@ describe('mcec-result check: output', () => {
     expect(readFileSync(join(out, 'r.txt'), 'utf8')).toBe(human);
     writeFileSync(join(out, 'mcec-result.config.json'), JSON.stringify({ output: '-' }));
     expect(runCli(['check', 'run.jsonl'], { cwd: out }).stdout).toBe(human);
-    expect(runCli(['merge', '-o', '-', '-f', 'json=-', 'r.txt'], { cwd: out }).stderr).toContain('report r.txt:');
+    // merge takes - as check does.
+    writeFileSync(join(out, 'report.json'), split.stdout);
+    expect(runCli(['merge', '-o', '-', 'report.json'], { cwd: out }).stdout).toContain('✖ 1 problem (1 error, 0 warnings) in 1 input');
+    expect(JSON.parse(runCli(['merge', '-f', 'json=-', 'report.json'], { cwd: out }).stdout).summary.records).toBe(2);
     expect(existsSync(join(out, '-'))).toBe(false);
     // Settings files and baselines are files: - is refused, not read or written as one named "-".
     for (const [option, stream, holds] of [['--write-baseline', 'output', 'report'], ['--baseline', 'input', 'records'], ['--codes', 'input', 'records'], ['--schema', 'input', 'records'], ['--config', 'input', 'records']]) {

@@ -1,6 +1,6 @@
 // Every rule of spec section 5, with its default severity and one-line description. The envelope
 // rules carry their own check; the others are produced by the stage named beside them.
-import { nearestName } from '../registry/nearest.js';
+import { didYouMean, nearestName } from '../registry/nearest.js';
 import type { RuleId, RuleInfo } from '../types.js';
 import { codeCategoryMismatch } from './rules/code-category-mismatch.js';
 import { codeFormat } from './rules/code-format.js';
@@ -61,5 +61,5 @@ export function isRuleId(name: string): name is RuleId {
 /** `"schma" (did you mean "schema"?)`, or every rule id when none is near: for --rule, config files and library options. */
 export function unknownRule(id: string): string {
   const near = nearestName(id, ruleIds);
-  return `${JSON.stringify(id)} ${near === undefined ? `(rules: ${ruleIds.join(', ')})` : `(did you mean ${JSON.stringify(near)}?)`}`;
+  return `${JSON.stringify(id)}${didYouMean(near, ` (rules: ${ruleIds.join(', ')})`)}`;
 }

@@ -118,12 +118,12 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
   const label = source === 'bundled' ? 'the bundled schema' : `schema ${source}`;
   const schema = asSchema(document, label);
   const ajv = ajvFor(schema['$schema'], label);
-  const added = new Set<string>();
-  const referencedFiles: string[] = [];
+  // Each `$ref`'s schema part, and the file read for it.
+  const added = new Map<string, string>();
   for (;;) {
     try {
       const compiled = described(schema, source, ajv.compile(schema));
-      return referencedFiles.length > 0 ? { ...compiled, referencedFiles } : compiled;
+      return added.size > 0 ? { ...compiled, referencedFiles: [...added.values()] } : compiled;
     } catch (error) {
       if (!(error instanceof loadAjv().MissingRefError)) throw new UsageError(`${label} is not a valid JSON Schema: ${describeError(error)}`);
       const { missingRef, missingSchema } = error;
@@ -131,9 +131,8 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
       if (local === undefined) throw new UsageError(`${label}: remote $ref not fetched: ${missingRef}${tried === undefined ? '' : ` (no copy beside the schema at ${tried})`}`);
       if (added.has(missingSchema)) throw new UsageError(`${label}: $ref ${missingRef}: ${local} was read, but its $id is another: give it "$id": ${JSON.stringify(missingSchema)}, or none`);
       if (added.size >= maxReferencedFiles) throw new UsageError(`${label}: more than ${maxReferencedFiles} schema files referenced through $ref`);
-      added.add(missingSchema);
+      added.set(missingSchema, local);
       addReferenced(ajv, missingSchema, local, `${label}: $ref ${missingRef}`);
-      referencedFiles.push(local);
     }
   }
 }

@@ -6,7 +6,7 @@ import { readJsonAsset } from '../assets.js';
 import { isRuleId, ruleCatalog, ruleIds } from '../checks/catalog.js';
 import { quote } from '../checks/envelope.js';
 import { UsageError } from '../errors.js';
-import { nearestName } from '../registry/nearest.js';
+import { didYouMean, nearestName } from '../registry/nearest.js';
 import type { CodeRegistry } from '../registry/registry.js';
 import type { RuleId } from '../types.js';
 import { ruleExamples } from './examples.js';
@@ -78,7 +78,7 @@ function explainRule(id: RuleId): string[] {
 function unknownName(name: string, registry: CodeRegistry): UsageError {
   const codes = [registry.nearestErrorCode(name), registry.nearestWarningCode(name)].filter((code) => code !== undefined);
   const suggestion = nearestName(name, [...categoryInfo().keys(), ...codes, ...ruleIds]);
-  if (suggestion !== undefined) return new UsageError(`unknown name ${quote(name)} (did you mean ${JSON.stringify(suggestion)}?)`);
+  if (suggestion !== undefined) return new UsageError(`unknown name ${quote(name)}${didYouMean(suggestion)}`);
   return new UsageError(
     `unknown name ${quote(name)}: name an error category (timeout, no-target, ...), an error or warning code (window-not-found, minimized-window, ...) or a rule (schema, missing-result, ...)`,
   );

@@ -27,7 +27,6 @@ function command(name: CommandName, properties: Record<string, string | number>,
   return `::${name}${list === '' ? '' : ` ${list}`}::${escapeData(message)}`;
 }
 
-
 function annotation(finding: Finding, cwd: string): string {
   const { source, line, column } = finding.location;
   // Standard input is no file of the repository: `file=-` pointed the annotation at a file named "-".
@@ -40,7 +39,6 @@ function annotation(finding: Finding, cwd: string): string {
   };
   return command(finding.severity, properties, messageWithSuggestion(finding));
 }
-
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -59,8 +57,8 @@ function summaryLine(report: Report, options: FormatOptions): string {
   const s = report.summary;
   const over = tooManyWarnings(report, options);
   const text = `${plural(s.records, 'record')} in ${plural(s.inputs, 'input')}: ${s.invalid} invalid, ${s.unparseable} unparseable, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}${over === undefined ? '' : ` (${over})`}${s.interrupted ? ` (${interruptedText})` : ''}`;
-  // An error annotation when the warnings fail the run: a notice reads as a pass.
   const unreadable = (s.unreadable ?? []).map((failure) => `${command('error', { title: report.tool.name }, failure.message)}\n`).join('');
+  // An error annotation when the warnings fail the run: a notice reads as a pass.
   return unreadable + command(over === undefined ? 'notice' : 'error', { title: report.tool.name }, text);
 }
 

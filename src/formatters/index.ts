@@ -6,7 +6,7 @@ import { formatJunit } from './junit.js';
 import { formatMarkdown } from './markdown.js';
 import type { Report } from '../types.js';
 import { UsageError } from '../errors.js';
-import { nearestName } from '../registry/nearest.js';
+import { didYouMean, nearestName } from '../registry/nearest.js';
 import { formatNames, isFormatName, type FormatName, type Formatter } from './names.js';
 import { defaultFormatOptions, type FormatOptions } from './options.js';
 import { formatNdjson } from './ndjson.js';
@@ -41,7 +41,7 @@ export function formatReport(name: FormatName, report: Report, options: Partial<
 function formatNameProblem(name: unknown): string | undefined {
   if (typeof name === 'string' && isFormatName(name)) return undefined;
   const near = typeof name === 'string' ? nearestName(name, formatNames) : undefined;
-  return `unknown format ${JSON.stringify(name) ?? String(name)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}: choose from ${formatNames.join(', ')}`;
+  return `unknown format ${JSON.stringify(name) ?? String(name)}${didYouMean(near)}: choose from ${formatNames.join(', ')}`;
 }
 
 function reportProblem(report: unknown): string | undefined {
@@ -64,7 +64,7 @@ function optionsProblem(options: unknown): string | undefined {
     const type = Object.hasOwn(optionTypes, key) ? optionTypes[key as keyof FormatOptions] : undefined;
     if (type === undefined) {
       const near = nearestName(key, Object.keys(optionTypes));
-      return `unknown option ${JSON.stringify(key)}${near === undefined ? ` (options: ${Object.keys(optionTypes).join(', ')})` : ` (did you mean ${JSON.stringify(near)}?)`}`;
+      return `unknown option ${JSON.stringify(key)}${didYouMean(near, ` (options: ${Object.keys(optionTypes).join(', ')})`)}`;
     }
     if (value !== undefined && !type[1](value)) return `${key}: expected ${type[0]}, got ${JSON.stringify(value) ?? String(value)}`;
   }

@@ -136,13 +136,18 @@ function unreadableCases(report: Report): string[] {
   ]);
 }
 
+/** The summary suite's cases: valid records, the warnings when over the limit, each unread input. */
+function summaryCounts(report: Report, over: string | undefined): { tests: number; failures: number; errors: number } {
+  const failures = over === undefined ? 0 : 1;
+  const errors = report.summary.unreadable?.length ?? 0;
+  return { tests: 1 + failures + errors, failures, errors };
+}
+
 function validRecordsSuite(report: Report, over: string | undefined): string[] {
   const { records, valid, invalid, unparseable, skipped, errors, warnings } = report.summary;
   const properties = { records, valid, invalid, unparseable, skipped, errors, warnings, ...(report.summary.interrupted && { interrupted: 'true' }) };
-  const failed = over === undefined ? 0 : 1;
-  const unread = report.summary.unreadable?.length ?? 0;
   return [
-    `  <testsuite${attributes({ name: 'summary', tests: 1 + failed + unread, failures: failed, errors: unread, skipped: 0, time: 0 })}>`,
+    `  <testsuite${attributes({ name: 'summary', ...summaryCounts(report, over), skipped: 0, time: 0 })}>`,
     '    <properties>',
     ...Object.entries(properties).map(([name, value]) => `      <property${attributes({ name, value })}/>`),
     '    </properties>',
@@ -158,11 +163,9 @@ function validRecordsSuite(report: Report, over: string | undefined): string[] {
 export function* formatJunit(report: Report, options: FormatOptions): Generator<string> {
   const suites = countSuites(report.findings);
   const over = tooManyWarnings(report, options);
-  const unread = report.summary.unreadable?.length ?? 0;
-  let tests = (over === undefined ? 1 : 2) + unread;
-  let failures = over === undefined ? 0 : 1;
+  let { tests, failures, errors } = summaryCounts(report, over);
   for (const counts of suites.values()) (tests += counts.tests), (failures += counts.failures);
-  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: report.tool.name, tests, failures, errors: unread })}>\n`;
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: report.tool.name, tests, failures, errors })}>\n`;
   let open: string | undefined;
   for (const { source, lineCase } of lineCases(report.findings)) {
     if (source !== open) {

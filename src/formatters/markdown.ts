@@ -85,7 +85,6 @@ function unknownCodes(report: Report): string[] {
   return ['### Unknown codes', '', ...table(['code', 'kind', 'records', 'did you mean'], rows, [false, false, true, false])];
 }
 
-
 function findingRows({ source, listed, rest }: SourceGroup): string[][] {
   const rows = listed.map((f) => [placeOf(f), f.severity, f.rule, messageWithSuggestion(f)]);
   if (rest > 0) rows.push([source, '', '', `… and ${rest} more (--max-listed 0 lists all)`]);

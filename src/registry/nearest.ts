@@ -86,3 +86,8 @@ export function nearestCandidate(name: string, ...sets: readonly (readonly (Cand
 export function nearestName(name: string, names: Iterable<string>): string | undefined {
   return nearestCandidate(name, byLength(candidates(names)));
 }
+
+/** ` (did you mean "near"?)` after a name nothing knows, or `otherwise` when nothing is near. */
+export function didYouMean(near: string | undefined, otherwise = ''): string {
+  return near === undefined ? otherwise : ` (did you mean ${JSON.stringify(near)}?)`;
+}

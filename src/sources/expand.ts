@@ -39,7 +39,6 @@ function statOrUndefined(path: string) {
   }
 }
 
-
 /** A source, and the resolved path that tells whether another argument named the same file. */
 interface Found {
   source: InputSource;
