@@ -3,10 +3,11 @@
 // rule, source, tool, code, pointer and a fingerprint of its record, never by line number, so
 // inserting lines does not break a baseline. Matching counts: two identical findings need two entries.
 import { writeFileSync } from 'node:fs';
-import { posix } from 'node:path';
+import { isAbsolute, posix } from 'node:path';
 import { UsageError, describeError } from './errors.js';
 import { readValidatedJsonFile } from './load-json.js';
 import { FilteredList } from './findings/store.js';
+import { underWorkingDirectory } from './paths.js';
 import type { Finding, Report } from './types.js';
 
 export interface BaselineEntry {
@@ -41,11 +42,14 @@ function identity(finding: Finding): Identity {
 
 /**
  * An input as the user named it, in one spelling: `check .` names a file `./a.jsonl`, `check
- * a.jsonl` names it `a.jsonl`, Windows `.\a.jsonl`; a baseline recorded one way matched nothing
- * the other way (every finding new, every entry stale).
+ * a.jsonl` names it `a.jsonl`, Windows `.\a.jsonl`, and `check "$PWD/a.jsonl"` (as CI scripts
+ * write it) `/work/repo/a.jsonl`; a baseline recorded one way matched nothing the other way (every
+ * finding new, every entry stale). A path under the working directory is taken relative to it, so
+ * that a baseline written on one machine matches on another.
  */
 function sourceKey(source: string): string {
-  return posix.normalize(source.replaceAll('\\', '/'));
+  const path = (isAbsolute(source) && underWorkingDirectory(source)) || source;
+  return posix.normalize(path.replaceAll('\\', '/'));
 }
 
 function keyOf(entry: Identity): string {
@@ -59,7 +63,7 @@ export function createBaseline(findings: Iterable<Finding>): Baseline {
     const key = keyOf(id);
     const entry = entries.get(key);
     if (entry) entry.count++;
-    else entries.set(key, { ...id, count: 1, message: finding.message });
+    else entries.set(key, { ...id, source: sourceKey(id.source), count: 1, message: finding.message });
   }
   return { baselineVersion: 1, tool: 'mcec-result', findings: [...entries.values()] };
 }

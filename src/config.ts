@@ -80,6 +80,9 @@ function describe(error: ErrorObject, prefix: string): string {
     const key = error.instancePath.split('/')[1];
     return `${at} is empty: ${key === 'format' ? 'give a format, as --format takes it' : key === 'stdinFilename' ? 'give a name' : 'give a file name'}`;
   }
+  // Only a path read as settings has a `not` (data/config.schema.json, readPath): "-" there found a
+  // file named "-" beside the config, where the command line refuses it.
+  if (error.keyword === 'not') return `${at}: - would be standard input, which holds the records: name a file`;
   return `${at || 'the config'} ${error.message ?? 'is invalid'}`;
 }
 

@@ -71,6 +71,21 @@ describe('mcec-result check: exit status and streams', () => {
     expect(named.report.findings[0].source).toBe('logs/agent.log');
   });
 
+  it('refuses standard input named after another input, which nothing in the report would tell apart', () => {
+    const dir = tempFiles({ 'a.jsonl': lines(noError), '-': lines(noError) });
+    for (const [args, named] of [
+      [['-', 'a.jsonl', '--stdin-filename', './a.jsonl'], 'the file a.jsonl would both be named ./a.jsonl'],
+      // The default name: a file named "-" given as ./-.
+      [['-', './-'], 'the file ./- would both be named -'],
+    ] as const) {
+      const result = runCli(['check', ...args], { cwd: dir, input: lines(ok) });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toBe(`mcec-result: standard input and ${named} in the report: give standard input another name (--stdin-filename)\n`);
+      expect(result.stdout).toBe('');
+    }
+    expect(runJson(['-', 'a.jsonl', '--stdin-filename', 'b.jsonl'], { cwd: dir, input: lines(noError) }).report.findings.map((f: { source: string }) => f.source)).toEqual(['b.jsonl', 'a.jsonl']);
+  });
+
   it('reads a file redirected to stdin (< file) in full and from where its offset stands', () => {
     // Over 1 MiB, so that a line crosses the chunks the file is read in.
     const records = Array.from({ length: 6000 }, (_, i) => (i % 7 === 3 ? noError : { ...ok, result: { window: `w${i}`.padEnd(200, '.') } }));

@@ -78,6 +78,10 @@ describe('config file', () => {
     ['an empty format', JSON.stringify({ format: ['human', ''] }), /\/format\/1 is empty: give a format, as --format takes it\n$/],
     ['a format without its file', JSON.stringify({ format: 'json=' }), /^mcec-result: config .*mcec-result\.config\.json: --format json=: the file name is missing\n$/],
     ['an unknown format', JSON.stringify({ format: 'sarf' }), /^mcec-result: config .*mcec-result\.config\.json: --format: unknown format "sarf"/],
+    // The command line refuses `--schema -`; the config found a file named "-" beside it.
+    ['- as the schema', JSON.stringify({ schema: '-' }), /mcec-result\.config\.json: \/schema: - would be standard input, which holds the records: name a file\n$/],
+    ['- in a list of codes files', JSON.stringify({ codes: ['team.json', '-'] }), /mcec-result\.config\.json: \/codes\/1: - would be standard input, which holds the records: name a file\n$/],
+    ['- as the baseline', JSON.stringify({ baseline: '-' }), /mcec-result\.config\.json: \/baseline: - would be standard input, /],
     ['broken JSON', '{"quiet": true,,}', /config .*mcec-result\.config\.json:1:16: property name expected, found ","\n$/],
   ];
   for (const [name, text, message] of bad) {
@@ -144,11 +148,22 @@ describe('baselines', () => {
     expect(shards).toEqual([{ suppressed: 4, stale: 0 }, { suppressed: 4, stale: 0 }]);
     expect(JSON.parse(runCli(['merge', '--format', 'json', 'shard-1.json', 'shard-2.json'], { cwd: dir }).stdout).summary.baseline).toEqual({ suppressed: 8, stale: 0 });
     // Recorded as ./b.jsonl (check .), matched when named b.jsonl, .//b.jsonl or with a backslash.
-    for (const name of ['b.jsonl', './/b.jsonl', '.\\b.jsonl']) expect(runJson([name, '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline, name).toEqual({ suppressed: 2, stale: 0 });
+    for (const name of ['b.jsonl', './/b.jsonl', '.\\b.jsonl', join(dir, 'b.jsonl')]) expect(runJson([name, '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline, name).toEqual({ suppressed: 2, stale: 0 });
     // A fixed input's entries are stale, and only those.
     writeFileSync(join(dir, 'a.jsonl'), lines({ ok: true, result: {} }));
     expect(runJson(['.', '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 6, stale: 2 });
     expect(runJson(['a.jsonl', 'missing.jsonl', '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 0, stale: 2 });
+  });
+
+  it('recorded from absolute paths (as CI scripts name inputs), holds them relative to the working directory, and matches any spelling', () => {
+    const dir = tempFiles({ 'logs/run.jsonl': lines({ ok: false }) });
+    expect(runCli(['check', join(dir, 'logs'), '--write-baseline', 'baseline.json'], { cwd: dir }).status).toBe(0);
+    const baseline = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8'));
+    expect(baseline.findings.map((f: { source: string }) => f.source)).toEqual(['logs/run.jsonl']);
+    // The same files checked from another clone (another absolute path), named relatively.
+    for (const name of ['logs', 'logs/run.jsonl', join(dir, 'logs/run.jsonl')]) {
+      expect(runJson([name, '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline, name).toEqual({ suppressed: 1, stale: 0 });
+    }
   });
 
   it('is not written from a run that read only part of its inputs, and says why', () => {

@@ -3,12 +3,13 @@
 // anything else is a glob, and a glob starting with `!` leaves out the files it matches from what
 // the folders and globs find. Files found under a folder or glob are sorted by code point.
 import { accessSync, constants, fstatSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { OwnFile } from '../context.js';
 import { UsageError, describeError, describeReadError } from '../errors.js';
 // globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
 // named files should not pay for it at start-up.
 import { loadGlobby, loadMicromatch } from '../lazy.js';
+import { underWorkingDirectory } from '../paths.js';
 import type { InputFailure } from '../types.js';
 
 export interface InputSource {
@@ -89,8 +90,8 @@ function walkFailure(arg: string, error: unknown): InputFailure {
   const at = (error as NodeJS.ErrnoException).path;
   let shown = at ?? arg;
   if (at !== undefined && isAbsolute(at)) {
-    const fromHere = relative(process.cwd(), at);
-    if (!fromHere.startsWith('..')) shown = fromHere || '.';
+    const fromHere = underWorkingDirectory(at);
+    if (fromHere !== undefined) shown = fromHere || '.';
   }
   return { source: arg, message: `cannot read ${toSlashes(shown)}: ${describeError(error)}` };
 }
@@ -282,6 +283,20 @@ function unwritable(path: string): string | undefined {
 }
 
 /**
+ * Standard input and a file under one name (`cat new.jsonl | check - a.jsonl --stdin-filename
+ * a.jsonl`) were one source in the report, the baseline and the merged distributions: nothing told
+ * their findings apart, and a baseline written so matched either.
+ */
+function refuseStdinTwin(sources: readonly InputSource[], stdinName: string): void {
+  if (!sources.some((source) => source.path === undefined)) return;
+  const key = resolve(stdinName);
+  const twin = sources.find((source) => source.path !== undefined && resolve(source.path) === key);
+  if (twin) {
+    throw new UsageError(`standard input and the file ${twin.name} would both be named ${stdinName} in the report: give standard input another name (--stdin-filename)`);
+  }
+}
+
+/**
  * Spec section 7's paths, expanded. `own` are the files the run reads as settings or writes: a folder
  * or glob that finds one leaves it out (`check .` found the config file and reported it as a broken
  * envelope, and a report written into the folder on the next run), and a file named as an input
@@ -328,5 +343,6 @@ export async function expandInputs(args: readonly string[], stdinName = '-', own
       sources.push(source);
     }
   }
+  refuseStdinTwin(sources, stdinName);
   return { sources, failures };
 }
