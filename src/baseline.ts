@@ -68,16 +68,40 @@ export function createBaseline(findings: Iterable<Finding>): Baseline {
   return { baselineVersion: 1, tool: 'mcec-result', findings: [...entries.values()] };
 }
 
+/**
+ * Baselines of shards (`check --shard i/n --write-baseline part-i.json`) as one. A finding in two of
+ * them (a copy named twice, two runs over one file) is known as often as the larger count says: the
+ * union, not the sum, which would let new copies of it pass.
+ */
+export function mergeBaselines(baselines: readonly Baseline[]): Baseline {
+  const entries = new Map<string, BaselineEntry>();
+  for (const baseline of baselines) {
+    for (const entry of baseline.findings) {
+      const key = keyOf(entry);
+      const known = entries.get(key);
+      if (known) known.count = Math.max(known.count, entry.count);
+      else entries.set(key, { ...entry, source: sourceKey(entry.source) });
+    }
+  }
+  return { baselineVersion: 1, tool: 'mcec-result', findings: [...entries.values()] };
+}
+
+export function baselineText(baseline: Baseline): string {
+  return `${JSON.stringify(baseline, null, 2)}\n`;
+}
+
 export function writeBaseline(path: string, findings: Iterable<Finding>): void {
   try {
-    writeFileSync(path, `${JSON.stringify(createBaseline(findings), null, 2)}\n`);
+    writeFileSync(path, baselineText(createBaseline(findings)));
   } catch (error) {
     throw new UsageError(`cannot write baseline ${path}: ${describeError(error)}`);
   }
 }
 
+export const baselineSchema = 'data/baseline.schema.json';
+
 export function readBaseline(path: string): Baseline {
-  return readValidatedJsonFile<Baseline>(path, 'baseline', 'data/baseline.schema.json', 'write one with --write-baseline');
+  return readValidatedJsonFile<Baseline>(path, 'baseline', baselineSchema, 'write one with --write-baseline');
 }
 
 /**

@@ -16,6 +16,7 @@ import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
 import { check, type CheckOptions, type OwnFile } from './run.js';
 import { ownFilesByKey, refuseClashes, refuseOverwrite, refuseStdinOverwrite, refuseUnwritable, uniquePaths } from './sources/expand.js';
+import type { Baseline } from './baseline.js';
 import type { Report } from './types.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { unwrapModes } from './unwrap/index.js';
@@ -63,6 +64,16 @@ async function writeReports(report: Report, flags: CheckFlags): Promise<void> {
     return;
   }
   writePieces(1, main);
+}
+
+/** Baselines merge into a baseline, which has one shape: the options that shape a report do not apply. */
+async function writeMergedBaseline(baselines: readonly Baseline[], flags: CheckFlags): Promise<void> {
+  const reportOnly = [['--format', flags.format.length > 0], ['--quiet', flags.quiet === true], ['--max-warnings', flags.maxWarnings !== undefined]] as const;
+  const given = reportOnly.find(([, set]) => set);
+  if (given) throw new UsageError(`merge: ${given[0]} shapes a report, and baselines merge into a baseline: write it with -o FILE (or to stdout)`);
+  const { baselineText, mergeBaselines } = await loadBaselines();
+  const text = baselineText(mergeBaselines(baselines));
+  writeReportFile(flags.output ?? '-', [[text]]);
 }
 
 /**
@@ -273,8 +284,8 @@ function program(setStatus: (status: number) => void): Command {
     .action(async (inputs: string[], flags: CheckFlags, command: Command) => setStatus(await runCheck(inputs, flags, command)));
   root
     .command('merge')
-    .description('combine JSON reports (of --shard runs) into one report, in any format')
-    .argument('<reports...>', 'reports written by check --format json')
+    .description('combine JSON reports (of --shard runs) into one report, in any format, or baselines into one baseline')
+    .argument('<reports...>', 'reports written by check --format json, or baselines by check --write-baseline')
     .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, collect(parseFormatTarget), [])
     .option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)', parseNonEmpty('--output'))
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
@@ -290,9 +301,15 @@ function program(setStatus: (status: number) => void): Command {
       refuseUnwritable(written);
       const owned = ownFilesByKey(written);
       for (const path of paths) refuseOverwrite(path, path, owned);
-      const [{ mergeReports, readJsonReport }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
+      const [{ mergeReports, readMergeInputs }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
       // A report named twice (`merge reports/*.json reports/part-1.json`) would count its records twice.
-      const report = mergeReports(uniquePaths(paths).map((path) => ({ path, report: readJsonReport(path) })), loadRegistry());
+      const inputs = readMergeInputs(uniquePaths(paths));
+      if (inputs.kind === 'baselines') {
+        await writeMergedBaseline(inputs.baselines, flags);
+        setStatus(0);
+        return;
+      }
+      const report = mergeReports(inputs.reports, loadRegistry());
       await writeReports(report, flags);
       setStatus(exitStatus(report, flags));
     });

@@ -40,7 +40,11 @@ export function ownSchemaName(schemaAsset: string): string {
  * package ships for it; the first problem names the file and the place, and `hint` says what fits.
  */
 export function readValidatedJsonFile<T>(path: string, what: string, schemaAsset: string, hint: string): T {
-  const data = readJsonFile(path, what);
+  return validatedJson<T>(readJsonFile(path, what), path, what, schemaAsset, hint);
+}
+
+/** `data`, read from `path`, held to one of the package's own schemas (see readValidatedJsonFile). */
+export function validatedJson<T>(data: unknown, path: string, what: string, schemaAsset: string, hint: string): T {
   let validate = validators.get(schemaAsset);
   if (!validate) validators.set(schemaAsset, (validate = ownSchemaValidator(ownSchemaName(schemaAsset), readJsonAsset(schemaAsset) as object)));
   if (validate(data)) return data as T;

@@ -1,16 +1,35 @@
 // `mcec-result merge`: JSON reports of shards (spec section 4, --shard) combined into one report,
-// which any formatter can then render. Counts and distributions are summed; findings keep the
-// order of the reports as given (each report's findings are already in its inputs' order).
+// which any formatter can then render; or their baselines into one baseline (src/baseline.ts).
+// Counts and distributions are summed; findings keep the order of the reports as given (each
+// report's findings are already in its inputs' order).
 import { packageVersion } from './assets.js';
 import { UsageError } from './errors.js';
 import type { JsonFinding, JsonReport } from './formatters/json.js';
-import { readValidatedJsonFile } from './load-json.js';
+import type { Baseline } from './baseline.js';
+import { baselineSchema } from './baseline.js';
+import { isObject } from './checks/envelope.js';
+import { readJsonFile, validatedJson } from './load-json.js';
 import type { CodeRegistry } from './registry/registry.js';
 import { mergeSummaries, suggestionsFor } from './tally.js';
 import type { Finding, Report } from './types.js';
 
-export function readJsonReport(path: string): JsonReport {
-  return readValidatedJsonFile<JsonReport>(path, 'report', 'schemas/report-v1.schema.json', 'merge takes reports of check --format json');
+const mergeTakes = 'merge takes reports of check --format json, or baselines of check --write-baseline';
+
+/** What `merge` was given: JSON reports, or baselines (of --shard runs), told apart by `baselineVersion`. */
+export type MergeInputs = { kind: 'reports'; reports: { path: string; report: JsonReport }[] } | { kind: 'baselines'; baselines: Baseline[] };
+
+export function readMergeInputs(paths: readonly string[]): MergeInputs {
+  const reports: { path: string; report: JsonReport }[] = [];
+  const baselines: { path: string; baseline: Baseline }[] = [];
+  for (const path of paths) {
+    const data = readJsonFile(path, 'report');
+    if (isObject(data) && Object.hasOwn(data, 'baselineVersion')) baselines.push({ path, baseline: validatedJson<Baseline>(data, path, 'baseline', baselineSchema, mergeTakes) });
+    else reports.push({ path, report: validatedJson<JsonReport>(data, path, 'report', 'schemas/report-v1.schema.json', mergeTakes) });
+  }
+  if (reports.length > 0 && baselines.length > 0) {
+    throw new UsageError(`merge: ${reports[0]!.path} is a report and ${baselines[0]!.path} a baseline: merge reports with reports, and baselines with baselines`);
+  }
+  return baselines.length > 0 ? { kind: 'baselines', baselines: baselines.map((b) => b.baseline) } : { kind: 'reports', reports };
 }
 
 function fromJsonFinding(finding: JsonFinding): Finding {

@@ -77,7 +77,7 @@ describe('merge', () => {
     const bad = tempFiles({ 'not-a-report.json': JSON.stringify({ reportVersion: 2 }) });
     const result = runCli(['merge', join(bad, 'not-a-report.json')]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/^mcec-result: report .*not-a-report\.json: .* \(merge takes reports of check --format json\)\n$/);
+    expect(result.stderr).toMatch(/^mcec-result: report .*not-a-report\.json: .* \(merge takes reports of check --format json, or baselines of check --write-baseline\)\n$/);
     expect(readFileSync(shards[0]!, 'utf8')).toContain('"reportVersion": 1');
   });
 
@@ -88,8 +88,41 @@ describe('merge', () => {
     const severity = structuredClone(report);
     severity.findings[0].severity = 'fatal';
     const bad = tempFiles({ 'typo.json': JSON.stringify(typo), 'severity.json': JSON.stringify(severity) });
-    const hint = ' (merge takes reports of check --format json)\n';
+    const hint = ' (merge takes reports of check --format json, or baselines of check --write-baseline)\n';
     expect(runCli(['merge', join(bad, 'typo.json')]).stderr).toBe(`mcec-result: report ${join(bad, 'typo.json')} at /summary: unknown key "recrods" (did you mean "records"?)${hint}`);
     expect(runCli(['merge', join(bad, 'severity.json')]).stderr).toBe(`mcec-result: report ${join(bad, 'severity.json')} at /findings/0/severity: must be one of: "error", "warning"${hint}`);
+  });
+
+  it('merges the baselines of shards into the baseline of one run over everything', () => {
+    const out = tempFiles({});
+    const parts = [1, 2, 3].map((i) => {
+      const path = join(out, `baseline-${i}.json`);
+      expect(runCli(['check', '--shard', `${i}/3`, '--write-baseline', path, ...inputs]).status).toBe(0);
+      return path;
+    });
+    expect(runCli(['check', '--write-baseline', join(out, 'whole.json'), ...inputs]).status).toBe(0);
+    const entries = (path: string) => (JSON.parse(readFileSync(path, 'utf8')).findings as { source: string; rule: string; fingerprint: string; count: number }[]).map((e) => `${e.source}:${e.rule}:${e.fingerprint}:${e.count}`).sort();
+    const merged = runCli(['merge', ...parts, '-o', join(out, 'merged.json')]);
+    expect(merged).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    expect(entries(join(out, 'merged.json'))).toEqual(entries(join(out, 'whole.json')));
+    // Every finding is known to it: a run over everything with it reports none.
+    const checked = runJson(['--baseline', join(out, 'merged.json'), ...inputs]).report.summary;
+    expect(checked).toMatchObject({ errors: 0, warnings: 0, baseline: { suppressed: whole.findings.length, stale: 0 } });
+    // A baseline named twice, or a copy of it, is a union: its counts are not doubled.
+    const copy = join(out, 'copy.json');
+    runCli(['merge', parts[0]!, '-o', copy]);
+    expect(JSON.parse(runCli(['merge', ...parts, copy]).stdout)).toEqual(JSON.parse(readFileSync(join(out, 'merged.json'), 'utf8')));
+  });
+
+  it('refuses a report and a baseline together, and the options of a report with baselines', () => {
+    const out = tempFiles({ 'run.jsonl': '{"ok":false}\n' });
+    runCli(['check', 'run.jsonl', '--write-baseline', 'b.json'], { cwd: out });
+    for (const [args, message] of [
+      [['merge', shards[0]!, 'b.json'], `merge: ${shards[0]} is a report and b.json a baseline: merge reports with reports, and baselines with baselines`],
+      [['merge', 'b.json', '-f', 'json'], 'merge: --format shapes a report, and baselines merge into a baseline: write it with -o FILE (or to stdout)'],
+      [['merge', 'b.json', '--max-warnings', '0'], 'merge: --max-warnings shapes a report, and baselines merge into a baseline: write it with -o FILE (or to stdout)'],
+    ] as const) {
+      expect(runCli(args, { cwd: out })).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: ${message}\n` });
+    }
   });
 });
