@@ -391,6 +391,30 @@ describe('mcec-result check: schema and codes files', () => {
     });
   });
 
+  it('--schema with a $ref to a place that is not there: the place named, not "remote $ref not fetched"', () => {
+    const schemaDir = tempFiles({
+      'run.jsonl': lines(ok),
+      'typo.json': JSON.stringify({ type: 'object', properties: { ok: { $ref: '#/$defs/flga' } }, $defs: { flag: { type: 'boolean' } } }),
+      'published.json': JSON.stringify({ $id: 'https://example.test/s/published.json', properties: { ok: { $ref: '#/$defs/flga' } } }),
+      'anchor.json': JSON.stringify({ properties: { ok: { $ref: '#flag' } } }),
+      'split.json': JSON.stringify({ properties: { ok: { $ref: 'common.json#/$defs/flga' } } }),
+      'common.json': JSON.stringify({ $defs: { flag: { type: 'boolean' } } }),
+      'other-id.json': JSON.stringify({ properties: { ok: { $ref: 'named.json#/$defs/flga' } } }),
+      'named.json': JSON.stringify({ $id: 'urn:example:named', $defs: { flag: { type: 'boolean' } } }),
+    });
+    const stderrOf = (schema: string) => runCli(['check', '--schema', schema, 'run.jsonl'], { cwd: schemaDir });
+    for (const [schema, message] of [
+      ['typo.json', '$ref #/$defs/flga: the schema has no /$defs/flga'],
+      ['published.json', '$ref https://example.test/s/published.json#/$defs/flga: the schema has no /$defs/flga'],
+      ['anchor.json', '$ref #flag: the schema has no $anchor "flag"'],
+      ['split.json', `$ref common.json#/$defs/flga: ${join(schemaDir, 'common.json')} has no /$defs/flga`],
+      // Was: "named.json was read, but its $id is another": ajv finds it by its path whatever its $id.
+      ['other-id.json', `$ref named.json#/$defs/flga: ${join(schemaDir, 'named.json')} has no /$defs/flga`],
+    ]) {
+      expect(stderrOf(schema!), schema).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: schema ${schema}: ${message}\n` });
+    }
+  });
+
   const bad: [string, string, RegExp][] = [
     ['a schema that is not JSON', 'broken.schema.json', /^mcec-result: schema broken\.schema\.json:4:2: unexpected end of input: closing brace expected\n$/],
     ['a schema that is not a valid JSON Schema', 'invalid.schema.json', /^mcec-result: schema invalid\.schema\.json is not a valid JSON Schema: .*type/],

@@ -98,12 +98,24 @@ function addReferenced(ajv: { addSchema(schema: AnySchemaObject, key: string): u
   } catch (error) {
     throw new UsageError(`${label}: ${describeError(error)}`);
   }
+  const schema = asSchema(document, `${label}: ${path}`);
   try {
-    ajv.addSchema(asSchema(document, `${label}: ${path}`), key);
+    ajv.addSchema(schema, key);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
     throw new UsageError(`${label}: ${path} is not a valid JSON Schema: ${describeError(error)}`);
   }
+}
+
+/**
+ * A `$ref` into a schema that is there, to a place that is not (`#/$defs/nope`, a typo): what it
+ * names, JSON Pointer or `$anchor`, said as such ("remote $ref not fetched" sent people looking
+ * for a network problem).
+ */
+function missingPlace(missingRef: string): string {
+  const hash = missingRef.indexOf('#');
+  // ajv refuses a malformed escape (`#/%zz`) before it looks for the place, so this decodes.
+  const fragment = hash === -1 ? '' : decodeURIComponent(missingRef.slice(hash + 1));
+  return fragment.startsWith('/') ? fragment : `$anchor ${JSON.stringify(fragment)}`;
 }
 
 /** Schema files a schema may pull in through `$ref`s: enough for any split of one schema, not a loop. */
@@ -120,6 +132,7 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
   const ajv = ajvFor(schema['$schema'], label);
   // Each `$ref`'s schema part, and the file read for it.
   const added = new Map<string, string>();
+  const ownId = typeof schema['$id'] === 'string' ? schema['$id'].replace(/#$/, '') : '';
   for (;;) {
     try {
       const compiled = described(schema, source, ajv.compile(schema));
@@ -127,9 +140,12 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
     } catch (error) {
       if (!(error instanceof loadAjv().MissingRefError)) throw new UsageError(`${label} is not a valid JSON Schema: ${describeError(error)}`);
       const { missingRef, missingSchema } = error;
+      if (missingSchema === ownId) throw new UsageError(`${label}: $ref ${missingRef}: the schema has no ${missingPlace(missingRef)}`);
+      // ajv files a schema added under a key there whatever its own `$id`: still missing, the place is.
+      const read = added.get(missingSchema);
+      if (read !== undefined) throw new UsageError(`${label}: $ref ${missingRef}: ${read} has no ${missingPlace(missingRef)}`);
       const { path: local, tried } = localSchemaPath(missingSchema, folder, schema['$id']);
       if (local === undefined) throw new UsageError(`${label}: remote $ref not fetched: ${missingRef}${tried === undefined ? '' : ` (no copy beside the schema at ${tried})`}`);
-      if (added.has(missingSchema)) throw new UsageError(`${label}: $ref ${missingRef}: ${local} was read, but its $id is another: give it "$id": ${JSON.stringify(missingSchema)}, or none`);
       if (added.size >= maxReferencedFiles) throw new UsageError(`${label}: more than ${maxReferencedFiles} schema files referenced through $ref`);
       added.set(missingSchema, local);
       addReferenced(ajv, missingSchema, local, `${label}: $ref ${missingRef}`);
