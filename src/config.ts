@@ -9,6 +9,7 @@ import { readJsonAsset } from './assets.js';
 import { ruleIds, unknownRule } from './checks/catalog.js';
 import { UsageError } from './errors.js';
 import { ownSchemaValidator } from './lazy.js';
+import { typeMismatch } from './checks/schema.js';
 import { readJsonFile } from './load-json.js';
 import { didYouMean, nearestName } from './registry/nearest.js';
 import type { RuleId, RuleSetting } from './types.js';
@@ -67,7 +68,7 @@ function keyHint(key: string): string {
   return didYouMean(near, ` (keys: ${keys.join(', ')})`);
 }
 
-function describe(error: ErrorObject, prefix: string): string {
+function describe(error: ErrorObject, prefix: string, data: unknown): string {
   const at = `${prefix}${error.instancePath}`;
   if (error.keyword === 'additionalProperties') {
     const key = String(error.params['additionalProperty']);
@@ -83,6 +84,7 @@ function describe(error: ErrorObject, prefix: string): string {
   // Only a path read as settings has a `not` (data/config.schema.json, readPath): "-" there found a
   // file named "-" beside the config, where the command line refuses it.
   if (error.keyword === 'not') return `${at}: - would be standard input, which holds the records: name a file`;
+  if (error.keyword === 'type') return `${at || 'the config'} ${typeMismatch(error.params['type'], data, error.instancePath)}`;
   return `${at || 'the config'} ${error.message ?? 'is invalid'}`;
 }
 
@@ -93,7 +95,7 @@ function validated(data: unknown, path: string, prefix: string): ConfigSettings 
   // propertyNames reports the bad name first; its own message beats ajv's generic one. Otherwise the
   // deepest error: for `"codes": [""]` the empty item, not oneOf's first branch ("must be string").
   const first = errors.find((e) => e.keyword === 'propertyNames') ?? errors.reduce<ErrorObject | undefined>((deepest, e) => (deepest && deepest.instancePath.length >= e.instancePath.length ? deepest : e), undefined);
-  throw new UsageError(`config ${path}: ${first ? describe(first, prefix) : 'invalid'}`);
+  throw new UsageError(`config ${path}: ${first ? describe(first, prefix, data) : 'invalid'}`);
 }
 
 /** Makes the file paths of a config relative to the working directory's view, not the config's. */

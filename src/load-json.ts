@@ -8,7 +8,7 @@ import { UsageError, describeError } from './errors.js';
 import { LineIndex } from './framing/line-index.js';
 import { locateParseError } from './framing/parse-error.js';
 import { isObject } from './checks/envelope.js';
-import { schemaAt } from './checks/schema.js';
+import { schemaAt, typeMismatch } from './checks/schema.js';
 import { didYouMean, nearestName } from './registry/nearest.js';
 import { decodeWhole } from './sources/decode.js';
 
@@ -49,7 +49,7 @@ export function validatedJson<T>(data: unknown, path: string, what: string, sche
   if (!validate) validators.set(schemaAsset, (validate = ownSchemaValidator(ownSchemaName(schemaAsset), readJsonAsset(schemaAsset) as object)));
   if (validate(data)) return data as T;
   const first = validate.errors?.[0];
-  const problem = first ? describeFileError(first, readJsonAsset(schemaAsset) as object) : 'invalid';
+  const problem = first ? describeFileError(first, readJsonAsset(schemaAsset) as object, data) : 'invalid';
   throw new UsageError(`${what} ${path}${first?.instancePath ? ` at ${first.instancePath}` : ''}: ${problem} (${hint})`);
 }
 
@@ -58,7 +58,7 @@ export function validatedJson<T>(data: unknown, path: string, what: string, sche
  * allowed values` not which values: the property (and the nearest the schema has there) and the
  * values are what a person fixing the file needs.
  */
-function describeFileError(error: ErrorObject, schema: object): string {
+function describeFileError(error: ErrorObject, schema: object, data: unknown): string {
   if (error.keyword === 'additionalProperties') {
     const key = String(error.params['additionalProperty']);
     const near = nearestName(key, Object.keys(propertiesAt(schema, error.schemaPath)));
@@ -66,6 +66,7 @@ function describeFileError(error: ErrorObject, schema: object): string {
   }
   if (error.keyword === 'enum') return `must be one of: ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   if (error.keyword === 'const') return `must be ${JSON.stringify(error.params['allowedValue'])}`;
+  if (error.keyword === 'type') return typeMismatch(error.params['type'], data, error.instancePath);
   return error.message ?? 'is invalid';
 }
 

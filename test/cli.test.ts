@@ -459,7 +459,7 @@ describe('mcec-result check: schema and codes files', () => {
     expect(withCodes.report.findings).toEqual([]);
     const result = runCli(['check', '--codes', 'bad-codes.json', 'run.jsonl'], { cwd: dir });
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/^mcec-result: codes file bad-codes\.json at \/errorCodes\/timeout: must be array/);
+    expect(result.stderr).toMatch(/^mcec-result: codes file bad-codes\.json at \/errorCodes\/timeout: must be an array \(got string\) \(expected /);
     const typo = tempFiles({ 'run.jsonl': lines(failed), 'codes.json': JSON.stringify({ errorCodez: {} }) });
     expect(runCli(['check', '--codes', 'codes.json', 'run.jsonl'], { cwd: typo }).stderr).toMatch(/^mcec-result: codes file codes\.json: unknown key "errorCodez" \(did you mean "errorCodes"\?\) \(expected /);
   });

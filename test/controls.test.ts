@@ -71,7 +71,8 @@ describe('config file', () => {
     ['an unknown rule', JSON.stringify({ rules: { nope: 'off' } }), /\/rules: unknown rule "nope" \(rules: parse-error, /],
     ['a misspelt rule', JSON.stringify({ rules: { 'unknown-cod': 'off' } }), /\/rules: unknown rule "unknown-cod" \(did you mean "unknown-code"\?\)\n$/],
     ['a bad severity', JSON.stringify({ rules: { schema: 'loud' } }), /\/rules\/schema must be one of: off, warning, error\n$/],
-    ['a wrong type', JSON.stringify({ maxListed: 'all' }), /\/maxListed must be integer\n$/],
+    ['a wrong type', JSON.stringify({ maxListed: 'all' }), /\/maxListed must be an integer \(got string\)\n$/],
+    ['not an object', '["json"]', /mcec-result\.config\.json: the config must be an object \(got array\)\n$/],
     // An empty path resolved to the config's own folder: "cannot write /project: is a directory".
     ['an empty output path', JSON.stringify({ output: '' }), /mcec-result\.config\.json: \/output is empty: give a file name\n$/],
     ['an empty codes path in a list', JSON.stringify({ codes: ['team.json', ''] }), /mcec-result\.config\.json: \/codes\/1 is empty: give a file name\n$/],

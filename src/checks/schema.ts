@@ -132,6 +132,11 @@ function wantsObject(type: unknown): boolean {
 }
 
 /** The value at a JSON Pointer (RFC 6901) inside `root`. */
+/** "must be an object (got array)": a type error of a settings file, as the envelope's read. */
+export function typeMismatch(types: unknown, root: unknown, pointer: string): string {
+  return `must be ${listTypes(types)} (got ${typeOf(valueAt(root, pointer))})`;
+}
+
 function valueAt(root: unknown, pointer: string): unknown {
   let node = root;
   if (pointer === '') return node;
