@@ -15,7 +15,7 @@ import { maxLineBytesLimit } from './framing/ndjson.js';
 import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
 import { check, type CheckOptions, type OwnFile } from './run.js';
-import { ownFilesByKey, refuseClashes, refuseOverwrite, refuseStdinOverwrite, refuseUnwritable, uniquePaths } from './sources/expand.js';
+import { expandReportPaths, ownFilesByKey, refuseClashes, refuseOverwrite, refuseStdinOverwrite, refuseUnwritable, uniquePaths } from './sources/expand.js';
 import type { Baseline } from './baseline.js';
 import type { Report } from './types.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
@@ -285,7 +285,7 @@ function program(setStatus: (status: number) => void): Command {
   root
     .command('merge')
     .description('combine JSON reports (of --shard runs) into one report, in any format, or baselines into one baseline')
-    .argument('<reports...>', 'reports written by check --format json, or baselines by check --write-baseline')
+    .argument('<reports...>', 'reports written by check --format json, or baselines by check --write-baseline: files, globs, - for stdin')
     .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, collect(parseFormatTarget), [])
     .option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)', parseNonEmpty('--output'))
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
@@ -300,10 +300,11 @@ function program(setStatus: (status: number) => void): Command {
       refuseSharedStream(flags);
       refuseUnwritable(written);
       const owned = ownFilesByKey(written);
-      for (const path of paths) refuseOverwrite(path, path, owned);
-      const [{ mergeReports, readMergeInputs }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
       // A report named twice (`merge reports/*.json reports/part-1.json`) would count its records twice.
-      const inputs = readMergeInputs(uniquePaths(paths));
+      const reports = uniquePaths(await expandReportPaths(paths));
+      for (const path of reports) if (path !== '-') refuseOverwrite(path, path, owned);
+      const [{ mergeReports, readMergeInputs }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
+      const inputs = readMergeInputs(reports);
       if (inputs.kind === 'baselines') {
         await writeMergedBaseline(inputs.baselines, flags);
         setStatus(0);

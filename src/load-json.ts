@@ -15,7 +15,8 @@ import { decodeWhole } from './sources/decode.js';
 export function readJsonFile(path: string, what: string): unknown {
   let text: string;
   try {
-    text = decodeWhole(readFileSync(path));
+    // `merge -` reads a report from standard input; every settings option refuses `-` before this.
+    text = decodeWhole(readFileSync(path === '-' ? 0 : path));
   } catch (error) {
     throw new UsageError(`cannot read ${what} ${path}: ${describeError(error)}`);
   }

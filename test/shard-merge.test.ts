@@ -65,6 +65,17 @@ describe('merge', () => {
     expect(JSON.parse(again.stdout)).toEqual(JSON.parse(runCli(['merge', '-f', 'json', ...shards]).stdout));
   });
 
+  it('reads reports named by a glob (a Windows shell leaves it to the program) and from standard input (-)', () => {
+    const merged = (args: string[], input?: string) => JSON.parse(runCli(['merge', '-f', 'json', ...args], input === undefined ? {} : { input }).stdout).summary;
+    expect(merged([join(dir, 'shard-*.json')])).toEqual(whole.summary);
+    expect(merged(['-', shards[1]!, shards[2]!], readFileSync(shards[0]!, 'utf8'))).toEqual(whole.summary);
+    expect(runCli(['merge', join(dir, 'nothing-*.json')])).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: no reports in ${join(dir, 'nothing-*.json')}: the glob matches no file\n` });
+    // The report would overwrite a file the glob found: refused before anything is read.
+    const over = runCli(['merge', 'shard-*.json', '-f', 'json', '-o', 'shard-2.json'], { cwd: dir });
+    expect(over).toMatchObject({ status: 2, stderr: 'mcec-result: shard-2.json is an input, and the report this run writes would overwrite it: write the report to another file\n' });
+    expect(JSON.parse(readFileSync(shards[1]!, 'utf8')).reportVersion).toBe(1);
+  });
+
   it('renders the merged report in any format', () => {
     const human = runCli(['merge', ...shards]);
     expect(human.stdout).toContain(`in ${whole.summary.inputs} inputs`);

@@ -169,6 +169,35 @@ function realPathOf(path: string): string {
   }
 }
 
+/** Something is at the path (or cannot be looked at, which reading it then says). */
+function isThere(path: string): boolean {
+  try {
+    return statOrUndefined(path) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * `merge`'s arguments: files, `-` (standard input) and globs, which a Windows shell does not expand
+ * (`merge part-*.json` said "cannot read report part-*.json"), expanded as check expands them.
+ */
+export async function expandReportPaths(args: readonly string[]): Promise<string[]> {
+  const paths: string[] = [];
+  for (const arg of args) {
+    const asGiven = toSlashes(arg);
+    if (arg === '-' || arg === '' || isThere(arg) || isThere(asGiven) || !(await loadGlobby()).isDynamicPattern(asGiven)) {
+      paths.push(arg);
+      continue;
+    }
+    const files = await walk(asGiven, asGiven);
+    if (!Array.isArray(files)) throw new UsageError(files.message);
+    if (files.length === 0) throw new UsageError(`no reports in ${asGiven}: the glob matches no file`);
+    paths.push(...files);
+  }
+  return paths;
+}
+
 /** Each file once, in the order first named: `a.json`, `./a.json` and a link to it are one file, as inputs of check are. */
 export function uniquePaths(paths: readonly string[]): string[] {
   const seen = new Set<string>();
