@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FindingStore, SpillBudget, StoredList } from '../src/findings/store.js';
 import { formatNames } from '../src/formatters/index.js';
+import { check } from '../src/run.js';
 import type { Finding } from '../src/types.js';
 import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
 
@@ -67,6 +68,14 @@ describe('findings past the memory budget', () => {
     expect(late).toHaveLength(42);
     const lines = report.findings.filter((f) => f.source.endsWith('tool-calls.jsonl')).map((f) => f.line);
     expect(lines).toEqual([...lines].sort((a, b) => a - b));
+  });
+
+  it("JSON.stringify of a library report writes every finding, spooled ones too, not the list's internals", async () => {
+    const report = await check(inputs.map((input) => join(dir, input)), { findingsInMemory: 3, jobs: 1 });
+    const written = JSON.parse(JSON.stringify(report)) as { findings: unknown[] };
+    expect(report.findings.length).toBeGreaterThan(100);
+    expect(written.findings).toHaveLength(report.findings.length);
+    expect(written.findings).toEqual(JSON.parse(JSON.stringify([...report.findings])));
   });
 
   it('a temporary folder that cannot be written: exit 2, one line saying what to do', () => {

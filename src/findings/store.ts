@@ -337,13 +337,27 @@ export interface Placement {
   wordHint: boolean;
 }
 
-export class StoredList implements FindingList {
+/**
+ * What `JSON.stringify(report)` writes for the findings: all of them, as a walk gives them. Left to
+ * itself it wrote a list's fields, the store's internals, without a spooled finding among them.
+ */
+abstract class WalkedList implements FindingList {
+  abstract readonly length: number;
+  abstract [Symbol.iterator](): Iterator<Finding>;
+
+  toJSON(): Finding[] {
+    return Array.from(this);
+  }
+}
+
+export class StoredList extends WalkedList {
   readonly length: number;
 
   constructor(
     private readonly stored: StoredFindings,
     private readonly placement: Placement = { lineOffset: 0, wordHint: true },
   ) {
+    super();
     this.length = stored.spooled + stored.head.length + stored.late.length;
   }
 
@@ -394,10 +408,11 @@ function placed(finding: Finding, lineOffset: number, hint: ParseHint | undefine
 }
 
 /** Several lists read one after the other: a report's inputs in command-line order. */
-export class ConcatList implements FindingList {
+export class ConcatList extends WalkedList {
   readonly length: number;
 
   constructor(private readonly parts: readonly FindingList[]) {
+    super();
     this.length = parts.reduce((n, part) => n + part.length, 0);
   }
 
@@ -407,12 +422,14 @@ export class ConcatList implements FindingList {
 }
 
 /** A list read through a filter that is decided afresh on every walk (a baseline's matching). */
-export class FilteredList implements FindingList {
+export class FilteredList extends WalkedList {
   constructor(
     private readonly source: FindingList,
     private readonly keep: () => (finding: Finding) => boolean,
     readonly length: number,
-  ) {}
+  ) {
+    super();
+  }
 
   *[Symbol.iterator](): Iterator<Finding> {
     const keep = this.keep();
