@@ -36,12 +36,16 @@ describe('the schema, as findings people read', () => {
     expect(messages({ ok: true, result: '[1]' })).toEqual(['result must be an object or null (got string)']);
   });
 
-  it('a JSON-RPC batch where an envelope belongs says so; other arrays do not', () => {
+  it('a JSON-RPC batch or a list of envelopes where an envelope belongs says so; other arrays do not', () => {
     const messages = (value: unknown) => check(value).filter((f) => f.rule === 'schema').map((f) => f.message);
     const batch = [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'query' } }];
     expect(messages(batch)).toEqual(['the envelope must be an object (got array): a JSON-RPC batch? Messages are read one a line; a batch is not unwrapped']);
+    // A .json list piped in on one line (jq -c), read as one record.
+    expect(messages([{ ok: true, result: {} }, { ok: false }])).toEqual([
+      'the envelope must be an object (got array): a list of envelopes? An array is a list of records only as a whole document (a .json file, or --input json); here it is one record',
+    ]);
     // Cached per place: a plain array at the same place keeps the plain message, and back again.
-    expect(messages([{ ok: true }])).toEqual(['the envelope must be an object (got array)']);
+    expect(messages([{ name: 'x' }])).toEqual(['the envelope must be an object (got array)']);
     expect(messages([])).toEqual(['the envelope must be an object (got array)']);
     expect(messages(batch)).toHaveLength(1);
     expect(messages(batch)[0]).toContain('a JSON-RPC batch?');

@@ -164,6 +164,11 @@ export function isJsonRpcBatch(data: unknown): boolean {
   return Array.isArray(data) && data.length > 0 && isObject(data[0]) && Object.hasOwn(data[0], 'jsonrpc');
 }
 
+/** `[{"ok":true,...},...]` as one record: a .json list piped in (`jq -c`), read one a line. */
+export function isEnvelopeList(data: unknown): boolean {
+  return Array.isArray(data) && data.length > 0 && isObject(data[0]) && Object.hasOwn(data[0], 'ok');
+}
+
 /**
  * A value from a record, for a message: JSON, cut to 60 characters. Containers are named, not
  * printed: they may be huge, or nest deeper than JSON.stringify's stack (a 100k-deep truncation

@@ -5,7 +5,7 @@ import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { RuleInfo } from '../types.js';
 import { isRedactedPointer, withheld } from '../redact.js';
 import { nearestName } from '../registry/nearest.js';
-import { childPointer, holdsJsonObject, isJsonRpcBatch, isObject, quote } from './envelope.js';
+import { childPointer, holdsJsonObject, isEnvelopeList, isJsonRpcBatch, isObject, quote } from './envelope.js';
 import type { EnvelopeSchema } from './schema-load.js';
 
 export const schemaRule: RuleInfo = {
@@ -152,8 +152,9 @@ function valueAt(root: unknown, pointer: string): unknown {
 // failing data (`data`, at the error's instancePath) and subschemas are looked up from the instance
 // and the schema document.
 /**
- * What a type error adds about the value itself, when it points at the cause: a JSON-RPC batch where
- * an envelope belongs, a string holding a JSON object (an envelope serialized twice), or a null the
+ * What a type error adds about the value itself, when it points at the cause: a JSON-RPC batch or a
+ * list of envelopes where an envelope belongs, a string holding a JSON object (an envelope
+ * serialized twice), or a null the
  * schema's prose allows where the member could be omitted. Worked out
  * once per error: the description cache keys on it, and describe() words it.
  */
@@ -161,6 +162,7 @@ function typeHint(error: ErrorObject, data: unknown, schema: EnvelopeSchema, roo
   if (error.keyword !== 'type') return '';
   if (data === null) return proseAllowsNull(schema, error.instancePath, root);
   if (error.instancePath === '' && isJsonRpcBatch(data)) return ': a JSON-RPC batch? Messages are read one a line; a batch is not unwrapped';
+  if (error.instancePath === '' && isEnvelopeList(data)) return ': a list of envelopes? An array is a list of records only as a whole document (a .json file, or --input json); here it is one record';
   if (wantsObject(error.params['type']) && holdsJsonObject(data)) return ': a string holding a JSON object, encoded twice?';
   return '';
 }
