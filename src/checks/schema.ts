@@ -131,12 +131,12 @@ function wantsObject(type: unknown): boolean {
   return type === 'object' || (Array.isArray(type) && type.includes('object'));
 }
 
-/** The value at a JSON Pointer (RFC 6901) inside `root`. */
 /** "must be an object (got array)": a type error of a settings file, as the envelope's read. */
 export function typeMismatch(types: unknown, root: unknown, pointer: string): string {
   return `must be ${listTypes(types)} (got ${typeOf(valueAt(root, pointer))})`;
 }
 
+/** The value at a JSON Pointer (RFC 6901) inside `root`. */
 function valueAt(root: unknown, pointer: string): unknown {
   let node = root;
   if (pointer === '') return node;
@@ -154,9 +154,8 @@ function valueAt(root: unknown, pointer: string): unknown {
 /**
  * What a type error adds about the value itself, when it points at the cause: a JSON-RPC batch or a
  * list of envelopes where an envelope belongs, a string holding a JSON object (an envelope
- * serialized twice), or a null the
- * schema's prose allows where the member could be omitted. Worked out
- * once per error: the description cache keys on it, and describe() words it.
+ * serialized twice), or a null the schema's prose allows where the member could be omitted.
+ * Worked out once per error: the description cache keys on it, and describe() words it.
  */
 function typeHint(error: ErrorObject, data: unknown, schema: EnvelopeSchema, root: unknown): string {
   if (error.keyword !== 'type') return '';
