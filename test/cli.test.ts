@@ -231,16 +231,20 @@ describe('mcec-result check: inputs', () => {
     expect(report.findings).toMatchObject([{ rule: 'parse-error', line: 2, column: 1, message: 'unexpected byte order mark (U+FEFF): were files that each start with one joined together?' }]);
   });
 
-  it("a report or baseline an earlier run wrote into the folder is skipped, not checked as an envelope", () => {
+  it('a report (json, ndjson) or baseline an earlier run wrote into the folder is skipped, not checked as an envelope', () => {
     const dir = tempFiles({ 'evidence/run.jsonl': lines(ok, noError) });
-    runCli(['check', 'evidence', '-f', 'json=evidence/report.json', '--write-baseline', 'evidence/baseline.json'], { cwd: dir });
-    // Was: "the envelope is missing required property ok" and one unexpected property a key, exit 1.
+    runCli(['check', 'evidence', '-f', 'json=evidence/report.json', '-f', 'ndjson=evidence/findings.ndjson', '--write-baseline', 'evidence/baseline.json'], { cwd: dir });
+    // Was: "the envelope is missing required property ok" and one unexpected property a key, exit 1;
+    // on every line of the ndjson report.
     const again = runJson(['evidence'], { cwd: dir });
-    expect(again.report.summary).toMatchObject({ inputs: 3, records: 2, skipped: 2 });
+    // The report, the baseline, and the ndjson report's finding and summary, a line each.
+    expect(again.report.summary).toMatchObject({ inputs: 4, records: 2, skipped: 4 });
     expect(new Set(again.report.findings.map((f: { source: string }) => f.source))).toEqual(new Set(['evidence/run.jsonl']));
     // What only looks like one is checked.
     writeFileSync(join(dir, 'evidence', 'other.json'), JSON.stringify({ reportVersion: 1, tool: { name: 'other' } }));
     expect(runJson(['evidence/other.json'], { cwd: dir }).report.summary).toMatchObject({ records: 1, invalid: 1 });
+    writeFileSync(join(dir, 'evidence', 'other.ndjson'), lines({ type: 'finding', rule: 'no-such-rule', severity: 'error', source: 'x' }, { type: 'summary', records: 1 }));
+    expect(runJson(['evidence/other.ndjson'], { cwd: dir }).report.summary).toMatchObject({ records: 2, invalid: 2 });
   });
 
   it('a server log with prefixed lines, checked without --extract: its first parse error says what to do', () => {

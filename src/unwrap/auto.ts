@@ -2,6 +2,7 @@
 // marker, a transcript line (its payload recognised in turn), a JSON-RPC message, an MCP
 // CallToolResult, else a bare envelope. JSON-RPC requests are remembered per input by (transcript
 // sessionId, id) so that each response is attributed to its tool and pairing faults are found.
+import { isRuleId } from '../checks/catalog.js';
 import { ruleFinding, type CheckContext } from '../checks/check-envelope.js';
 import { has, isObject, quote, shorten, stringMember, type JsonObject } from '../checks/envelope.js';
 import type { RecordFinding, RuleId, Wrapping } from '../types.js';
@@ -195,9 +196,16 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
   };
 }
 
-/** What `check --format json` and `--write-baseline` write: `tool` says whose it is. */
+/**
+ * What `check --format json` and `--write-baseline` write: `tool` says whose it is. A line of
+ * `--format ndjson` carries no tool: its `type` and the members only a finding or a summary of
+ * ours has say it (a rule id, a severity; counts of records and inputs).
+ */
 function isOwnArtifact(value: JsonObject): boolean {
   const tool = value['tool'];
   if (has(value, 'reportVersion')) return isObject(tool) && tool['name'] === 'mcec-result';
-  return has(value, 'baselineVersion') && tool === 'mcec-result';
+  if (has(value, 'baselineVersion')) return tool === 'mcec-result';
+  const type = value['type'];
+  if (type === 'finding') return typeof value['rule'] === 'string' && isRuleId(value['rule']) && (value['severity'] === 'error' || value['severity'] === 'warning') && typeof value['source'] === 'string';
+  return type === 'summary' && typeof value['records'] === 'number' && typeof value['inputs'] === 'number' && isObject(value['outcomes']);
 }
