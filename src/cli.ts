@@ -319,7 +319,7 @@ function program(setStatus: (status: number) => void): Command {
     .description('what a category, an error or warning code, or a rule means, and how an agent recovers')
     .argument('<name>', 'a category (no-target), an error or warning code (window-not-found), or a rule id (missing-result)')
     .option('--codes <file>', 'extra known codes, as check reads them; repeatable', collect(parseOwnFile('--codes', 'input')), [])
-    .option('--schema <file>', 'the envelope schema those codes belong to (its categories)', parseOwnFile('--schema', 'input'))
+    .option('--schema <file>', 'the envelope schema whose categories to know (and the codes files list codes under)', parseOwnFile('--schema', 'input'))
     .option('--config <file>', 'the config file whose codes and schema to read (default: searched upward, as check does)', parseOwnFile('--config', 'input'))
     .option('--no-config', 'use no config file')
     .action(async (name: string, given: ExplainFlags, command: Command) => {
@@ -327,8 +327,10 @@ function program(setStatus: (status: number) => void): Command {
       const settings = configOf(given.config)?.settings;
       const codes = command.getOptionValueSource('codes') === 'cli' ? given.codes : [settings?.codes ?? []].flat();
       const [{ explain }, { loadRegistry }] = await Promise.all([import('./explain/explain.js'), import('./registry/load.js')]);
-      const categories = codes.length === 0 ? [] : loadEnvelopeSchema(given.schema ?? settings?.schema).categories;
-      process.stdout.write(explain(name, loadRegistry(codes, categories)));
+      // Its categories: those a codes file may list codes under, and those explain can name.
+      const schemaPath = given.schema ?? settings?.schema;
+      const schema = codes.length === 0 && schemaPath === undefined ? undefined : loadEnvelopeSchema(schemaPath);
+      process.stdout.write(explain(name, loadRegistry(codes, schema?.categories ?? []), schema));
       setStatus(0);
     });
   return root;

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -131,6 +132,25 @@ describe('mcec-result explain', () => {
     // The file is held to the schema's categories, as check holds it.
     const typo = tempFiles({ 'typo.json': JSON.stringify({ errorCodes: { 'no-targt': ['x-1'] } }) });
     expect(runCli(['explain', 'x-1', '--codes', 'typo.json'], { cwd: typo }).stderr).toBe('mcec-result: codes file typo.json at /errorCodes/no-targt: "no-targt" is not a category of the schema: did you mean "no-target"?\n');
+  });
+
+  it("knows a category only the --schema (or the config's schema) lists, and codes under it", () => {
+    const schema = JSON.parse(readFileSync(join(repoRoot, 'data/agent-tool-result.schema.json'), 'utf8'));
+    schema.$defs.error.properties.category.enum.push('vision-failed');
+    const dir = tempFiles({
+      'team.schema.json': JSON.stringify(schema),
+      'team-codes.json': JSON.stringify({ errorCodes: { 'vision-failed': ['vlm-timeout'] } }),
+      'project/mcec-result.config.json': JSON.stringify({ schema: '../team.schema.json', codes: '../team-codes.json' }),
+    });
+    const category = (source: string) => `vision-failed: an error category of the schema ${source}\n  mcec-result ships no description of it: the schema's own documentation says when it applies\n`;
+    // Was: unknown name "vision-failed".
+    expect(runCli(['explain', 'vision-failed', '--schema', 'team.schema.json'], { cwd: dir })).toMatchObject({ status: 0, stdout: category('team.schema.json') });
+    expect(runCli(['explain', 'vision-failed'], { cwd: join(dir, 'project') })).toMatchObject({ status: 0, stdout: category(join(dir, 'team.schema.json')) });
+    expect(runCli(['explain', 'vlm-timeout'], { cwd: join(dir, 'project') }).stdout).toBe(
+      `vlm-timeout: an error code, listed under one category\n  vision-failed  (a category of the schema ${join(dir, 'team.schema.json')})\n  (mcec-result explain <category> tells what an agent should do)\n`,
+    );
+    expect(runCli(['explain', 'vision-faild', '--schema', 'team.schema.json'], { cwd: dir }).stderr).toBe('mcec-result: unknown name "vision-faild" (did you mean "vision-failed"?)\n');
+    expect(runCli(['explain', 'vision-failed'], { cwd: dir })).toMatchObject({ status: 2, stdout: '' });
   });
 
   it('cuts a pasted name in its message', () => {

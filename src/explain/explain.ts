@@ -51,10 +51,11 @@ function explainCategory(name: string, info: CategoryInfo): string[] {
   return [`${name}: an error category${note}`, ...table([['when', info.when], ['recovery', info.recovery]])];
 }
 
-function explainErrorCode(name: string, codeCategories: ReadonlySet<string>): string[] {
+function explainErrorCode(name: string, codeCategories: ReadonlySet<string>, schema: SchemaCategories | undefined): string[] {
   const listed = [...codeCategories];
   const under = listed.length === 1 ? 'listed under one category' : `listed under ${listed.length} categories`;
-  const rows = listed.map((category): [string, string] => [category, categoryInfo().get(category)?.when ?? '(a category from a --codes file)']);
+  // A codes file lists codes under the schema's categories only: one not described here is the schema's own.
+  const rows = listed.map((category): [string, string] => [category, categoryInfo().get(category)?.when ?? `(a category of the schema ${schema?.source ?? ''})`]);
   return [`${name}: an error code, ${under}`, ...table(rows), `  (mcec-result explain <category> tells what an agent should do)`];
 }
 
@@ -75,9 +76,20 @@ function explainRule(id: RuleId): string[] {
   ];
 }
 
-function unknownName(name: string, registry: CodeRegistry): UsageError {
+/** A category only a `--schema` lists (a team's, or a newer MCEC's): what is known of it, and where to look. */
+function explainSchemaCategory(name: string, schema: SchemaCategories): string[] {
+  return [`${name}: an error category of the schema ${schema.source}`, "  mcec-result ships no description of it: the schema's own documentation says when it applies"];
+}
+
+/** The categories of the envelope schema `explain` was given (`--schema`, or the config's). */
+export interface SchemaCategories {
+  source: string;
+  categories: readonly string[];
+}
+
+function unknownName(name: string, registry: CodeRegistry, schema?: SchemaCategories): UsageError {
   const codes = [registry.nearestErrorCode(name), registry.nearestWarningCode(name)].filter((code) => code !== undefined);
-  const suggestion = nearestName(name, [...categoryInfo().keys(), ...codes, ...ruleIds]);
+  const suggestion = nearestName(name, [...categoryInfo().keys(), ...(schema?.categories ?? []), ...codes, ...ruleIds]);
   if (suggestion !== undefined) return new UsageError(`unknown name ${quote(name)}${didYouMean(suggestion)}`);
   return new UsageError(
     `unknown name ${quote(name)}: name an error category (timeout, no-target, ...), an error or warning code (window-not-found, minimized-window, ...) or a rule (schema, missing-result, ...)`,
@@ -85,14 +97,15 @@ function unknownName(name: string, registry: CodeRegistry): UsageError {
 }
 
 /** The text `explain <name>` prints: every meaning of `name`, or a UsageError naming the nearest name. */
-export function explain(name: string, registry: CodeRegistry): string {
+export function explain(name: string, registry: CodeRegistry, schema?: SchemaCategories): string {
   const sections: string[][] = [];
   const category = categoryInfo().get(name);
   if (category) sections.push(explainCategory(name, category));
+  else if (schema?.categories.includes(name)) sections.push(explainSchemaCategory(name, schema));
   const codeCategories = registry.errorCodeCategories(name);
-  if (codeCategories) sections.push(explainErrorCode(name, codeCategories));
+  if (codeCategories) sections.push(explainErrorCode(name, codeCategories, schema));
   if (registry.isKnownWarningCode(name)) sections.push(explainWarningCode(name));
   if (isRuleId(name)) sections.push(explainRule(name));
-  if (sections.length === 0) throw unknownName(name, registry);
+  if (sections.length === 0) throw unknownName(name, registry, schema);
   return sections.map((lines) => lines.join('\n')).join('\n\n') + '\n';
 }
