@@ -316,7 +316,11 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
         // An idle pipe never yields again: aborting destroys the stream so the loop below ends at once.
         if (signal && 'destroy' in raw) raw = addAbortSignal(signal, raw as Readable);
         if (io.progress) raw = counted(raw, io.progress);
-        lines = await frameInput(await decodeInput(raw), framing, options, checker);
+        // A file can be decoded again to recover what corrupt gzip data cost (decode.ts).
+        const path = source.path;
+        const again = (): ChunkSource => (signal ? addAbortSignal(signal, createReadStream(path!, { highWaterMark: maxChunk })) : createReadStream(path!, { highWaterMark: maxChunk }));
+        const reread = path === undefined || range ? undefined : whole ? () => [whole] : again;
+        lines = await frameInput(await decodeInput(raw, reread), framing, options, checker);
       }
     }
   } catch (error) {

@@ -31,13 +31,46 @@ async function peek(chunks: ChunkSource, n: number): Promise<{ head: Buffer; str
   return { head, stream: peeked(head, iterator) };
 }
 
-async function* gunzip(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  const inflater = Readable.from(chunks).pipe(loadZlib().createGunzip({ chunkSize: 1 << 20 }));
+/** The input's raw bytes again, from its first: a file can be read twice, standard input cannot. */
+export type Reread = () => ChunkSource;
+
+function inflated(chunks: ChunkSource, chunkSize: number): AsyncIterable<Buffer> {
+  return Readable.from(chunks).pipe(loadZlib().createGunzip({ chunkSize }));
+}
+
+async function* gunzip(chunks: AsyncIterable<Buffer>, reread?: Reread): AsyncGenerator<Buffer> {
+  let delivered = 0;
   try {
-    for await (const chunk of inflater) yield chunk as Buffer;
+    for await (const chunk of inflated(chunks, 1 << 20)) {
+      delivered += chunk.length;
+      yield chunk;
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InputDataError(code === 'Z_BUF_ERROR' ? 'gzip data ends early' : `gzip data is corrupt (${(error as Error).message})`);
+    // Data cut short loses nothing: zlib gives what it decoded before the end.
+    if (code === 'Z_BUF_ERROR') throw new InputDataError('gzip data ends early');
+    if (reread) yield* decodedBeforeFault(reread(), delivered);
+    throw new InputDataError(`gzip data is corrupt (${(error as Error).message})`);
+  }
+}
+
+/**
+ * zlib drops what it decoded in the call that met corrupt data (or garbage after the last member):
+ * with 1 MiB pieces, up to 1 MiB of records before the fault were never checked (garbage after a
+ * 550 KB `.gz` of 20,000 records: 17,483 reported). The input is decoded again, only on that path,
+ * in 16 KiB pieces (which cost 2.5x the time of 1 MiB ones), and what the first pass did not
+ * deliver is: at most 16 KiB before the fault is lost now.
+ */
+async function* decodedBeforeFault(chunks: ChunkSource, delivered: number): AsyncGenerator<Buffer> {
+  let seen = 0;
+  try {
+    for await (const chunk of inflated(chunks, 1 << 14)) {
+      const end = seen + chunk.length;
+      if (end > delivered) yield seen >= delivered ? chunk : chunk.subarray(delivered - seen);
+      seen = end;
+    }
+  } catch {
+    // The same fault, met again where the first pass met it: that pass's error is the input's.
   }
 }
 
@@ -93,9 +126,9 @@ export function decodeWhole(bytes: Buffer): string {
   return bytes.toString('utf8', hasUtf8Bom(bytes) ? 3 : 0);
 }
 
-export async function decodeInput(raw: ChunkSource): Promise<AsyncIterable<Buffer>> {
+export async function decodeInput(raw: ChunkSource, reread?: Reread): Promise<AsyncIterable<Buffer>> {
   let { head, stream } = await peek(raw, 3);
-  if (isGzip(head)) ({ head, stream } = await peek(gunzip(stream), 3));
+  if (isGzip(head)) ({ head, stream } = await peek(gunzip(stream, reread), 3));
   if (hasUtf8Bom(head)) return skip(stream, 3);
   // TextDecoder drops the UTF-16 BOM itself.
   const utf16 = utf16Of(head);
