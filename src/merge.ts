@@ -41,6 +41,24 @@ function fromJsonFinding(finding: JsonFinding): Finding {
   };
 }
 
+/**
+ * Inputs with findings in two of the reports: checked twice (a report copied under another name,
+ * the shards of two runs), so their records count twice in the merge. The shards of one run share
+ * none; an input without findings cannot be told, since a report does not list its inputs.
+ */
+export function sharedInputs(reports: readonly { path: string; report: JsonReport }[]): { source: string; first: string; second: string }[] {
+  const reportOf = new Map<string, string>();
+  const shared: { source: string; first: string; second: string }[] = [];
+  for (const { path, report } of reports) {
+    for (const source of new Set(report.findings.map((finding) => finding.source))) {
+      const first = reportOf.get(source);
+      if (first === undefined) reportOf.set(source, path);
+      else shared.push({ source, first, second: path });
+    }
+  }
+  return shared;
+}
+
 export function mergeReports(reports: readonly { path: string; report: JsonReport }[], registry: CodeRegistry): Report {
   const first = reports[0];
   if (!first) throw new UsageError('merge: name at least one JSON report');

@@ -1,5 +1,5 @@
 // --shard and merge: a corpus spread over CI machines gives, merged, the report of one machine.
-import { readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, runJson, tempFiles } from './helpers/cli.js';
@@ -53,6 +53,7 @@ describe('merge', () => {
   it('gives the summary and the findings of one run over everything', () => {
     const result = runCli(['merge', '-f', 'json', ...shards]);
     expect(result.status).toBe(1);
+    expect(result.stderr).toBe('');
     const report = JSON.parse(result.stdout);
     expect(report.summary).toEqual(whole.summary);
     expect(report.findings.map(key).sort()).toEqual(whole.findings.map(key).sort());
@@ -74,6 +75,18 @@ describe('merge', () => {
     const over = runCli(['merge', 'shard-*.json', '-f', 'json', '-o', 'shard-2.json'], { cwd: dir });
     expect(over).toMatchObject({ status: 2, stderr: 'mcec-result: shard-2.json is an input, and the report this run writes would overwrite it: write the report to another file\n' });
     expect(JSON.parse(readFileSync(shards[1]!, 'utf8')).reportVersion).toBe(1);
+  });
+
+  it('says when an input has findings in two reports, whose records then count twice', () => {
+    const copy = join(tempFiles({}), 'copy-of-shard-1.json');
+    writeFileSync(copy, readFileSync(shards[0]!));
+    const sources = new Set((JSON.parse(readFileSync(shards[0]!, 'utf8')).findings as Finding[]).map((f) => f.source));
+    const [first, ...rest] = sources;
+    const result = runCli(['merge', '-f', 'json', ...shards, copy]);
+    const more = rest.length === 0 ? '' : ` (and ${rest.length} more input${rest.length === 1 ? '' : 's'} in two reports)`;
+    expect(result.stderr).toBe(`mcec-result: merge: ${first} has findings in both ${shards[0]} and ${copy}${more}: its records count twice (the shards of one run share no input)\n`);
+    // Said, and merged as asked.
+    expect(JSON.parse(result.stdout).summary.records).toBe(whole.summary.records + JSON.parse(readFileSync(shards[0]!, 'utf8')).summary.records);
   });
 
   it('renders the merged report in any format', () => {
