@@ -71,6 +71,8 @@ describe('merge', () => {
     expect(merged([join(dir, 'shard-*.json')])).toEqual(whole.summary);
     expect(merged(['-', shards[1]!, shards[2]!], readFileSync(shards[0]!, 'utf8'))).toEqual(whole.summary);
     expect(runCli(['merge', join(dir, 'nothing-*.json')])).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: no reports in ${join(dir, 'nothing-*.json')}: the glob matches no file\n` });
+    // Not "everything but shard-3.json", as globby reads a lone negative pattern.
+    expect(runCli(['merge', '!shard-3.json'], { cwd: dir })).toMatchObject({ status: 2, stdout: '', stderr: 'mcec-result: !shard-3.json: merge leaves no files out: name the reports, or a glob that matches only them\n' });
     // The report would overwrite a file the glob found: refused before anything is read.
     const over = runCli(['merge', 'shard-*.json', '-f', 'json', '-o', 'shard-2.json'], { cwd: dir });
     expect(over).toMatchObject({ status: 2, stderr: 'mcec-result: shard-2.json is an input, and the report this run writes would overwrite it: write the report to another file\n' });

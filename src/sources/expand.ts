@@ -190,6 +190,8 @@ export async function expandReportPaths(args: readonly string[]): Promise<string
       paths.push(arg);
       continue;
     }
+    // globby reads a lone `!x` as "everything but x": merge would have read every file here.
+    if (asGiven.startsWith('!')) throw new UsageError(`${asGiven}: merge leaves no files out: name the reports, or a glob that matches only them`);
     const files = await walk(asGiven, asGiven);
     if (!Array.isArray(files)) throw new UsageError(files.message);
     if (files.length === 0) throw new UsageError(`no reports in ${asGiven}: the glob matches no file`);
