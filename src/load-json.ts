@@ -12,11 +12,11 @@ import { schemaAt, typeMismatch } from './checks/schema.js';
 import { didYouMean, nearestName } from './registry/nearest.js';
 import { decodeWhole } from './sources/decode.js';
 
-export function readJsonFile(path: string, what: string): unknown {
+/** `fromStdin`: `path` is only the name standard input goes by (`merge -`). */
+export function readJsonFile(path: string, what: string, fromStdin = false): unknown {
   let text: string;
   try {
-    // `merge -` reads a report from standard input; every settings option refuses `-` before this.
-    text = decodeWhole(readFileSync(path === '-' ? 0 : path));
+    text = decodeWhole(readFileSync(fromStdin ? 0 : path));
   } catch (error) {
     throw new UsageError(`cannot read ${what} ${path}: ${describeError(error)}`);
   }

@@ -22,7 +22,7 @@ export function readMergeInputs(paths: readonly string[]): MergeInputs {
   const reports: { path: string; report: JsonReport }[] = [];
   const baselines: { path: string; baseline: Baseline }[] = [];
   for (const path of paths) {
-    const data = readJsonFile(path, 'report');
+    const data = readJsonFile(path, 'report', path === '-');
     if (isObject(data) && Object.hasOwn(data, 'baselineVersion')) baselines.push({ path, baseline: validatedJson<Baseline>(data, path, 'baseline', baselineSchema, mergeTakes) });
     else reports.push({ path, report: validatedJson<JsonReport>(data, path, 'report', 'schemas/report-v1.schema.json', mergeTakes) });
   }
