@@ -262,6 +262,12 @@ async function frameRange(path: string, range: ByteRange, options: FramingOption
   return framer.lineCount;
 }
 
+/** A file streamed from its first byte once more; Ctrl-C destroys the stream, as the first read's. */
+function readAgain(path: string, signal: AbortSignal | undefined): Readable {
+  const stream = createReadStream(path, { highWaterMark: maxChunk });
+  return signal ? addAbortSignal(signal, stream) : stream;
+}
+
 /** A library caller's standard input as Buffers; a stream of it is tied to the signal first, as process.stdin is below. */
 function callerStdin(stdin: StdinChunks, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
   return asBytes(signal && 'destroy' in stdin ? addAbortSignal(signal, stdin as unknown as Readable) : stdin);
@@ -318,8 +324,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
         if (io.progress) raw = counted(raw, io.progress);
         // A file can be decoded again to recover what corrupt gzip data cost (decode.ts).
         const path = source.path;
-        const again = (): ChunkSource => (signal ? addAbortSignal(signal, createReadStream(path!, { highWaterMark: maxChunk })) : createReadStream(path!, { highWaterMark: maxChunk }));
-        const reread = path === undefined || range ? undefined : whole ? () => [whole] : again;
+        const reread = path === undefined || range ? undefined : whole ? () => [whole] : () => readAgain(path, signal);
         lines = await frameInput(await decodeInput(raw, reread), framing, options, checker);
       }
     }
