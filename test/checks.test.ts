@@ -293,6 +293,11 @@ describe('library options', () => {
     await expect(checkRun(undefined as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got undefined');
   });
 
+  it("a settings path '-' is a file name, never the host process's standard input (merge alone reads - so)", async () => {
+    await expect(checkRun(['no-such-file.jsonl'], { schema: '-' })).rejects.toThrow('cannot read schema -: no such file or directory');
+    await expect(checkRun(['no-such-file.jsonl'], { codes: ['-'] })).rejects.toThrow('cannot read codes file -: no such file or directory');
+  });
+
   it('stdin: chunks of bytes or of text are read alike; anything else fails the input, not the run', async () => {
     const text = '{"ok":true,"result":{}}\n{"ok":false}\n';
     const expected = await checkRun(['-'], { stdin: [Buffer.from(text)] });
