@@ -81,7 +81,10 @@ const expecting =
     fits(value) ? undefined : `expected ${what}, got ${got(value)}`;
 
 const isString = (value: unknown): value is string => typeof value === 'string';
-const aPath = expecting('a path', (value) => isString(value) && value !== '');
+// `-` is standard input on the command line, which refuses it for a settings file; here it would
+// be a file named "-", which is never what a caller meant.
+const aSettingsPath = (value: unknown): boolean => isString(value) && value !== '' && value !== '-';
+const aPath = expecting('a path (a file, not -)', aSettingsPath);
 const aFlag = expecting('true or false', (value) => typeof value === 'boolean');
 const atLeastOne = expecting('a whole number of at least 1', (value) => Number.isSafeInteger(value) && (value as number) >= 1);
 const oneOf = (values: readonly string[]) => expecting(values.length === 2 ? values.join(' or ') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`, (value) => values.includes(value as string));
@@ -122,7 +125,7 @@ const isOwnFile = (file: unknown) => {
  */
 const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
   schema: aPath,
-  codes: expecting('an array of paths', (value) => Array.isArray(value) && value.every((item) => isString(item) && item !== '')),
+  codes: expecting('an array of paths (files, not -)', (value) => Array.isArray(value) && value.every(aSettingsPath)),
   strictCodes: aFlag,
   rules: rulesProblem,
   input: oneOf(inputModes),

@@ -266,10 +266,10 @@ describe('library options', () => {
     [{ stdin: 7 as unknown as CheckOptions['stdin'] }, 'stdin: expected chunks (a Readable, or an array of Buffers or strings), got 7'],
     // A JavaScript caller's slips: signal 5 read no record at all, codes as a string read files t, e, a, m...
     [{ signal: 5 as unknown as AbortSignal }, 'signal: expected an AbortSignal, got 5'],
-    [{ codes: 'team.json' as unknown as string[] }, 'codes: expected an array of paths, got "team.json"'],
+    [{ codes: 'team.json' as unknown as string[] }, 'codes: expected an array of paths (files, not -), got "team.json"'],
     [{ onProgress: true as unknown as CheckOptions['onProgress'] }, 'onProgress: expected a function, got true'],
     [{ jobs: '2' as unknown as number }, 'jobs: expected a whole number of at least 1, got "2"'],
-    [{ schema: {} as unknown as string }, 'schema: expected a path, got an object'],
+    [{ schema: {} as unknown as string }, 'schema: expected a path (a file, not -), got an object'],
     [{ rules: ['schema'] as unknown as CheckOptions['rules'] }, 'rules: expected { <rule id>: "off" | "warning" | "error" }, got an array'],
     [{ redact: 'yes' as unknown as boolean }, 'redact: expected true or false, got "yes"'],
     [{ maxLineByte: 5 } as CheckOptions, 'unknown option "maxLineByte" (did you mean "maxLineBytes"?)'],
@@ -294,8 +294,8 @@ describe('library options', () => {
   });
 
   it("a settings path '-' is a file name, never the host process's standard input (merge alone reads - so)", async () => {
-    await expect(checkRun(['no-such-file.jsonl'], { schema: '-' })).rejects.toThrow('cannot read schema -: no such file or directory');
-    await expect(checkRun(['no-such-file.jsonl'], { codes: ['-'] })).rejects.toThrow('cannot read codes file -: no such file or directory');
+    await expect(checkRun(['no-such-file.jsonl'], { schema: '-' })).rejects.toThrow('check options: schema: expected a path (a file, not -), got "-"');
+    await expect(checkRun(['no-such-file.jsonl'], { codes: ['-'] })).rejects.toThrow('check options: codes: expected an array of paths (files, not -), got');
   });
 
   it('stdin: chunks of bytes or of text are read alike; anything else fails the input, not the run', async () => {

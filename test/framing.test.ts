@@ -163,7 +163,7 @@ describe('frameDocument', () => {
   });
 
   it('a log of one record a line saved as .json: one parse error at line 2 that says it is NDJSON', () => {
-    const hint = ' (one record a line is NDJSON: name the file .jsonl, or give --input ndjson)';
+    const hint = ' (one record a line is NDJSON: give --input ndjson, or name the file .jsonl)';
     expect(frameDocument(Buffer.from('{"ok": true}\r\n{"ok": false}\n'))).toEqual([
       { kind: 'unparseable', line: 2, column: 1, message: `unexpected text after the JSON value, found "{"${hint}` },
     ]);

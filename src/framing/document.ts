@@ -78,7 +78,7 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
  */
 function ndjsonHint(text: string, offset: number): string {
   return /\n[ \t\r]*$/.test(text.slice(Math.max(0, offset - 64), offset)) && /^[{[]/.test(text.slice(offset, offset + 1))
-    ? ' (one record a line is NDJSON: name the file .jsonl, or give --input ndjson)'
+    ? ' (one record a line is NDJSON: give --input ndjson, or name the file .jsonl)'
     : '';
 }
 
