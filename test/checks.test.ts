@@ -293,7 +293,7 @@ describe('library options', () => {
     await expect(checkRun(undefined as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got undefined');
   });
 
-  it("a settings path '-' is a file name, never the host process's standard input (merge alone reads - so)", async () => {
+  it("a settings path '-' is refused, never read as the host process's standard input (merge alone reads - so)", async () => {
     await expect(checkRun(['no-such-file.jsonl'], { schema: '-' })).rejects.toThrow('check options: schema: expected a path (a file, not -), got "-"');
     await expect(checkRun(['no-such-file.jsonl'], { codes: ['-'] })).rejects.toThrow('check options: codes: expected an array of paths (files, not -), got');
   });
