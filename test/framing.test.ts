@@ -86,6 +86,10 @@ describe('NdjsonFramer', () => {
   it('marks log lines with a prefix before their JSON object (the run words the first of them)', () => {
     const framed = frameAll('2026-07-01T10:15:02Z INFO result {"ok":true,"result":{}}\nINFO {"ok":fals}\n{"ok":true} trailing\n[1, {"a":2}] x\n');
     expect(framed.map((f) => (f.kind === 'unparseable' ? f.hint : f.kind))).toEqual(['prefix', undefined, undefined, undefined]);
+    // Only a unit's first hint is worded: the lines after it are not searched again (a log of 300k
+    // prefixed lines paid the search on every one).
+    const log = frameAll('INFO result {"ok":true}\nINFO result {"ok":false}\n{"a":\n');
+    expect(log.map((f) => (f.kind === 'unparseable' ? f.hint : f.kind))).toEqual(['prefix', undefined, undefined]);
   });
 
   it('reports invalid UTF-8 at the column of the first bad byte', () => {
