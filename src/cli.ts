@@ -303,7 +303,7 @@ function program(setStatus: (status: number) => void): Command {
       // A report named twice (`merge reports/*.json reports/part-1.json`) would count its records twice.
       const reports = uniquePaths(await expandReportPaths(paths));
       for (const path of reports) if (path !== '-') refuseOverwrite(path, path, owned);
-      const [{ mergeReports, readMergeInputs, sharedInputs }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
+      const [{ mergeReports, readMergeInputs, sharedInputsWarning }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
       const inputs = readMergeInputs(reports);
       if (inputs.kind === 'baselines') {
         await writeMergedBaseline(inputs.baselines, flags);
@@ -311,11 +311,8 @@ function program(setStatus: (status: number) => void): Command {
         return;
       }
       const report = mergeReports(inputs.reports, loadRegistry());
-      const [shared, ...more] = sharedInputs(inputs.reports);
-      if (shared) {
-        const others = more.length > 0 ? ` (and ${more.length} more input${more.length === 1 ? '' : 's'} in two reports)` : '';
-        process.stderr.write(`mcec-result: merge: ${printable(shared.source)} has findings in both ${shared.first} and ${shared.second}${others}: its records count twice (the shards of one run share no input)\n`);
-      }
+      const shared = sharedInputsWarning(inputs.reports);
+      if (shared !== undefined) process.stderr.write(`mcec-result: ${shared}\n`);
       await writeReports(report, flags);
       setStatus(exitStatus(report, flags));
     });

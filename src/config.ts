@@ -9,8 +9,7 @@ import { readJsonAsset } from './assets.js';
 import { ruleIds, unknownRule } from './checks/catalog.js';
 import { UsageError } from './errors.js';
 import { ownSchemaValidator } from './lazy.js';
-import { typeMismatch } from './checks/schema.js';
-import { readJsonFile } from './load-json.js';
+import { describeFileError, readJsonFile } from './load-json.js';
 import { didYouMean, nearestName } from './registry/nearest.js';
 import type { RuleId, RuleSetting } from './types.js';
 
@@ -84,8 +83,7 @@ function describe(error: ErrorObject, prefix: string, data: unknown): string {
   // Only a path read as settings has a `not` (data/config.schema.json, readPath): "-" there found a
   // file named "-" beside the config, where the command line refuses it.
   if (error.keyword === 'not') return `${at}: - would be standard input, which holds the records: name a file`;
-  if (error.keyword === 'type') return `${at || 'the config'} ${typeMismatch(error.params['type'], data, error.instancePath)}`;
-  return `${at || 'the config'} ${error.message ?? 'is invalid'}`;
+  return `${at || 'the config'} ${describeFileError(error, configSchema(), data)}`;
 }
 
 function validated(data: unknown, path: string, prefix: string): ConfigSettings {

@@ -2,13 +2,14 @@
 // registry, the severities. Built once per run, and once per worker thread.
 import { isRuleId, unknownRule } from './checks/catalog.js';
 import { type CheckContext } from './checks/check-envelope.js';
-import { quote, shorten } from './checks/envelope.js';
+import { shorten } from './checks/envelope.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { resolveSeverities, ruleSettings } from './checks/severity.js';
 import { inputModes, type InputMode } from './framing/index.js';
 import { maxLineBytesLimit } from './framing/ndjson.js';
 import { loadRegistry } from './registry/load.js';
-import { didYouMean, nearestName } from './registry/nearest.js';
+import { nearestName } from './registry/nearest.js';
+import { aFlag, expecting, got, optionsProblem, type Check } from './option-checks.js';
 import type { StdinChunks } from './sources/stdin.js';
 import type { RuleId, RuleSetting } from './types.js';
 import { UsageError } from './errors.js';
@@ -68,24 +69,11 @@ export interface RunProgress {
   elapsedMs: number;
 }
 
-/** What a value is, for "expected X, got Y": as messages quote values from records, a function named. */
-function got(value: unknown): string {
-  return typeof value === 'function' ? 'a function' : quote(value);
-}
-
-type Check = (value: unknown) => string | undefined;
-
-const expecting =
-  (what: string, fits: (value: unknown) => boolean): Check =>
-  (value) =>
-    fits(value) ? undefined : `expected ${what}, got ${got(value)}`;
-
 const isString = (value: unknown): value is string => typeof value === 'string';
 // `-` is standard input on the command line, which refuses it for a settings file; here it would
 // be a file named "-", which is never what a caller meant.
 const aSettingsPath = (value: unknown): boolean => isString(value) && value !== '' && value !== '-';
 const aPath = expecting('a path (a file, not -)', aSettingsPath);
-const aFlag = expecting('true or false', (value) => typeof value === 'boolean');
 const atLeastOne = expecting('a whole number of at least 1', (value) => Number.isSafeInteger(value) && (value as number) >= 1);
 const oneOf = (values: readonly string[]) => expecting(values.length === 2 ? values.join(' or ') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`, (value) => values.includes(value as string));
 
@@ -153,17 +141,10 @@ const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
  */
 export function assertCheckOptions(options: unknown): asserts options is CheckOptions {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new UsageError(`check options: expected an object, got ${got(options)}`);
-  for (const [key, value] of Object.entries(options)) {
-    const checkOption = Object.hasOwn(optionChecks, key) ? optionChecks[key as keyof CheckOptions] : undefined;
-    if (checkOption === undefined) {
-      const names = Object.keys(optionChecks);
-      // `strict` is no near miss of `strictCodes` by edit distance, but is what a caller meant.
-      const near = (key.length >= 4 ? names.find((name) => name.startsWith(key)) : undefined) ?? nearestName(key, names);
-      throw new UsageError(`check options: unknown option ${JSON.stringify(key)}${didYouMean(near)}`);
-    }
-    const problem = value === undefined ? undefined : checkOption(value);
-    if (problem !== undefined) throw new UsageError(`check options: ${key}${problem.startsWith('.') ? '' : ': '}${problem}`);
-  }
+  // `strict` is no near miss of `strictCodes` by edit distance, but is what a caller meant.
+  const near = (key: string, names: string[]) => (key.length >= 4 ? names.find((name) => name.startsWith(key)) : undefined) ?? nearestName(key, names);
+  const problem = optionsProblem(options, optionChecks, near);
+  if (problem !== undefined) throw new UsageError(`check options: ${problem}`);
 }
 
 /** check()'s first argument: a caller's `check('run.jsonl')` would be read a character at a time. */

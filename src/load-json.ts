@@ -59,7 +59,7 @@ export function validatedJson<T>(data: unknown, path: string, what: string, sche
  * allowed values` not which values: the property (and the nearest the schema has there) and the
  * values are what a person fixing the file needs.
  */
-function describeFileError(error: ErrorObject, schema: object, data: unknown): string {
+export function describeFileError(error: ErrorObject, schema: object, data: unknown): string {
   if (error.keyword === 'additionalProperties') {
     const key = String(error.params['additionalProperty']);
     const near = nearestName(key, Object.keys(propertiesAt(schema, error.schemaPath)));

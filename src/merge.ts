@@ -4,6 +4,7 @@
 // report's findings are already in its inputs' order).
 import { packageVersion } from './assets.js';
 import { UsageError } from './errors.js';
+import { printable } from './formatters/common.js';
 import type { JsonFinding, JsonReport } from './formatters/json.js';
 import type { Baseline } from './baseline.js';
 import { baselineSchema } from './baseline.js';
@@ -42,11 +43,11 @@ function fromJsonFinding(finding: JsonFinding): Finding {
 }
 
 /**
- * Inputs with findings in two of the reports: checked twice (a report copied under another name,
- * the shards of two runs), so their records count twice in the merge. The shards of one run share
- * none; an input without findings cannot be told, since a report does not list its inputs.
+ * What to say of inputs with findings in two of the reports: checked twice (a report copied under
+ * another name, the shards of two runs), so their records count twice in the merge. The shards of
+ * one run share none; an input without findings cannot be told, since a report does not list its inputs.
  */
-export function sharedInputs(reports: readonly { path: string; report: JsonReport }[]): { source: string; first: string; second: string }[] {
+export function sharedInputsWarning(reports: readonly { path: string; report: JsonReport }[]): string | undefined {
   const reportOf = new Map<string, string>();
   const shared: { source: string; first: string; second: string }[] = [];
   for (const { path, report } of reports) {
@@ -56,7 +57,10 @@ export function sharedInputs(reports: readonly { path: string; report: JsonRepor
       else shared.push({ source, first, second: path });
     }
   }
-  return shared;
+  const [one, ...more] = shared;
+  if (one === undefined) return undefined;
+  const others = more.length > 0 ? ` (and ${more.length} more input${more.length === 1 ? '' : 's'} in two reports)` : '';
+  return `merge: ${printable(one.source)} has findings in both ${one.first} and ${one.second}${others}: its records count twice (the shards of one run share no input)`;
 }
 
 export function mergeReports(reports: readonly { path: string; report: JsonReport }[], registry: CodeRegistry): Report {

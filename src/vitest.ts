@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { ruleCatalog } from './checks/catalog.js';
 import { assertJsonValue } from './checks/check-envelope.js';
 import { UsageError } from './errors.js';
+import { aFlag, optionsProblem } from './option-checks.js';
 import { checkEnvelope } from './index.js';
 import type { RecordFinding } from './types.js';
 import { isCallToolResult, unwrapCallToolResult } from './unwrap/mcp.js';
@@ -36,10 +37,8 @@ function describeFindings(findings: readonly RecordFinding[]): string {
 
 function toBeMcecResult(received: unknown, options: McecResultOptions = {}) {
   // `{ strcit: true }` passed on warnings without a word, as if strict were off.
-  const unknown = Object.keys(options ?? {}).find((key) => key !== 'strict');
-  if (unknown !== undefined || (options?.strict !== undefined && typeof options.strict !== 'boolean')) {
-    throw new UsageError(`toBeMcecResult: ${unknown === undefined ? `strict: expected true or false, got ${JSON.stringify(options.strict)}` : `unknown option ${JSON.stringify(unknown)} (the one option is strict)`}`);
-  }
+  const problem = optionsProblem(options ?? {}, { strict: aFlag }, () => undefined, ' (the one option is strict)');
+  if (problem !== undefined) throw new UsageError(`toBeMcecResult: ${problem}`);
   const findings = mcecFindings(received);
   const failing = findings.filter((finding) => options.strict === true || finding.severity === 'error');
   const pass = failing.length === 0;

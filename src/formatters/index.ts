@@ -6,6 +6,7 @@ import { formatJunit } from './junit.js';
 import { formatMarkdown } from './markdown.js';
 import type { Report } from '../types.js';
 import { UsageError } from '../errors.js';
+import { aFlag, expecting, optionsProblem, type Check } from '../option-checks.js';
 import { didYouMean, nearestName } from '../registry/nearest.js';
 import { formatNames, isFormatName, type FormatName, type Formatter } from './names.js';
 import { defaultFormatOptions, type FormatOptions } from './options.js';
@@ -29,7 +30,7 @@ export const formatters = {
  * function".
  */
 export function formatReport(name: FormatName, report: Report, options: Partial<FormatOptions> = {}): string {
-  const problem = formatNameProblem(name) ?? reportProblem(report) ?? optionsProblem(options);
+  const problem = formatNameProblem(name) ?? reportProblem(report) ?? formatOptionsProblem(options);
   if (problem !== undefined) throw new UsageError(`formatReport: ${problem}`);
   const full: FormatOptions = { ...defaultFormatOptions };
   for (const [key, value] of Object.entries(options)) if (value !== undefined) Object.assign(full, { [key]: value });
@@ -50,25 +51,17 @@ function reportProblem(report: unknown): string | undefined {
   return fits ? undefined : 'expected the report check() or merge gave';
 }
 
-const optionTypes: { [K in keyof FormatOptions]-?: [string, (value: unknown) => boolean] } = {
-  color: ['true or false', (value) => typeof value === 'boolean'],
-  maxListed: ['a whole number (0 lists all)', (value) => Number.isSafeInteger(value) && (value as number) >= 0],
-  quiet: ['true or false', (value) => typeof value === 'boolean'],
-  cwd: ['a folder path', (value) => typeof value === 'string'],
-  maxWarnings: ['a whole number', (value) => Number.isSafeInteger(value) && (value as number) >= 0],
+const optionChecks: { [K in keyof FormatOptions]-?: Check } = {
+  color: aFlag,
+  maxListed: expecting('a whole number (0 lists all)', (value) => Number.isSafeInteger(value) && (value as number) >= 0),
+  quiet: aFlag,
+  cwd: expecting('a folder path', (value) => typeof value === 'string'),
+  maxWarnings: expecting('a whole number', (value) => Number.isSafeInteger(value) && (value as number) >= 0),
 };
 
-function optionsProblem(options: unknown): string | undefined {
+function formatOptionsProblem(options: unknown): string | undefined {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) return 'options: expected an object';
-  for (const [key, value] of Object.entries(options)) {
-    const type = Object.hasOwn(optionTypes, key) ? optionTypes[key as keyof FormatOptions] : undefined;
-    if (type === undefined) {
-      const near = nearestName(key, Object.keys(optionTypes));
-      return `unknown option ${JSON.stringify(key)}${didYouMean(near, ` (options: ${Object.keys(optionTypes).join(', ')})`)}`;
-    }
-    if (value !== undefined && !type[1](value)) return `${key}: expected ${type[0]}, got ${JSON.stringify(value) ?? String(value)}`;
-  }
-  return undefined;
+  return optionsProblem(options, optionChecks, nearestName, ` (options: ${Object.keys(optionChecks).join(', ')})`);
 }
 
 export { formatNames, isFormatName, type FormatName, type Formatter } from './names.js';

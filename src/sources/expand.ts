@@ -186,7 +186,7 @@ export async function expandReportPaths(args: readonly string[]): Promise<string
   const paths: string[] = [];
   for (const arg of args) {
     const asGiven = toSlashes(arg);
-    if (arg === '-' || arg === '' || isThere(arg) || isThere(asGiven) || !(await loadGlobby()).isDynamicPattern(asGiven)) {
+    if (arg === '-' || isThere(arg) || (asGiven !== arg && isThere(asGiven)) || !(await loadGlobby()).isDynamicPattern(asGiven)) {
       paths.push(arg);
       continue;
     }

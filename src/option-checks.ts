@@ -1,0 +1,34 @@
+// A JavaScript caller's options, held to a table of checks: check(), formatReport() and the Vitest
+// matcher each take options no compiler checked for them, where a misspelt one was ignored.
+import { quote } from './checks/envelope.js';
+import { didYouMean } from './registry/nearest.js';
+
+/** A value's problem ("expected X, got Y"), or undefined when it fits. */
+export type Check = (value: unknown) => string | undefined;
+
+/** What a value is, for "expected X, got Y": as messages quote values from records, a function named. */
+export function got(value: unknown): string {
+  return typeof value === 'function' ? 'a function' : quote(value);
+}
+
+export const expecting =
+  (what: string, fits: (value: unknown) => boolean): Check =>
+  (value) =>
+    fits(value) ? undefined : `expected ${what}, got ${got(value)}`;
+
+export const aFlag = expecting('true or false', (value) => typeof value === 'boolean');
+
+/**
+ * The first problem of `options` against `checks`, or undefined: a key no check knows (with the
+ * name `nearest` finds among them, else `otherwise`), or a value its check refuses. An undefined
+ * value is an option left out; a problem starting with "." is said of a member (`rules.schema`).
+ */
+export function optionsProblem(options: object, checks: Readonly<Record<string, Check>>, nearest: (key: string, names: string[]) => string | undefined, otherwise = ''): string | undefined {
+  for (const [key, value] of Object.entries(options)) {
+    const check = Object.hasOwn(checks, key) ? checks[key] : undefined;
+    if (check === undefined) return `unknown option ${JSON.stringify(key)}${didYouMean(nearest(key, Object.keys(checks)), otherwise)}`;
+    const problem = value === undefined ? undefined : check(value);
+    if (problem !== undefined) return `${key}${problem.startsWith('.') ? '' : ': '}${problem}`;
+  }
+  return undefined;
+}
