@@ -53,6 +53,13 @@ describe('formatHuman', () => {
     );
   });
 
+  it('names the JSON-RPC error responses and truncation markers among the skipped', () => {
+    const text = formatReport('human', report({ summary: sampleSummary({ skipped: 5, protocolErrors: 2, truncated: 1 }) }), plain);
+    expect(text).toContain('records   12 checked  10 valid  2 invalid  1 unparseable  5 skipped (2 JSON-RPC error responses, 1 truncation marker)\n');
+    const one = formatReport('human', report({ summary: sampleSummary({ skipped: 1, protocolErrors: 1 }) }), plain);
+    expect(one).toContain('1 skipped (1 JSON-RPC error response)\n');
+  });
+
   it('colours severities when asked, and only then', () => {
     const coloured = formatReport('human', report(), { ...plain, color: true });
     expect(coloured).toContain('\u001b[31merror  \u001b[39m');

@@ -34,11 +34,23 @@ function headline(report: Report, c: ChalkInstance, options: FormatOptions): str
   return errors > 0 || over !== undefined ? c.red.bold(text) : c.yellow.bold(text);
 }
 
+/**
+ * What of `skipped` the summary can name: a JSON-RPC error response is skipped like a request, yet
+ * it is a call that failed below the envelope, which "3 skipped" alone hid from a person reading.
+ */
+function skippedParts(s: Report['summary']): string {
+  const parts = [
+    ...(s.protocolErrors > 0 ? [plural(s.protocolErrors, 'JSON-RPC error response')] : []),
+    ...(s.truncated > 0 ? [plural(s.truncated, 'truncation marker')] : []),
+  ];
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+}
+
 function counts(report: Report, c: ChalkInstance): string[] {
   const s = report.summary;
   const pairs = (entries: [string, number][]) => entries.map(([k, v]) => `${c.bold(String(v))} ${k}`).join('  ');
   return [
-    `records   ${pairs([['checked', s.records], ['valid', s.valid], ['invalid', s.invalid], ['unparseable', s.unparseable], ['skipped', s.skipped]])}`,
+    `records   ${pairs([['checked', s.records], ['valid', s.valid], ['invalid', s.invalid], ['unparseable', s.unparseable], ['skipped', s.skipped]])}${skippedParts(s)}`,
     `outcomes  ${pairs([['ok', s.outcomes.ok], ['failed', s.outcomes.failed], ['unknown', s.outcomes.unknown]])}`,
     ...(s.baseline ? [`baseline  ${pairs([['known findings suppressed', s.baseline.suppressed], ['entries no longer found', s.baseline.stale]])}`] : []),
     ...(s.interrupted ? [c.yellow.bold(interruptedText)] : []),
