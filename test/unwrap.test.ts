@@ -151,6 +151,56 @@ describe('JSON-RPC and transcripts', () => {
     expect(run([request(4, 'wait-for')]).late).toEqual([]);
   });
 
+  it('a result makes a response: beside "error": null (JSON-RPC 1.0) or a copied method', () => {
+    // Was: read as an error response (skipped, a protocol error) and as a request (skipped, and the
+    // real request overwritten): the failed call's envelope was never checked.
+    const { results, late } = run([
+      line('request', request(1, 'capture')),
+      line('response', { ...response(1, callResult(failed, true)), error: null }),
+      line('request', request(2, 'find')),
+      line('response', { ...response(2, callResult(failed, true)), method: 'tools/call' }),
+    ]);
+    expect(results.map((r) => r.kind)).toEqual(['skipped', 'record', 'skipped', 'record']);
+    expect(results[1]).toMatchObject({ tool: 'capture', envelope: failed, findings: [] });
+    expect(results[1]).not.toHaveProperty('protocolError');
+    expect(results[3]).toMatchObject({ tool: 'find', envelope: failed, findings: [] });
+    expect(late).toEqual([]);
+    // A real error beside a result is still a transport fault.
+    expect(run([{ ...response(3, callResult(ok)), error: { code: -32603, message: 'boom' } }]).results[0]).toMatchObject({ kind: 'skipped', protocolError: true });
+  });
+
+  it("the server's own requests and a reused id do not take over an open request's id", () => {
+    // MCP servers send roots/list, ping, sampling with ids of their own, from 1 like the client's.
+    const server = run([
+      line('request', request(1, 'capture')),
+      line('request', request(1, '', 'roots/list')),
+      line('response', response(1, { roots: [] })),
+      line('response', response(1, callResult(failed, true))),
+    ]);
+    expect(server.results.map((r) => r.kind)).toEqual(['skipped', 'skipped', 'skipped', 'record']);
+    expect(server.results[3]).toMatchObject({ tool: 'capture', findings: [] });
+    expect(server.late).toEqual([]);
+    // Was: find overwrote capture, both answers went to find, the second as a duplicate-response.
+    const reused = run([line('request', request(1, 'capture')), line('request', request(1, 'find')), line('response', response(1, callResult(ok))), line('response', response(1, callResult(failed, true)))]);
+    expect(reused.results.slice(2)).toMatchObject([{ kind: 'record', tool: 'capture', findings: [] }, { kind: 'record', tool: 'find', findings: [] }]);
+    expect(reused.late).toEqual([]);
+    // Once both are answered, a third answer is a duplicate.
+    const third = run([line('request', request(1, 'capture')), line('request', request(1, 'find')), ...[ok, ok, ok].map((e) => line('response', response(1, callResult(e))))]);
+    expect(rules(third.results[4]!)).toEqual(['duplicate-response']);
+    // An open request left behind is still reported, at its own line.
+    const open = run([line('request', request(1, 'capture')), line('request', request(1, 'find')), line('response', response(1, callResult(ok)))]);
+    expect(open.late).toEqual([expect.objectContaining({ line: 2, tool: 'find' })]);
+  });
+
+  it('a request its sender cancelled is not unanswered, and an answer that comes anyway is checked', () => {
+    const cancel = (requestId: number) => line('request', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'timed out' } });
+    expect(run([line('request', request(4, 'wait-for')), cancel(4)]).late).toEqual([]);
+    const late = run([line('request', request(4, 'wait-for')), cancel(4), line('response', response(4, callResult(failed, true)))]);
+    expect(late.results[2]).toMatchObject({ kind: 'record', tool: 'wait-for', findings: [] });
+    // Cancelling another id leaves this one unanswered.
+    expect(run([line('request', request(4, 'wait-for')), cancel(5)]).late).toEqual([expect.objectContaining({ line: 1 })]);
+  });
+
   it('a rule set to off is not reported', () => {
     const quiet = autoUnwrapper(createCheckContext({ rules: { 'unanswered-request': 'off', 'unpaired-response': 'off' } }));
     expect(quiet.unwrap({ value: line('response', response(1, callResult(ok))), line: 1 }).findings).toEqual([]);
