@@ -474,6 +474,22 @@ describe('mcec-result check: schema and codes files', () => {
     });
   });
 
+  it('a code that is not kebab-case in a codes file is refused: it could never make a code known', () => {
+    // Was: Foo_Bar listed made Foo_Bar in a record known (no unknown-code, exit 0 under --strict-codes).
+    const record = { ok: false, error: { code: 'Foo_Bar', category: 'internal', detail: 'd' }, warnings: [{ code: 'Warn_X', detail: 'd' }] };
+    const dir = tempFiles({ 'run.jsonl': lines(record), 'codes.json': JSON.stringify({ errorCodes: { internal: ['disk-full', 'Foo_Bar'] } }), 'warn.json': JSON.stringify({ warningCodes: ['retryCount{n}'] }) });
+    expect(runCli(['check', '--codes', 'codes.json', '--strict-codes', 'run.jsonl'], { cwd: dir })).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: 'mcec-result: codes file codes.json at /errorCodes/internal/1: "Foo_Bar" is not kebab-case, and a code that is not is never a known one (lower-case letters and digits between single hyphens, {n} for a number): did you mean "foo-bar"?\n',
+    });
+    expect(runCli(['check', '--codes', 'warn.json', 'run.jsonl'], { cwd: dir }).stderr).toBe(
+      'mcec-result: codes file warn.json at /warningCodes/0: "retryCount{n}" is not kebab-case, and a code that is not is never a known one (lower-case letters and digits between single hyphens, {n} for a number): did you mean "retry-count{n}"?\n',
+    );
+    const report = runJson(['--strict-codes', 'run.jsonl'], { cwd: dir }).report;
+    expect(report.summary).toMatchObject({ unknownCodes: { Foo_Bar: 1 }, unknownWarningCodes: { Warn_X: 1 } });
+  });
+
   it('--codes merges codes; a bad codes file names the file and the place', () => {
     const withCodes = runJson(['--codes', 'codes.json', '-'], { cwd: dir, input: lines({ ok: false, error: { code: 'late', category: 'timeout', detail: 'd' } }) });
     expect(withCodes.report.findings).toEqual([]);

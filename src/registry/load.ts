@@ -2,7 +2,7 @@
 // validated against data/codes.schema.json so that a mistake names the file and the place in it;
 // the bundled one is the package's own data, checked by the test suite instead of at every start.
 import { bundledCodesPath } from '../assets.js';
-import { childPointer } from '../checks/envelope.js';
+import { childPointer, isKebabCase } from '../checks/envelope.js';
 import { UsageError } from '../errors.js';
 import { readJsonFile, readValidatedJsonFile } from '../load-json.js';
 import { nearestName } from './nearest.js';
@@ -25,16 +25,33 @@ function assertCategories(file: CodesFile, path: string, categories: readonly st
   }
 }
 
+/** The kebab-case spelling of a code (`Foo_Bar`, `fooBar` -> `foo-bar`), when there is one. */
+function kebabOf(code: string): string | undefined {
+  const kebab = code
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9{}]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return isKebabCase(kebab.replaceAll('{n}', '0')) ? kebab : undefined;
+}
+
 /**
- * `{n}` stands for the whole run of digits, so `{n}{n}` (the second has no digit left) matches no
- * code at all: a codes file with one would leave those codes unknown, without a word.
+ * Codes a file lists that no record's code can ever be, which would leave those codes unknown
+ * without a word: `{n}` stands for the whole run of digits, so `{n}{n}` (the second has no digit
+ * left) matches nothing; and a code that is not kebab-case is outside the registry (spec section
+ * 6), so `Foo_Bar` listed made `Foo_Bar` in a record known, even under --strict-codes.
  */
-function assertPatterns(file: CodesFile, path: string): void {
+function assertCodes(file: CodesFile, path: string): void {
   const lists = Object.entries(file.errorCodes ?? {}).map(([category, codes]): [string, readonly string[]] => [childPointer('/errorCodes', category), codes]);
   lists.push(['/warningCodes', file.warningCodes ?? []]);
   for (const [at, codes] of lists) {
-    const index = codes.findIndex((code) => code.includes('{n}{n}'));
-    if (index !== -1) throw new UsageError(`codes file ${path} at ${at}/${index}: ${JSON.stringify(codes[index])} has two {n} side by side, which no code matches: one {n} is the whole number`);
+    codes.forEach((code, index) => {
+      const place = `codes file ${path} at ${at}/${index}: ${JSON.stringify(code)}`;
+      if (code.includes('{n}{n}')) throw new UsageError(`${place} has two {n} side by side, which no code matches: one {n} is the whole number`);
+      if (isKebabCase(code.replaceAll('{n}', '0'))) return;
+      const kebab = kebabOf(code);
+      throw new UsageError(`${place} is not kebab-case, and a code that is not is never a known one (lower-case letters and digits between single hyphens, {n} for a number)${kebab === undefined ? '' : `: did you mean ${JSON.stringify(kebab)}?`}`);
+    });
   }
 }
 
@@ -43,7 +60,7 @@ export function loadRegistry(extraFiles: readonly string[] = [], categories: rea
   const files = [readJsonFile(bundledCodesPath(), 'codes file') as CodesFile];
   for (const path of extraFiles) {
     const file = readCodesFile(path);
-    assertPatterns(file, path);
+    assertCodes(file, path);
     if (categories.length > 0) assertCategories(file, path, categories);
     files.push(file);
   }
