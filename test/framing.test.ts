@@ -61,6 +61,18 @@ describe('NdjsonFramer', () => {
     expect(framed[2]).toMatchObject({ kind: 'value', line: 3 });
   });
 
+  it('places a bad character or escape inside a string at itself, not at the opening quote', () => {
+    // Was column 26 (the string's quote) for each, the whole string quoted in the message.
+    const framed = frameAll('{"ok":true,"result":{"a":"abcdefghij\u0001klm"}}\n{"ok":true,"result":{"a":"abc\\qdef"}}\n{"ok":true,"result":{"a":"😀\\u12zzdef"}}\n{"a":"\\n\\u00e9\\"\t"}\n');
+    expect(framed).toEqual([
+      { kind: 'unparseable', line: 1, column: 37, message: 'control character in string, found "\\u0001"' },
+      { kind: 'unparseable', line: 2, column: 30, message: 'invalid escape sequence, found "\\\\q"' },
+      { kind: 'unparseable', line: 3, column: 29, message: 'invalid \\u escape, found "\\\\u12zz"' },
+      // Good escapes are stepped over: the tab after them is the fault.
+      { kind: 'unparseable', line: 4, column: 17, message: 'control character in string, found "\\t"' },
+    ]);
+  });
+
   it('counts columns in UTF-16 units', () => {
     // 😀 is two UTF-16 units: the stray x is at column 13.
     expect(frameAll('{"a":"😀😀"}x\n')[0]).toMatchObject({ kind: 'unparseable', column: 13, message: 'unexpected "x"' });

@@ -46,6 +46,8 @@ export function locateParseError(text: string, error: unknown, quote = true): Pa
     { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
   );
   if (found) {
+    const inString = inStringCodes.has(codeName(found.code)) ? faultInString(text, found) : undefined;
+    if (inString) return { offset: inString.offset, message: quote ? `${inString.message}, found ${JSON.stringify(inString.token)}` : inString.message, atEnd: false };
     const base = messages[codeName(found.code)];
     const atEnd = found.offset >= trimmedLength(text);
     const token = text.slice(found.offset, found.offset + Math.min(found.length, 20));
@@ -66,6 +68,36 @@ export function locateParseError(text: string, error: unknown, quote = true): Pa
     return { offset, message, atEnd: atEnd || base.startsWith('unterminated') };
   }
   return fromV8(text, error);
+}
+
+const inStringCodes = new Set<string>(['InvalidCharacter', 'InvalidEscapeCharacter', 'InvalidUnicode']);
+const simpleEscapes = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
+
+/**
+ * jsonc-parser files a bad character or escape at the start of its string: `"abcdefghij\u0001klm"`
+ * was a parse error at the opening quote, 11 columns before the byte to fix. The string's own first
+ * fault is found here, and the message is the fault's (a control character, an escape, a \u).
+ */
+function faultInString(text: string, found: { offset: number; length: number }): { offset: number; message: string; token: string } | undefined {
+  if (text[found.offset] !== '"') return undefined;
+  const end = found.offset + found.length;
+  for (let i = found.offset + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20) return { offset: i, message: messages.InvalidCharacter, token: text[i]! };
+    if (c !== 0x5c) continue;
+    const next = text[i + 1];
+    if (next === 'u') {
+      if (/^[0-9a-fA-F]{4}/.test(text.slice(i + 2, i + 6))) {
+        i += 5;
+        continue;
+      }
+      return { offset: i, message: messages.InvalidUnicode, token: text.slice(i, Math.min(i + 6, end)) };
+    }
+    if (next === undefined || i + 1 >= end) return undefined;
+    if (!simpleEscapes.has(next)) return { offset: i, message: messages.InvalidEscapeCharacter, token: text.slice(i, i + 2) };
+    i++;
+  }
+  return undefined;
 }
 
 function trimmedLength(text: string): number {
