@@ -60,6 +60,19 @@ describe('formatHuman', () => {
     expect(one).toContain('1 skipped (1 JSON-RPC error response)\n');
   });
 
+  it('lists codes most frequent first, integer-like ones too (an object puts those first)', () => {
+    const counts = { '404': 1, 'window-not-found': 3 };
+    expect(Object.keys(counts)).toEqual(['404', 'window-not-found']);
+    const summary = sampleSummary({ codes: counts, unknownCodes: counts, invalidCategories: { '7': 1, no_target: 2 } });
+    const text = formatReport('human', report({ summary }), plain);
+    expect(text).toMatch(/top codes\n {2}window-not-found +3\n {2}404 +1\n/);
+    expect(text).toMatch(/unknown error codes\n {2}window-not-found +3\n {2}404 +1/);
+    expect(text).toMatch(/ no_target .* 2 \(not a category of the schema\)\n {2}7 /);
+    const markdown = formatReport('markdown', report({ summary }), plain);
+    expect(markdown.indexOf('| window-not-found |')).toBeLessThan(markdown.indexOf('| 404 |'));
+    expect(markdown.indexOf('no_target (not a category')).toBeLessThan(markdown.indexOf('| 7 (not a category'));
+  });
+
   it('colours severities when asked, and only then', () => {
     const coloured = formatReport('human', report(), { ...plain, color: true });
     expect(coloured).toContain('\u001b[31merror  \u001b[39m');

@@ -3,7 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { columnName, interruptedText, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
+import { byCount, columnName, interruptedText, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
@@ -60,7 +60,7 @@ function counts(report: Report, c: ChalkInstance): string[] {
 
 function categoryChart(report: Report, c: ChalkInstance): string[] {
   const entries = Object.entries(report.summary.categories);
-  const invalid = Object.entries(report.summary.invalidCategories).map(([name, n]): [string, number] => [columnName(name), n]);
+  const invalid = byCount(report.summary.invalidCategories).map(([name, n]): [string, number] => [columnName(name), n]);
   if (entries.length === 0 && invalid.length === 0) return [];
   const max = Math.max(1, ...entries.map(([, n]) => n), ...invalid.map(([, n]) => n));
   const width = Math.max(...[...entries, ...invalid].map(([name]) => name.length));
@@ -72,7 +72,7 @@ function categoryChart(report: Report, c: ChalkInstance): string[] {
 }
 
 function codeList(title: string, codes: Record<string, number>, suggestions: Record<string, string>, c: ChalkInstance, limit?: number): string[] {
-  const entries = Object.entries(codes);
+  const entries = byCount(codes);
   if (entries.length === 0) return [];
   const shown = (limit === undefined ? entries : entries.slice(0, limit)).map(([code, n]) => ({ code, n, name: columnName(code) }));
   const width = Math.max(...shown.map(({ name }) => name.length));

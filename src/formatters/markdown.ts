@@ -5,7 +5,7 @@
 // Mermaid pie: https://mermaid.js.org/syntax/pie.html
 import type { Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { interruptedText, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
+import { byCount, interruptedText, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
@@ -56,7 +56,7 @@ function totals(report: Report): string[] {
 
 function categories(report: Report): string[] {
   const known = Object.entries(report.summary.categories);
-  const invalid = Object.entries(report.summary.invalidCategories);
+  const invalid = byCount(report.summary.invalidCategories);
   if (known.length + invalid.length === 0) return [];
   const rows = [...known.map(([name, n]) => [name, n]), ...invalid.map(([name, n]) => [`${name} (not a category of the schema)`, n])];
   return ['### Error categories', '', ...table(['category', 'records'], rows, [false, true])];
@@ -78,8 +78,8 @@ function tools(report: Report): string[] {
 function unknownCodes(report: Report): string[] {
   const { summary, suggestions } = report;
   const rows = [
-    ...Object.entries(summary.unknownCodes).map(([code, n]) => [code, 'error', n, ownEntry(suggestions.codes, code) ?? '']),
-    ...Object.entries(summary.unknownWarningCodes).map(([code, n]) => [code, 'warning', n, ownEntry(suggestions.warningCodes, code) ?? '']),
+    ...byCount(summary.unknownCodes).map(([code, n]) => [code, 'error', n, ownEntry(suggestions.codes, code) ?? '']),
+    ...byCount(summary.unknownWarningCodes).map(([code, n]) => [code, 'warning', n, ownEntry(suggestions.warningCodes, code) ?? '']),
   ];
   if (rows.length === 0) return [];
   return ['### Unknown codes', '', ...table(['code', 'kind', 'records', 'did you mean'], rows, [false, false, true, false])];
