@@ -37,6 +37,11 @@ describe('recognition (spec section 7 order)', () => {
     expect(run([{ ...callResult(ok), structuredContent: reordered }]).results[0]!.findings).toEqual([]);
     const differs = run([{ ...callResult(ok), structuredContent: { ...ok, result: { artifact: 'shots/0002.png' } } }]).results[0]!;
     expect(differs.findings).toEqual([expect.objectContaining({ rule: 'structured-content-mismatch', severity: 'error', pointer: '/result/artifact' })]);
+    // Was no finding: only a structuredContent with ok was compared.
+    for (const [structuredContent, what] of [[{ foo: 1 }, 'an object without ok'], [null, 'null'], [[ok], 'an array']] as const) {
+      const other = run([{ ...callResult(ok), structuredContent }]).results[0]!;
+      expect(other).toMatchObject({ envelope: ok, findings: [{ rule: 'structured-content-mismatch', pointer: '', message: `structuredContent differs from the text block's envelope: it is ${what}` }] });
+    }
   });
 
   it('is-error-mismatch when isError is not !ok (missing isError means false)', () => {

@@ -91,7 +91,11 @@ export function unwrapCallToolResult(result: unknown): McpUnwrapped {
     return { found: false, findings: [{ rule: 'not-an-envelope', message: `the tool response holds no JSON envelope: ${instead}` }] };
   }
   const findings: McpFinding[] = [];
-  if (fromText.envelope && structuredEnvelope) {
+  if (fromText.envelope && structured !== undefined && !structuredEnvelope) {
+    // Spec section 3: "when both are there they must agree". Compared only when it had ok, a
+    // structuredContent of another shape beside the text envelope passed without a word.
+    findings.push({ rule: 'structured-content-mismatch', message: `structuredContent differs from the text block's envelope: it is ${isObject(structured) ? 'an object without ok' : quote(structured)}`, pointer: '' });
+  } else if (fromText.envelope && structuredEnvelope) {
     const where = firstDifference(fromText.envelope, structuredEnvelope);
     if (where !== undefined) {
       findings.push({ rule: 'structured-content-mismatch', message: `structuredContent differs from the text block's envelope at ${where === '' ? 'its root' : where}`, pointer: where });
