@@ -186,6 +186,21 @@ describe('contract rules', () => {
     expect(check(failure({ code: 'frame-all-black', category: 'capture-blank' }))).toEqual([]);
   });
 
+  it('code-category-mismatch names and suggests only categories of the schema in use', () => {
+    // Was "belongs to capture-blank or ocr-blank" with no suggestion, and for ocr-no-text a
+    // suggestion the bundled schema's enum rejects.
+    expect(check(failure({ code: 'frame-all-black', category: 'internal' }))).toEqual([
+      expect.objectContaining({ rule: 'code-category-mismatch', message: 'error code "frame-all-black" belongs to capture-blank, not "internal"', suggestion: 'capture-blank' }),
+    ]);
+    const [other] = check(failure({ code: 'ocr-no-text', category: 'internal' }));
+    expect(other).toEqual({ rule: 'code-category-mismatch', severity: 'warning', pointer: '/error/category', message: 'error code "ocr-no-text" belongs to ocr-no-text, a category this schema does not have (a newer schema\'s: --schema), not "internal"' });
+    const newer = createCheckContext({ schema: 'test/data/newer.schema.json' });
+    expect(check(failure({ code: 'ocr-no-text', category: 'internal' }), newer)).toEqual([expect.objectContaining({ rule: 'code-category-mismatch', suggestion: 'ocr-no-text' })]);
+    expect(check(failure({ code: 'frame-all-black', category: 'internal' }), newer)).toEqual([
+      expect.objectContaining({ message: 'error code "frame-all-black" belongs to capture-blank or ocr-blank, not "internal"' }),
+    ]);
+  });
+
   it('code-format: codes that are not kebab-case', () => {
     const findings = check(failure({ code: 'WindowNotFound' }, { warnings: [{ code: 'tree_truncated', detail: 'x' }] }));
     expect(brief(findings.filter((f) => f.rule === 'code-format'))).toEqual([

@@ -11,6 +11,8 @@ export interface RuleReport {
 
 export interface RuleContext {
   registry: CodeRegistry;
+  /** The schema in use: its categories are the ones a suggestion may name. */
+  schema: { readonly categories: readonly string[] };
 }
 
 /**
