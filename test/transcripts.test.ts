@@ -143,6 +143,19 @@ describe('server logs with --extract', () => {
     expect(report.summary.categories).toMatchObject({ 'no-target': 1, foreground: 1 });
   });
 
+  it('finds an object with blanks after its brace, as a pretty writer puts it, after a prefix too', () => {
+    // Was noise after a prefix (skipped, exit 0), though checked when alone on its line.
+    const log = [
+      '2026-07-01T10:15:02Z INFO agent result { "ok": false, "error": { "code": "window-not-found", "category": "no-target", "detail": "x" } }',
+      '{ "ok": false }',
+      'INFO {\t"ok": true, "result": {} }',
+      'INFO config { worker: 3 }',
+    ].join('\n');
+    const { report } = runJson(['--extract', '-'], { input: `${log}\n` });
+    expect(report.summary).toMatchObject({ records: 3, unparseable: 0, skipped: 1, outcomes: { ok: 1, failed: 2, unknown: 0 }, codes: { 'window-not-found': 1 } });
+    expect(brief(report.findings)).toEqual([['schema', 2, null, 'log']]);
+  });
+
   it('without --extract every prefixed line is a parse error', () => {
     const { report } = runJson(['fixtures/logs/server.log']);
     expect(report.summary.unparseable).toBe(nonBlankLines('fixtures/logs/server.log'));

@@ -1,13 +1,23 @@
 // --extract (spec section 7): the JSON object of a prefixed log line starts at the first `{"` from
 // which the rest of the line is exactly one JSON object (trailing blanks allowed), so a prefix such
 // as `ctx={"req":7}` does not hide it. A line without `{"` is noise; one with `{"` but no such object
-// is a parse error.
+// is a parse error. Blanks between the brace and the quote are allowed (`{ "ok": false }`, as
+// Python's and PowerShell's pretty writers put it): such a line was noise, its envelope skipped
+// without a word, though the same object alone on a line was checked.
 import { isObject } from '../checks/envelope.js';
 import { locateParseError, type ParseFailure } from './parse-error.js';
 
 // Each attempt parses the rest of the line; a pathological line full of `{"` must not cost
 // quadratic time, so after this many failed starts the line is reported as a parse error.
 const maxAttempts = 64;
+
+const objectStart = /\{[ \t]*"/g;
+
+/** Where the next object may start at or after `from`: a `{` before a `"`, blanks between; -1 for none. */
+function nextStart(text: string, from: number): number {
+  objectStart.lastIndex = from;
+  return objectStart.exec(text)?.index ?? -1;
+}
 
 export type Extracted = { kind: 'value'; value: unknown } | { kind: 'noise' } | { kind: 'unparseable'; failure: ParseFailure };
 
@@ -26,10 +36,10 @@ export function extractObject(text: string, quote = true): Extracted {
     const whole = parseObject(text);
     if ('value' in whole) return { kind: 'value', value: whole.value };
   }
-  const first = text.indexOf('{"');
+  const first = nextStart(text, 0);
   if (first === -1) return { kind: 'noise' };
   let attempts = 0;
-  for (let at = first; at !== -1 && attempts < maxAttempts; at = text.indexOf('{"', at + 1), attempts++) {
+  for (let at = first; at !== -1 && attempts < maxAttempts; at = nextStart(text, at + 1), attempts++) {
     const found = parseObject(text.slice(at));
     if ('value' in found) return { kind: 'value', value: found.value };
   }
