@@ -42,7 +42,7 @@ describe('the schema, as findings people read', () => {
     expect(messages(batch)).toEqual(['the envelope must be an object (got array): a JSON-RPC batch? Messages are read one a line; a batch is not unwrapped']);
     // A .json list piped in on one line (jq -c), read as one record.
     expect(messages([{ ok: true, result: {} }, { ok: false }])).toEqual([
-      'the envelope must be an object (got array): a list of envelopes? An array is a list of records only as a whole document (a .json file, or --input json); here it is one record',
+      'the envelope must be an object (got array): a list of envelopes? An array is a list of records only as a whole document (a .json file, or --input json), its elements not flattened further; here it is one record',
     ]);
     // Cached per place: a plain array at the same place keeps the plain message, and back again.
     expect(messages([{ name: 'x' }])).toEqual(['the envelope must be an object (got array)']);

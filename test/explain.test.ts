@@ -39,7 +39,9 @@ describe('explain()', () => {
       'timeout', 'ambiguous-selector', 'stale-element', 'no-target', 'invalid-argument', 'capture-blank',
       'ocr-blank', 'ocr-no-text', 'focus', 'elevation', 'foreground', 'internal',
     ]);
-    expect(explain('ocr-no-text', registry)).toMatch(/^ocr-no-text: an error category \(newer MCEC releases.*\n.*OCR found no readable text\n.*enlarge or change the region\n/);
+    expect(explain('ocr-no-text', registry)).toMatch(/^ocr-no-text: an error category \(newer MCEC releases; check with a --schema that lists it\)\n.*OCR found no readable text\n.*enlarge or change the region\n/);
+    // Was the same advice to a user whose --schema lists it.
+    expect(explain('ocr-no-text', registry, { source: 'newer.json', categories: ['timeout', 'ocr-no-text'] })).toMatch(/^ocr-no-text: an error category \(newer MCEC releases; the schema newer.json lists it\)\n/);
     expect(explain('elevation', registry)).toContain('stop and tell the operator; not recoverable by the agent');
   });
 

@@ -177,7 +177,7 @@ function typeHint(error: ErrorObject, data: unknown, schema: EnvelopeSchema, roo
   if (error.keyword !== 'type') return '';
   if (data === null) return proseAllowsNull(schema, error.instancePath, root);
   if (error.instancePath === '' && isJsonRpcBatch(data)) return ': a JSON-RPC batch? Messages are read one a line; a batch is not unwrapped';
-  if (error.instancePath === '' && isEnvelopeList(data)) return ': a list of envelopes? An array is a list of records only as a whole document (a .json file, or --input json); here it is one record';
+  if (error.instancePath === '' && isEnvelopeList(data)) return ': a list of envelopes? An array is a list of records only as a whole document (a .json file, or --input json), its elements not flattened further; here it is one record';
   if (wantsObject(error.params['type']) && holdsJsonObject(data)) return ': a string holding a JSON object, encoded twice?';
   return '';
 }

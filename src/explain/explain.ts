@@ -46,8 +46,10 @@ function table(rows: readonly [string, string][]): string[] {
   );
 }
 
-function explainCategory(name: string, info: CategoryInfo): string[] {
-  const note = info.newer ? ' (newer MCEC releases; check with a --schema that lists it)' : '';
+function explainCategory(name: string, info: CategoryInfo, schema: SchemaCategories | undefined): string[] {
+  // Sent a user already checking with such a schema off to find one.
+  const listed = schema?.categories.includes(name) === true;
+  const note = !info.newer ? '' : listed ? ` (newer MCEC releases; the schema ${schema!.source} lists it)` : ' (newer MCEC releases; check with a --schema that lists it)';
   return [`${name}: an error category${note}`, ...table([['when', info.when], ['recovery', info.recovery]])];
 }
 
@@ -100,7 +102,7 @@ function unknownName(name: string, registry: CodeRegistry, schema?: SchemaCatego
 export function explain(name: string, registry: CodeRegistry, schema?: SchemaCategories): string {
   const sections: string[][] = [];
   const category = categoryInfo().get(name);
-  if (category) sections.push(explainCategory(name, category));
+  if (category) sections.push(explainCategory(name, category, schema));
   else if (schema?.categories.includes(name)) sections.push(explainSchemaCategory(name, schema));
   const codeCategories = registry.errorCodeCategories(name);
   if (codeCategories) sections.push(explainErrorCode(name, codeCategories, schema));
