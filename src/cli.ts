@@ -56,6 +56,8 @@ async function writeReports(report: Report, flags: CheckFlags): Promise<void> {
     const file = target.file ?? flags.output;
     const format = await loadFormatter(target.format);
     const pieces = format(report, { ...options, color: file === undefined && color });
+    const warning = target.format === 'sarif' ? (await import('./formatters/sarif.js')).sarifWarning(report) : undefined;
+    if (warning !== undefined) process.stderr.write(`mcec-result: ${warning}\n`);
     if (target.file !== undefined) writeReportFile(target.file, [pieces]);
     else main.push(pieces);
   }

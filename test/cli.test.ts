@@ -42,7 +42,7 @@ describe('mcec-result check: exit status and streams', () => {
     expect(human).toMatchObject({ status: 1, stderr: 'mcec-result: 2 warnings, more than --max-warnings 1: exit 1\n' });
     expect(human.stdout).toContain('✖ 2 problems (0 errors, 2 warnings, more than --max-warnings 1) in 1 input');
     expect(over('markdown').stdout).toMatch(/^## ❌ mcec-result: 0 errors, 2 warnings \(more than --max-warnings 1\) in 1 input\n/);
-    expect(over('github').stdout).toMatch(/\n::error title=mcec-result::2 records in 1 input: 0 invalid, 0 unparseable, 0 errors, 2 warnings \(more than --max-warnings 1\)\n$/);
+    expect(over('github').stdout).toMatch(/^::error title=mcec-result::2 records in 1 input: 0 invalid, 0 unparseable, 0 errors, 2 warnings \(more than --max-warnings 1\)\n/);
     expect(over('json')).toMatchObject({ status: 1, stderr: 'mcec-result: 2 warnings, more than --max-warnings 1: exit 1\n' });
     const junit = over('junit').stdout;
     expect(junit).toContain('<testsuites name="mcec-result" tests="4" failures="1" errors="0">');
@@ -465,6 +465,16 @@ describe('mcec-result check: schema and codes files', () => {
     expect(runJson(['--codes', 'ocr.json', '--schema', join(repoRoot, 'test/data/newer.schema.json'), 'run.jsonl'], { cwd: typo }).status).toBe(0);
   });
 
+  it('says on stderr when a SARIF log holds more results than code scanning takes', () => {
+    const record = (i: number) => JSON.stringify({ ok: false, error: { code: `team-code-${i % 3}`, category: 'timeout', detail: 'd' } });
+    const dir = tempFiles({ 'run.jsonl': `${Array.from({ length: 25_001 }, (_, i) => record(i)).join('\n')}\n` });
+    const over = runCli(['check', '--jobs', '1', '-f', 'sarif=run.sarif', 'run.jsonl'], { cwd: dir });
+    expect(over).toMatchObject({ status: 0, stdout: '', stderr: 'mcec-result: the SARIF log holds 25,001 results, and GitHub code scanning refuses a run of more than 25,000: upload fewer (a --baseline keeps the known findings out)\n' });
+    // The log still lists them all (spec section 7); other formats say nothing of it.
+    expect(JSON.parse(readFileSync(join(dir, 'run.sarif'), 'utf8')).runs[0].results).toHaveLength(25_001);
+    expect(runCli(['check', '--jobs', '1', '-f', 'json=run.json', 'run.jsonl'], { cwd: dir }).stderr).toBe('');
+  });
+
   it('a codes pattern with {n}{n}, which no code can match, is refused with its place', () => {
     const dir = tempFiles({ 'run.jsonl': lines(failed), 'adjacent.json': JSON.stringify({ errorCodes: { 'no-target': ['window-{n}-found', 'window-{n}{n}'] }, warningCodes: ['dpi-{n}{n}-x'] }) });
     expect(runCli(['check', '--codes', 'adjacent.json', 'run.jsonl'], { cwd: dir })).toMatchObject({
@@ -548,7 +558,7 @@ describe('mcec-result check: output', () => {
     expect(existsSync(join(out, 'r.out'))).toBe(false);
     // Text formats share a stream, as in a CI log; a document beside them goes to its own file.
     const log = runCli(['check', '-f', 'github', '-f', 'human', '-f', 'sarif=mcec.sarif', 'run.jsonl'], { cwd: out });
-    expect(log.stdout).toMatch(/^::error file=run\.jsonl,line=2,title=schema::/);
+    expect(log.stdout).toMatch(/^::notice title=mcec-result::.*\n::error file=run\.jsonl,line=2,title=schema::/);
     expect(log.stdout).toContain('✖ 1 problem');
     expect(JSON.parse(readFileSync(join(out, 'mcec.sarif'), 'utf8')).version).toBe('2.1.0');
   });

@@ -202,45 +202,57 @@ describe('formatJunit', () => {
 });
 
 describe('formatGithub', () => {
-  it('writes one workflow command per finding, col only when known, then a summary notice', () => {
+  it('writes the summary notice, then one workflow command per finding, col only when known', () => {
     expect(formatReport('github', report(), plain).split('\n')).toEqual([
+      '::notice title=mcec-result::12 records in 2 inputs: 2 invalid, 1 unparseable, 3 errors, 1 warning',
       '::error file=a.jsonl,line=4,title=schema::ok is false, so error is required',
       '::error file=a.jsonl,line=12,title=schema::error.category must be one of: timeout, focus (got "no_target") (did you mean "no-target"?)',
       '::warning file=a.jsonl,line=12,title=unknown-code::unknown error code "window-not-fonud" (did you mean "window-not-found"?)',
       '::error file=b.jsonl,line=7,col=58,title=parse-error::unterminated string',
-      '::notice title=mcec-result::12 records in 2 inputs: 2 invalid, 1 unparseable, 3 errors, 1 warning',
       '',
     ]);
+  });
+
+  it('puts what GitHub must show first: it shows 10 annotations of each kind per step', () => {
+    // Was: the unreadable input's error and the summary after every finding, hidden past the 10th.
+    const many = report({ findings: [...manyFindings('a.jsonl', 11)], summary: summary({ warnings: 11, unreadable: [{ source: 'gone.jsonl', message: 'cannot read gone.jsonl: no such file' }] }) });
+    const lines = formatReport('github', many, plain).split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      '::error title=mcec-result::cannot read gone.jsonl: no such file',
+      "::notice title=mcec-result::12 records in 2 inputs: 2 invalid, 1 unparseable, 3 errors, 11 warnings, 1 input not read; GitHub shows 10 annotations of each kind per step, the rest are in this step's log",
+    ]);
+    expect(lines.filter((l) => l.startsWith('::warning'))).toHaveLength(11);
+    expect(formatReport('github', report(), plain)).not.toContain('GitHub shows');
   });
 
   it('standard input is no file of the repository: no file= property, the place in the message', () => {
     const fromStdin = findings.map((f) => ({ ...f, location: { ...f.location, source: '-' } }));
     const lines = formatReport('github', report({ findings: fromStdin }), { ...plain, maxListed: 3 }).split('\n');
     expect(lines.slice(0, 5)).toEqual([
+      '::notice title=mcec-result::12 records in 2 inputs: 2 invalid, 1 unparseable, 3 errors, 1 warning',
       '::error title=schema::standard input, line 4: ok is false, so error is required',
       '::error title=schema::standard input, line 12: error.category must be one of: timeout, focus (got "no_target") (did you mean "no-target"?)',
       '::warning title=unknown-code::standard input, line 12: unknown error code "window-not-fonud" (did you mean "window-not-found"?)',
       '::notice::1 more finding in standard input not annotated (--max-listed 0 lists all)',
-      '::notice title=mcec-result::12 records in 2 inputs: 2 invalid, 1 unparseable, 3 errors, 1 warning',
     ]);
   });
 
   it('escapes %, CR and LF in messages, and : and , in properties too', () => {
     const odd: Finding = { rule: 'schema', severity: 'error', message: '100% wrong:\r\nsee, here', location: { source: '/work/logs/a,b:c%.jsonl', line: 2, column: 3 } };
-    const [line] = formatReport('github', report({ findings: [odd] }), plain).split('\n');
+    const [, line] = formatReport('github', report({ findings: [odd] }), plain).split('\n');
     expect(line).toBe('::error file=logs/a%2Cb%3Ac%25.jsonl,line=2,col=3,title=schema::100%25 wrong:%0D%0Asee, here');
   });
 
   it('writes paths relative to cwd with forward slashes', () => {
     const nested: Finding = { ...findings[3]!, location: { source: 'runs\\run-1\\b.jsonl', line: 1 } };
-    expect(formatReport('github', report({ findings: [nested] }), plain)).toMatch(/^::error file=runs\/run-1\/b\.jsonl,line=1,/);
+    expect(formatReport('github', report({ findings: [nested] }), plain)).toMatch(/\n::error file=runs\/run-1\/b\.jsonl,line=1,/);
   });
 
   it('annotates at most --max-listed findings per input, then says how many more there are', () => {
     const lines = formatReport('github', report({ findings: [...manyFindings('a.jsonl', 5), ...manyFindings('b.jsonl', 2)] }), { ...plain, maxListed: 2 }).trimEnd().split('\n');
     expect(lines.filter((l) => l.startsWith('::warning file=a.jsonl'))).toHaveLength(2);
     expect(lines.filter((l) => l.startsWith('::warning file=b.jsonl'))).toHaveLength(2);
-    expect(lines[2]).toBe('::notice::3 more findings in a.jsonl not annotated (--max-listed 0 lists all)');
+    expect(lines[3]).toBe('::notice::3 more findings in a.jsonl not annotated (--max-listed 0 lists all)');
     expect(lines.filter((l) => l.startsWith('::notice::'))).toHaveLength(1);
     const all = formatReport('github', report({ findings: manyFindings('a.jsonl', 5) }), { ...plain, maxListed: 0 });
     expect(all.split('\n').filter((l) => l.startsWith('::warning'))).toHaveLength(5);
@@ -333,11 +345,11 @@ describe('CI formats of a real report (built CLI)', () => {
     expect(suites.at(-1)!.testcase[0]!['system-out']).toContain(`${valid} of`);
   });
 
-  it('github: one command per finding and the summary notice', () => {
+  it('github: the summary notice, then one command per finding', () => {
     const lines = runFormat('github').trimEnd().split('\n');
     expect(lines).toHaveLength(realJson.findings.length + 1);
     expect(lines).toContain('::error file=fixtures/transcripts/run-1/tool-calls.jsonl,line=7,col=58,title=parse-error::unterminated string');
-    expect(lines.at(-1)).toMatch(/^::notice title=mcec-result::/);
+    expect(lines[0]).toMatch(/^::notice title=mcec-result::/);
   });
 
   it('markdown: heading, pie chart and a findings table', () => {
@@ -403,6 +415,6 @@ describe('an input that could not be read, in every format (built CLI)', () => {
     expect(summary.testcase.at(-1)).toMatchObject({ name: 'read missing.jsonl', error: { message: said, type: 'unreadable' } });
     expect(run('human').stdout).toContain(`\nunreadable: ${said}\n`);
     expect(run('markdown').stdout).toContain(`\n> **unreadable:** ${said}\n`);
-    expect(run('github').stdout).toContain(`\n::error title=mcec-result::${said}\n::notice title=mcec-result::`);
+    expect(run('github').stdout).toMatch(new RegExp(`^::error title=mcec-result::${said.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n::notice title=mcec-result::.*, 1 input not read\n`));
   });
 });

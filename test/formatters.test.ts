@@ -73,6 +73,24 @@ describe('formatHuman', () => {
     expect(markdown.indexOf('no_target (not a category')).toBeLessThan(markdown.indexOf('| 7 (not a category'));
   });
 
+  it('gives no pass over a report that does not cover every input (unread, interrupted)', () => {
+    // Was "✔ no problems in 1 input" (Markdown "## ✅") over runs that exit 2 or 130.
+    const clean = { findings: [], summary: sampleSummary({ errors: 0, warnings: 0, inputs: 1 }) };
+    const unread = report({ ...clean, summary: { ...clean.summary, unreadable: [{ source: 'gone.jsonl', message: 'cannot read gone.jsonl: no such file' }] } });
+    const stopped = report({ ...clean, summary: { ...clean.summary, interrupted: true } });
+    const firstLine = (format: 'human' | 'markdown', r: Report) => formatReport(format, r, plain).split('\n')[0];
+    expect(firstLine('human', report(clean))).toBe('✔ no problems in 1 input');
+    expect(firstLine('human', unread)).toBe('✖ no problems in 1 input (1 input not read)');
+    expect(firstLine('human', stopped)).toBe('⚠ no problems in 1 input (interrupted)');
+    expect(firstLine('markdown', report(clean))).toBe('## ✅ mcec-result: no problems in 1 input');
+    expect(firstLine('markdown', unread)).toBe('## ❌ mcec-result: no problems in 1 input (1 input not read)');
+    expect(firstLine('markdown', stopped)).toBe('## ⚠️ mcec-result: no problems in 1 input (interrupted)');
+    const warned = report({ ...clean, summary: { ...clean.summary, warnings: 2, interrupted: true } });
+    expect(firstLine('markdown', warned)).toBe('## ⚠️ mcec-result: 0 errors, 2 warnings in 1 input (interrupted)');
+    const withFindings = report({ summary: { ...sampleSummary({ errors: 2 }), unreadable: unread.summary.unreadable! } });
+    expect(formatReport('human', withFindings, plain).split('\n').find((l) => l.startsWith('✖'))).toBe('✖ 3 problems (2 errors, 1 warning) in 2 inputs (1 input not read)');
+  });
+
   it('colours severities when asked, and only then', () => {
     const coloured = formatReport('human', report(), { ...plain, color: true });
     expect(coloured).toContain('\u001b[31merror  \u001b[39m');

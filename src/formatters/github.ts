@@ -1,5 +1,9 @@
 // `--format github`: GitHub Actions workflow commands, which the runner turns into annotations on
 // the files of a pull request. One command per finding, at most --max-listed per input.
+// GitHub shows the first 10 annotations of each kind (error, warning, notice) per step and drops
+// the rest from the page (they stay in the log), so what says why the run failed comes first: the
+// inputs that could not be read, then the summary, then the findings.
+// Limits: https://github.com/actions/toolkit/blob/main/docs/problem-matchers.md#limitations
 // Commands: https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions
 // Escaping follows the toolkit's escapeData and escapeProperty:
 // https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts
@@ -53,16 +57,20 @@ function sourceCommands({ source, listed, rest }: SourceGroup, options: FormatOp
   return lines;
 }
 
-function summaryLine(report: Report, options: FormatOptions): string {
+/** Annotations of one kind GitHub shows per step. */
+const shownPerKind = 10;
+
+function summaryLines(report: Report, options: FormatOptions): string[] {
   const s = report.summary;
   const over = tooManyWarnings(report, options);
-  const text = `${plural(s.records, 'record')} in ${plural(s.inputs, 'input')}: ${s.invalid} invalid, ${s.unparseable} unparseable, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}${over === undefined ? '' : ` (${over})`}${s.interrupted ? ` (${interruptedText})` : ''}`;
-  const unreadable = (s.unreadable ?? []).map((failure) => `${command('error', { title: report.tool.name }, failure.message)}\n`).join('');
+  const unread = s.unreadable ?? [];
+  const hidden = s.errors > shownPerKind || s.warnings > shownPerKind ? `; GitHub shows ${shownPerKind} annotations of each kind per step, the rest are in this step's log` : '';
+  const text = `${plural(s.records, 'record')} in ${plural(s.inputs, 'input')}: ${s.invalid} invalid, ${s.unparseable} unparseable, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}${over === undefined ? '' : ` (${over})`}${unread.length > 0 ? `, ${plural(unread.length, 'input')} not read` : ''}${s.interrupted ? ` (${interruptedText})` : ''}${hidden}`;
   // An error annotation when the warnings fail the run: a notice reads as a pass.
-  return unreadable + command(over === undefined ? 'notice' : 'error', { title: report.tool.name }, text);
+  return [...unread.map((failure) => command('error', { title: report.tool.name }, failure.message)), command(over === undefined ? 'notice' : 'error', { title: report.tool.name }, text)];
 }
 
 export function* formatGithub(report: Report, options: FormatOptions): Generator<string> {
+  yield `${summaryLines(report, options).join('\n')}\n`;
   for (const group of listedBySource(report.findings, options.maxListed)) yield `${sourceCommands(group, options).join('\n')}\n`;
-  yield `${summaryLine(report, options)}\n`;
 }

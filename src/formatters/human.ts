@@ -3,7 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { byCount, columnName, interruptedText, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
+import { byCount, columnName, interruptedText, notCovered, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
@@ -27,11 +27,14 @@ function plural(n: number, word: string): string {
 function headline(report: Report, c: ChalkInstance, options: FormatOptions): string {
   const { errors, warnings, inputs } = report.summary;
   const problems = errors + warnings;
-  const where = `in ${plural(inputs, 'input')}`;
-  if (problems === 0) return c.green(`✔ no problems ${where}`);
+  const uncovered = notCovered(report);
+  const where = `in ${plural(inputs, 'input')}${uncovered === undefined ? '' : ` (${uncovered})`}`;
+  const unread = (report.summary.unreadable?.length ?? 0) > 0;
+  if (problems === 0 && uncovered === undefined) return c.green(`✔ no problems ${where}`);
+  if (problems === 0) return unread ? c.red.bold(`✖ no problems ${where}`) : c.yellow.bold(`⚠ no problems ${where}`);
   const over = tooManyWarnings(report, options);
   const text = `✖ ${plural(problems, 'problem')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over === undefined ? '' : `, ${over}`}) ${where}`;
-  return errors > 0 || over !== undefined ? c.red.bold(text) : c.yellow.bold(text);
+  return errors > 0 || over !== undefined || unread ? c.red.bold(text) : c.yellow.bold(text);
 }
 
 /**

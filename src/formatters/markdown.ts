@@ -5,7 +5,7 @@
 // Mermaid pie: https://mermaid.js.org/syntax/pie.html
 import type { Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { byCount, interruptedText, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
+import { byCount, interruptedText, notCovered, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
@@ -42,10 +42,12 @@ function plural(n: number, word: string): string {
 function heading(report: Report, options: FormatOptions): string {
   const { errors, warnings, inputs } = report.summary;
   const where = `in ${plural(inputs, 'input')}`;
-  if (errors + warnings === 0) return `## ✅ ${report.tool.name}: no problems ${where}`;
   const over = tooManyWarnings(report, options);
-  const mark = errors > 0 || over !== undefined ? '❌' : '✅';
-  return `## ${mark} ${report.tool.name}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over === undefined ? '' : ` (${over})`} ${where}`;
+  const uncovered = notCovered(report);
+  const unread = (report.summary.unreadable?.length ?? 0) > 0;
+  const mark = errors > 0 || over !== undefined || unread ? '❌' : uncovered !== undefined ? '⚠️' : '✅';
+  const counts = errors + warnings === 0 ? 'no problems' : `${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over === undefined ? '' : ` (${over})`}`;
+  return `## ${mark} ${report.tool.name}: ${counts} ${where}${uncovered === undefined ? '' : ` (${uncovered})`}`;
 }
 
 function totals(report: Report): string[] {

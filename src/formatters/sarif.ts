@@ -154,6 +154,20 @@ function sarifLog(report: Report, results: SarifResult[], uriOf: (source: string
   };
 }
 
+/** Results GitHub code scanning takes in one SARIF run; a log with more is refused whole. */
+const codeScanningLimit = 25_000;
+
+/**
+ * What to tell a person writing this log: code scanning rejects the whole upload over its limit
+ * ("results exceed limit"), which a 30,000-result log only showed in a later job. The log itself
+ * still lists every finding (spec section 7).
+ */
+export function sarifWarning(report: Report): string | undefined {
+  const results = report.findings.length;
+  if (results <= codeScanningLimit) return undefined;
+  return `the SARIF log holds ${results.toLocaleString('en-US')} results, and GitHub code scanning refuses a run of more than ${codeScanningLimit.toLocaleString('en-US')}: upload fewer (a --baseline keeps the known findings out)`;
+}
+
 /** The whole log as one value (it holds every result: for large reports, `formatSarif` streams). */
 export function toSarifLog(report: Report, options: FormatOptions): SarifLog {
   const uriOf = lastUri(options.cwd);
