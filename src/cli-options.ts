@@ -34,17 +34,30 @@ export function dashMeansStdout<T extends Pick<CheckFlags, 'output'>>(flags: T):
 const documentFormats: readonly FormatName[] = ['json', 'ndjson', 'sarif', 'junit'];
 const extensions: Record<FormatName, string> = { human: 'txt', json: 'json', ndjson: 'ndjson', sarif: 'sarif', junit: 'xml', github: 'txt', markdown: 'md' };
 
+/** This process's own streams by the names a shell gives them (no such names on Windows). */
+function streamOf(path: string): string {
+  if (path === '-') return 'stdout';
+  if (process.platform === 'win32') return path;
+  return path === '/dev/stdout' ? 'stdout' : path === '/dev/stderr' ? 'stderr' : path;
+}
+
 /**
  * Two reports to one stream, where one of them is a document: `-f json -f sarif` wrote two JSON
- * documents one after the other to stdout, which no JSON reader takes. Text formats (human,
- * github, markdown) may share a stream, as in a CI log.
+ * documents one after the other to stdout, which no JSON reader takes (and so did
+ * `-f sarif=/dev/stdout` beside it, stdout by another name). Text formats (human, github,
+ * markdown) may share a stream, as in a CI log. And `-o report.txt` with every format naming a
+ * file of its own got no report at all, without a word.
  */
 export function refuseSharedStream(flags: Pick<CheckFlags, 'output' | 'format'>): void {
   const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
+  if (flags.output !== undefined && targets.every((target) => target.file !== undefined)) {
+    throw new UsageError(`--output ${flags.output}: every --format names a file of its own (${targets.map(({ format, file }) => `${format}=${file}`).join(', ')}), so no report would go to it: drop -o, or give a format without =file`);
+  }
   const streams = new Map<string, FormatName[]>();
   for (const { format, file } of targets) {
-    if (file !== undefined && file !== '-') continue;
-    const stream = file === undefined && flags.output !== undefined ? flags.output : 'stdout';
+    const stream = streamOf(file ?? flags.output ?? '-');
+    // Files are held apart by the clash check, which knows whether a path is a file or a device.
+    if (stream !== 'stdout' && stream !== 'stderr' && file !== undefined) continue;
     streams.set(stream, [...(streams.get(stream) ?? []), format]);
   }
   for (const [stream, formats] of streams) {

@@ -552,10 +552,19 @@ describe('mcec-result check: output', () => {
       [['-f', 'json', '-f', 'sarif'], 'json and sarif would both go to stdout, one after the other, which no json reader takes: write one to a file (-f sarif=report.sarif)'],
       [['-f', 'human', '-f', 'junit'], 'junit and human would both go to stdout, one after the other, which no junit reader takes: write one to a file (-f human=report.txt)'],
       [['-f', 'ndjson', '-f', 'github', '-o', 'r.out'], 'ndjson and github would both go to r.out, one after the other, which no ndjson reader takes: write one to a file (-f github=report.txt)'],
+      // Was two documents on stdout: /dev/stdout is stdout by another name.
+      [['-f', 'json', '-f', 'sarif=/dev/stdout'], 'json and sarif would both go to stdout, one after the other, which no json reader takes: write one to a file (-f sarif=report.sarif)'],
+      [['-o', '/dev/stdout', '-f', 'ndjson', '-f', 'human=-'], 'ndjson and human would both go to stdout, one after the other, which no ndjson reader takes: write one to a file (-f human=report.txt)'],
     ] as const) {
       expect(runCli(['check', ...args, 'run.jsonl'], { cwd: out }), args.join(' ')).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: --format: ${message}\n` });
     }
     expect(existsSync(join(out, 'r.out'))).toBe(false);
+    // Was exit 1 and no r.txt, without a word: -o got no report.
+    expect(runCli(['check', '-f', 'json=r.json', '-o', 'r.txt', 'run.jsonl'], { cwd: out })).toMatchObject({
+      status: 2,
+      stderr: 'mcec-result: --output r.txt: every --format names a file of its own (json=r.json), so no report would go to it: drop -o, or give a format without =file\n',
+    });
+    expect(existsSync(join(out, 'r.json'))).toBe(false);
     // Text formats share a stream, as in a CI log; a document beside them goes to its own file.
     const log = runCli(['check', '-f', 'github', '-f', 'human', '-f', 'sarif=mcec.sarif', 'run.jsonl'], { cwd: out });
     expect(log.stdout).toMatch(/^::notice title=mcec-result::.*\n::error file=run\.jsonl,line=2,title=schema::/);

@@ -421,7 +421,7 @@ describe('folders and globs that could loop, fail or surprise', () => {
     const dir = tempFiles({ 'run.json': JSON.stringify({ ok: false }), 'codes.json': codes, 'report.json': 'last week' });
     symlinkSync('report.json', join(dir, 'link.json'));
     for (const [args, message] of [
-      [['-o', 'report.json', '--format', 'sarif=./report.json'], 'report.json would be written twice, the report and then the sarif report over it'],
+      [['-o', 'report.json', '--format', 'human', '--format', 'sarif=./report.json'], 'report.json would be written twice, the report and then the sarif report over it'],
       [['--format', 'json=report.json', '--format', 'junit=link.json'], 'report.json would be written twice, the json report and then the junit report over it'],
       [['--write-baseline', 'report.json', '-o', 'report.json'], 'report.json would be written twice, the baseline and then the report over it'],
       [['--codes', 'codes.json', '-o', 'codes.json'], 'codes.json is the codes file, and the report this run writes would overwrite it'],
@@ -433,12 +433,14 @@ describe('folders and globs that could loop, fail or surprise', () => {
       expect(readFileSync(join(dir, 'codes.json'), 'utf8')).toBe(codes);
     }
     expect(runCli(['merge', 'report.json', '-o', 'm.json', '--format', 'sarif=m.json'], { cwd: dir })).toMatchObject({ status: 2, stderr: expect.stringContaining('m.json would be written twice') });
-    // Not clashes: a baseline brought up to date in place, and two reports in turn to a device.
+    // Not clashes: a baseline brought up to date in place, and two reports in turn to a device (to
+    // stdout by that name, text formats only: a document has its stream to itself).
     expect(runCli(['check', 'run.json', '--write-baseline', 'b.json'], { cwd: dir }).status).toBe(0);
     expect(runCli(['check', 'run.json', '--baseline', 'b.json', '--write-baseline', 'b.json'], { cwd: dir })).toMatchObject({ status: 0, stderr: '' });
-    const both = runCli(['check', 'run.json', '--format', 'json=/dev/stdout', '--format', 'github=/dev/stdout'], { cwd: dir });
+    expect(runCli(['check', 'run.json', '--format', 'json=/dev/null', '--format', 'sarif=/dev/null'], { cwd: dir })).toMatchObject({ status: 1, stdout: '', stderr: '' });
+    const both = runCli(['check', 'run.json', '--format', 'human=/dev/stdout', '--format', 'github=/dev/stdout'], { cwd: dir });
     expect(both.status).toBe(1);
-    expect(both.stdout).toContain('"reportVersion"');
+    expect(both.stdout).toContain('✖ 1 problem');
     expect(both.stdout).toContain('::error ');
   });
 
@@ -446,7 +448,7 @@ describe('folders and globs that could loop, fail or surprise', () => {
     const dir = tempFiles({ 'run.json': JSON.stringify({ ok: true, result: {} }), 'old.json': 'last week', 'reports/.keep': '' });
     for (const [args, message] of [
       [['-o', 'missing/r.json'], `cannot write the report missing/r.json: the folder ${join(dir, 'missing')} does not exist`],
-      [['--format', 'sarif=reports'], 'cannot write the sarif report reports: it is a folder'],
+      [['--format', 'human', '--format', 'sarif=reports'], 'cannot write the sarif report reports: it is a folder'],
       [['--write-baseline', 'run.json/b.json'], 'cannot write the baseline run.json/b.json: not a directory'],
     ] as const) {
       // Standard input stays open and silent: a run that read before refusing would never end.
