@@ -3,7 +3,7 @@
 // turns the search off. Keys are the long option names in camelCase; paths are relative to the file.
 // It is validated by data/config.schema.json, so a mistake names the file and the key.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
 import { ruleIds, unknownRule } from './checks/catalog.js';
@@ -116,7 +116,11 @@ function resolvePaths(settings: ConfigSettings, folder: string): ConfigSettings 
 
 export function loadConfig(path: string): LoadedConfig {
   const data = readJsonFile(path, 'config');
-  const isPackage = path.endsWith('package.json');
+  // The name exactly: `--config team-package.json` holding settings was read as a package.json.
+  const isPackage = basename(path) === 'package.json';
+  if (isPackage && !(typeof data === 'object' && data !== null && Object.hasOwn(data, packageKey))) {
+    throw new UsageError(`config ${path}: a package.json holds its settings under the key "${packageKey}", which this one does not have`);
+  }
   const settings = isPackage ? validated((data as Record<string, unknown>)[packageKey], path, `/${packageKey}`) : validated(data, path, '');
   return { path, settings: resolvePaths(settings, dirname(resolve(path))) };
 }

@@ -1,5 +1,5 @@
 // Config files, baselines and --redact, through the built CLI on real files.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJsonAsset } from '../src/assets.js';
@@ -62,6 +62,15 @@ describe('config file', () => {
     expect(named.report.findings.map((f: { rule: string; severity: string }) => `${f.rule}:${f.severity}`)).toEqual(['schema:error', 'unknown-code:error']);
     const none = runJson(['--no-config', 'run.jsonl'], { cwd: dir });
     expect(none.report.findings.map((f: { rule: string; severity: string }) => `${f.rule}:${f.severity}`)).toEqual(['schema:error', 'unknown-code:warning']);
+    // Was read as a package.json for the end of its name: "/mcec-result must be an object (got undefined)".
+    writeFileSync(join(dir, 'team-package.json'), JSON.stringify({ strictCodes: true }));
+    expect(runJson(['--config', 'team-package.json', 'run.jsonl'], { cwd: dir }).report.findings[1]).toMatchObject({ rule: 'unknown-code', severity: 'error' });
+    mkdirSync(join(dir, 'other'));
+    writeFileSync(join(dir, 'other/package.json'), JSON.stringify({ name: 'other' }));
+    expect(runCli(['check', '--config', 'other/package.json', 'run.jsonl'], { cwd: dir })).toMatchObject({
+      status: 2,
+      stderr: 'mcec-result: config other/package.json: a package.json holds its settings under the key "mcec-result", which this one does not have\n',
+    });
   });
 
   const bad: [string, string, RegExp][] = [
