@@ -31,6 +31,9 @@ describe('toBeMcecResult', () => {
     );
     expect(() => expect({ ...failed, result: { clicked: true } }).toBeMcecResult()).toThrow(/\/result +error +.* \(result-on-failure\)/);
     expect(() => expect('not an object').toBeMcecResult()).toThrow(/\(schema\)/);
+    // Was without the suggestion every other output gives.
+    const typo = { ok: false, error: { code: 'window-not-fonud', category: 'no_target', detail: 'd' } };
+    expect(() => expect(typo).toBeMcecResult()).toThrow(/\(got "no_target"\) \(did you mean "no-target"\?\) \(schema\)/);
   });
 
   it('fails on a bad envelope inside a CallToolResult', () => {

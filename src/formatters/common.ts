@@ -3,7 +3,7 @@ import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 
 /** A finding's message with its suggestion, as every text format shows it. */
-export function messageWithSuggestion(finding: Finding): string {
+export function messageWithSuggestion(finding: Pick<Finding, 'message' | 'suggestion'>): string {
   return finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
 }
 
