@@ -3,11 +3,10 @@
 // rule, source, tool, code, pointer and a fingerprint of its record, never by line number, so
 // inserting lines does not break a baseline. Matching counts: two identical findings need two entries.
 import { writeFileSync } from 'node:fs';
-import { isAbsolute, posix } from 'node:path';
+import { dirname, isAbsolute, posix, relative, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
 import { readValidatedJsonFile } from './load-json.js';
 import { FilteredList } from './findings/store.js';
-import { underWorkingDirectory } from './paths.js';
 import type { Finding, Report } from './types.js';
 
 export interface BaselineEntry {
@@ -41,46 +40,72 @@ function identity(finding: Finding): Identity {
 }
 
 /**
- * An input as the user named it, in one spelling: `check .` names a file `./a.jsonl`, `check
- * a.jsonl` names it `a.jsonl`, Windows `.\a.jsonl`, and `check "$PWD/a.jsonl"` (as CI scripts
- * write it) `/work/repo/a.jsonl`; a baseline recorded one way matched nothing the other way (every
- * finding new, every entry stale). A path under the working directory is taken relative to it, so
- * that a baseline written on one machine matches on another.
+ * An input in one spelling, relative to the baseline's folder `base`: `check .` names a file
+ * `./a.jsonl`, `check a.jsonl` `a.jsonl`, Windows `.\a.jsonl`, `check "$PWD/a.jsonl"` (as CI scripts
+ * write it) `/work/repo/a.jsonl`, and a run from a subfolder (the config found upward names the
+ * baseline) `a.jsonl` for the root's `evidence/a.jsonl`: a baseline recorded one way matched
+ * nothing the other way (every finding new). `from` is the folder `source` is relative to: the
+ * working directory for a finding, the baseline's folder for its entries. Relative to the
+ * baseline, it matches on another machine too.
  */
-function sourceKey(source: string): string {
-  const path = (isAbsolute(source) && underWorkingDirectory(source)) || source;
-  return posix.normalize(path.replaceAll('\\', '/'));
+function keyed(source: string, from: string, base: string): string {
+  const absolute = resolve(from, source.replaceAll('\\', '/'));
+  const inBase = relative(base, absolute);
+  // Another drive (Windows) has no relative path.
+  return posix.normalize((isAbsolute(inBase) ? absolute : inBase).replaceAll('\\', '/'));
 }
 
-function keyOf(entry: Identity): string {
-  return JSON.stringify([entry.rule, sourceKey(entry.source), entry.tool ?? null, entry.code ?? null, entry.pointer ?? null, entry.fingerprint]);
+/**
+ * keyed(), remembered for the last source: findings and entries come input by input, and resolving
+ * the path again for each of 300k findings cost more than the matching.
+ */
+function sourcesKeyed(base: string, from = process.cwd()): (source: string) => string {
+  let last: string | undefined;
+  let key = '';
+  return (source) => {
+    if (source !== last) (key = keyed(source, from, base)), (last = source);
+    return key;
+  };
 }
 
-export function createBaseline(findings: Iterable<Finding>): Baseline {
+function keyOf(entry: Omit<Identity, 'source'>, source: string): string {
+  return JSON.stringify([entry.rule, source, entry.tool ?? null, entry.code ?? null, entry.pointer ?? null, entry.fingerprint]);
+}
+
+/** The folder a baseline file's sources are relative to: its own (the working directory for stdout or stdin). */
+export function baselineFolder(path: string | undefined): string {
+  return path === undefined || path === '-' ? process.cwd() : dirname(resolve(path));
+}
+
+export function createBaseline(findings: Iterable<Finding>, base: string): Baseline {
   const entries = new Map<string, BaselineEntry>();
+  const sourceOf = sourcesKeyed(base);
   for (const finding of findings) {
     const id = identity(finding);
-    const key = keyOf(id);
+    const source = sourceOf(id.source);
+    const key = keyOf(id, source);
     const entry = entries.get(key);
     if (entry) entry.count++;
-    else entries.set(key, { ...id, source: sourceKey(id.source), count: 1, message: finding.message });
+    else entries.set(key, { ...id, source, count: 1, message: finding.message });
   }
   return { baselineVersion: 1, tool: 'mcec-result', findings: [...entries.values()] };
 }
 
 /**
- * Baselines of shards (`check --shard i/n --write-baseline part-i.json`) as one. A finding in two of
- * them (a copy named twice, two runs over one file) is known as often as the larger count says: the
- * union, not the sum, which would let new copies of it pass.
+ * Baselines of shards (`check --shard i/n --write-baseline part-i.json`) as one, written in `base`.
+ * A finding in two of them (a copy named twice, two runs over one file) is known as often as the
+ * larger count says: the union, not the sum, which would let new copies of it pass.
  */
-export function mergeBaselines(baselines: readonly Baseline[]): Baseline {
+export function mergeBaselines(baselines: readonly { baseline: Baseline; folder: string }[], base: string): Baseline {
   const entries = new Map<string, BaselineEntry>();
-  for (const baseline of baselines) {
+  for (const { baseline, folder } of baselines) {
+    const entrySource = sourcesKeyed(base, folder);
     for (const entry of baseline.findings) {
-      const key = keyOf(entry);
+      const source = entrySource(entry.source);
+      const key = keyOf(entry, source);
       const known = entries.get(key);
       if (known) known.count = Math.max(known.count, entry.count);
-      else entries.set(key, { ...entry, source: sourceKey(entry.source) });
+      else entries.set(key, { ...entry, source });
     }
   }
   return { baselineVersion: 1, tool: 'mcec-result', findings: [...entries.values()] };
@@ -92,7 +117,7 @@ export function baselineText(baseline: Baseline): string {
 
 export function writeBaseline(path: string, findings: Iterable<Finding>): void {
   try {
-    writeFileSync(path, baselineText(createBaseline(findings)));
+    writeFileSync(path, baselineText(createBaseline(findings, baselineFolder(path))));
   } catch (error) {
     throw new UsageError(`cannot write baseline ${path}: ${describeError(error)}`);
   }
@@ -108,13 +133,19 @@ export function readBaseline(path: string): Baseline {
  * Which findings a baseline knows, decided in report order: the first `count` findings of an entry's
  * identity are known. A fresh matcher per walk, so that a report read twice reads the same.
  */
-function matcher(baseline: Baseline): () => (finding: Finding) => boolean {
+function matcher(baseline: Baseline, base: string): () => (finding: Finding) => boolean {
   const known = new Map<string, number>();
-  for (const entry of baseline.findings) known.set(keyOf(entry), (known.get(keyOf(entry)) ?? 0) + entry.count);
+  const entrySource = sourcesKeyed(base, base);
+  for (const entry of baseline.findings) {
+    const key = keyOf(entry, entrySource(entry.source));
+    known.set(key, (known.get(key) ?? 0) + entry.count);
+  }
   return () => {
     const remaining = new Map(known);
+    const sourceOf = sourcesKeyed(base);
     return (finding) => {
-      const key = keyOf(identity(finding));
+      const id = identity(finding);
+      const key = keyOf(id, sourceOf(id.source));
       const left = remaining.get(key) ?? 0;
       if (left === 0) return true;
       remaining.set(key, left - 1);
@@ -123,20 +154,24 @@ function matcher(baseline: Baseline): () => (finding: Finding) => boolean {
   };
 }
 
-/** The report without the findings the baseline knows, with `summary.baseline` and recounted totals. */
-export function applyBaseline(report: Report, baseline: Baseline): Report {
+/**
+ * The report without the findings the baseline (read from a file in `base`) knows, with
+ * `summary.baseline` and recounted totals.
+ */
+export function applyBaseline(report: Report, baseline: Baseline, base: string): Report {
   // Only entries of inputs this run read whole can be stale: with --shard, or on part of the corpus,
   // the others were not looked at (every shard counted the rest of the corpus stale, and merge summed it).
-  const read = report.inputsRead && new Set(report.inputsRead.map(sourceKey));
-  const counted = (source: string) => !read || read.has(sourceKey(source));
-  const fresh = matcher(baseline);
+  const sourceOf = sourcesKeyed(base);
+  const read = report.inputsRead && new Set(report.inputsRead.map(sourceOf));
+  const counted = (key: string) => !read || read.has(key);
+  const fresh = matcher(baseline, base);
   const isNew = fresh();
   let kept = 0;
   let errors = 0;
   let matchedInRead = 0;
   for (const finding of report.findings) {
     if (!isNew(finding)) {
-      if (counted(finding.location.source)) matchedInRead++;
+      if (counted(sourceOf(finding.location.source))) matchedInRead++;
       continue;
     }
     kept++;
@@ -144,7 +179,8 @@ export function applyBaseline(report: Report, baseline: Baseline): Report {
   }
   const suppressed = report.findings.length - kept;
   let entries = 0;
-  for (const entry of baseline.findings) if (counted(entry.source)) entries += entry.count;
+  const entrySource = sourcesKeyed(base, base);
+  for (const entry of baseline.findings) if (counted(entrySource(entry.source))) entries += entry.count;
   return {
     ...report,
     findings: new FilteredList(report.findings, fresh, kept),

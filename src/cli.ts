@@ -69,12 +69,12 @@ async function writeReports(report: Report, flags: CheckFlags): Promise<void> {
 }
 
 /** Baselines merge into a baseline, which has one shape: the options that shape a report do not apply. */
-async function writeMergedBaseline(baselines: readonly Baseline[], flags: CheckFlags): Promise<void> {
+async function writeMergedBaseline(baselines: readonly { baseline: Baseline; folder: string }[], flags: CheckFlags): Promise<void> {
   const reportOnly = [['--format', flags.format.length > 0], ['--quiet', flags.quiet === true], ['--max-warnings', flags.maxWarnings !== undefined]] as const;
   const given = reportOnly.find(([, set]) => set);
   if (given) throw new UsageError(`merge: ${given[0]} shapes a report, and baselines merge into a baseline: write it with -o FILE (or to stdout)`);
-  const { baselineText, mergeBaselines } = await loadBaselines();
-  const text = baselineText(mergeBaselines(baselines));
+  const { baselineFolder, baselineText, mergeBaselines } = await loadBaselines();
+  const text = baselineText(mergeBaselines(baselines, baselineFolder(flags.output)));
   writeReportFile(flags.output ?? '-', [[text]]);
 }
 
@@ -227,7 +227,10 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   // A baseline of part of the corpus would make the rest "new" on the next run: none is written then.
   const partial = report.interrupted ? 'the run was interrupted' : report.inputFailures.length > 0 ? 'an input could not be read' : undefined;
   if (flags.writeBaseline !== undefined && partial === undefined) (await loadBaselines()).writeBaseline(flags.writeBaseline, report.findings);
-  if (baseline) report = (await loadBaselines()).applyBaseline(report, baseline);
+  if (baseline) {
+    const { applyBaseline, baselineFolder } = await loadBaselines();
+    report = applyBaseline(report, baseline, baselineFolder(flags.baseline));
+  }
   await writeReports(report, flags);
   // File names come from the folders searched: shown with escapes, as the human report shows them.
   for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${printable(failure.message)}\n`);

@@ -7,7 +7,7 @@ import { UsageError } from './errors.js';
 import { printable } from './formatters/common.js';
 import type { JsonFinding, JsonReport } from './formatters/json.js';
 import type { Baseline } from './baseline.js';
-import { baselineSchema } from './baseline.js';
+import { baselineFolder, baselineSchema } from './baseline.js';
 import { isObject } from './checks/envelope.js';
 import { readJsonFile, validatedJson } from './load-json.js';
 import type { CodeRegistry } from './registry/registry.js';
@@ -17,7 +17,7 @@ import type { Finding, Report } from './types.js';
 const mergeTakes = 'merge takes reports of check --format json, or baselines of check --write-baseline';
 
 /** What `merge` was given: JSON reports, or baselines (of --shard runs), told apart by `baselineVersion`. */
-export type MergeInputs = { kind: 'reports'; reports: { path: string; report: JsonReport }[] } | { kind: 'baselines'; baselines: Baseline[] };
+export type MergeInputs = { kind: 'reports'; reports: { path: string; report: JsonReport }[] } | { kind: 'baselines'; baselines: { baseline: Baseline; folder: string }[] };
 
 export function readMergeInputs(paths: readonly string[]): MergeInputs {
   const reports: { path: string; report: JsonReport }[] = [];
@@ -30,7 +30,7 @@ export function readMergeInputs(paths: readonly string[]): MergeInputs {
   if (reports.length > 0 && baselines.length > 0) {
     throw new UsageError(`merge: ${reports[0]!.path} is a report and ${baselines[0]!.path} a baseline: merge reports with reports, and baselines with baselines`);
   }
-  return baselines.length > 0 ? { kind: 'baselines', baselines: baselines.map((b) => b.baseline) } : { kind: 'reports', reports };
+  return baselines.length > 0 ? { kind: 'baselines', baselines: baselines.map(({ path, baseline }) => ({ baseline, folder: baselineFolder(path) })) } : { kind: 'reports', reports };
 }
 
 function fromJsonFinding(finding: JsonFinding): Finding {

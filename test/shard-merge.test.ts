@@ -137,7 +137,25 @@ describe('merge', () => {
     // A baseline named twice, or a copy of it, is a union: its counts are not doubled.
     const copy = join(out, 'copy.json');
     runCli(['merge', parts[0]!, '-o', copy]);
-    expect(JSON.parse(runCli(['merge', ...parts, copy]).stdout)).toEqual(JSON.parse(readFileSync(join(out, 'merged.json'), 'utf8')));
+    expect(runCli(['merge', ...parts, copy, '-o', join(out, 'again.json')]).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'again.json'), 'utf8'))).toEqual(JSON.parse(readFileSync(join(out, 'merged.json'), 'utf8')));
+  });
+
+  it('keys sources relative to the baseline, so a run from a subfolder (the config found upward) matches', () => {
+    // Was: from evidence/, the root's baseline matched nothing (suppressed 0, stale 0, exit 1).
+    const dir = tempFiles({ 'evidence/a.jsonl': '{"ok":false}\n{"ok":true}\n' });
+    expect(runCli(['check', 'evidence', '--write-baseline', 'mcec-baseline.json'], { cwd: dir }).status).toBe(0);
+    writeFileSync(join(dir, 'mcec-result.config.json'), JSON.stringify({ baseline: 'mcec-baseline.json' }));
+    expect(JSON.parse(readFileSync(join(dir, 'mcec-baseline.json'), 'utf8')).findings.map((e: { source: string }) => e.source)).toEqual(['evidence/a.jsonl', 'evidence/a.jsonl']);
+    for (const [cwd, input] of [[dir, 'evidence'], [join(dir, 'evidence'), '.'], [join(dir, 'evidence'), 'a.jsonl'], [tempFiles({}), join(dir, 'evidence')]] as const) {
+      const args = cwd === dir || cwd.startsWith(join(dir, 'evidence')) ? [input] : ['--config', join(dir, 'mcec-result.config.json'), input];
+      const run = runJson(args, { cwd });
+      expect(run.status, `${cwd} ${input}`).toBe(0);
+      expect(run.report.summary.baseline, `${cwd} ${input}`).toEqual({ suppressed: 2, stale: 0 });
+    }
+    // Written from a subfolder into the root, it names the same sources.
+    expect(runCli(['check', '--no-config', '.', '--write-baseline', '../again.json'], { cwd: join(dir, 'evidence') }).status).toBe(0);
+    expect(readFileSync(join(dir, 'again.json'), 'utf8')).toBe(readFileSync(join(dir, 'mcec-baseline.json'), 'utf8'));
   });
 
   it('refuses a report and a baseline together, and the options of a report with baselines', () => {
