@@ -297,6 +297,29 @@ describe('formatMarkdown', () => {
     expect(capped).toContain('| a.jsonl |  |  | … and 3 more (--max-listed 0 lists all) |');
   });
 
+  it("stays under the 1 MiB GitHub takes as a job summary, saying how many findings it left out", () => {
+    // Was 1.7 MB for 120 inputs of 100 findings (--max-listed is per input), which GitHub refuses whole.
+    const sources = Array.from({ length: 150 }, (_, i) => `runs/run-${String(i).padStart(3, '0')}/tool-calls.jsonl`);
+    const many = sources.flatMap((source) => manyFindings(source, 120));
+    const big = formatReport('markdown', report({ findings: many }), plain);
+    expect(Buffer.byteLength(big)).toBeLessThanOrEqual(1_000_000);
+    const rows = big.split('\n').filter((line) => /^\| runs\/run-\d+\/tool-calls\.jsonl:\d+ \|/.test(line)).length;
+    const perInput = big.split('\n').filter((line) => / \| … and 20 more \(--max-listed 0 lists all\) \|$/.test(line)).length;
+    expect(rows).toBeGreaterThan(5000);
+    const left = Number(/\| … \|  \|  \| … and (\d+) more, left out to keep this summary under the 1 MiB GitHub takes: the JSON or SARIF report lists them all \|\n$/.exec(big)?.[1]);
+    // Every finding is listed, counted in an input's "and 20 more", or counted as left out.
+    expect(rows + perInput * 20 + left).toBe(many.length);
+    expect(formatReport('markdown', report({ findings: manyFindings('a.jsonl', 120) }), plain)).not.toContain('left out');
+  });
+
+  it('cuts long unknown codes and lists at most 100 of them', () => {
+    const codes = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`${'x'.repeat(60_000)}-${i}`, 1]));
+    const text = formatReport('markdown', report({ summary: summary({ unknownCodes: codes }) }), plain);
+    expect(Buffer.byteLength(text)).toBeLessThan(50_000);
+    expect(text).toContain(`| ${'x'.repeat(59)}… | error | 1 |  |`);
+    expect(text).toContain('| … and 50 more (the JSON report lists them all) |  |  |  |');
+  });
+
   it('escapes pipes, backslashes, line breaks and HTML in cells', () => {
     const odd: Finding = { rule: 'schema', severity: 'error', message: 'a | b \\ c\nd <script>', location: { source: 'x.jsonl', line: 1 } };
     const row = formatReport('markdown', report({ findings: [odd] }), plain)

@@ -5,7 +5,7 @@
 // Mermaid pie: https://mermaid.js.org/syntax/pie.html
 import type { Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { byCount, interruptedText, notCovered, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
+import { byCount, interruptedText, notCovered, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable } from './common.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
@@ -29,10 +29,13 @@ function escapePieLabel(text: string): string {
   return printable(text.replaceAll('"', '#quot;').replace(/[\r\n]+/g, ' '));
 }
 
+function tableRow(cells: (string | number)[]): string {
+  return `| ${cells.map((cell) => escapeCell(String(cell))).join(' | ')} |`;
+}
+
 function table(header: string[], rows: (string | number)[][], numeric: boolean[]): string[] {
-  const row = (cells: (string | number)[]) => `| ${cells.map((cell) => escapeCell(String(cell))).join(' | ')} |`;
   const rule = `|${numeric.map((right) => (right ? ' ---: ' : ' --- ')).join('|')}|`;
-  return [row(header), rule, ...rows.map(row)];
+  return [tableRow(header), rule, ...rows.map(tableRow)];
 }
 
 function plural(n: number, word: string): string {
@@ -77,34 +80,63 @@ function tools(report: Report): string[] {
   return ['### Tools', '', ...table(['tool', 'ok', 'failed'], rows, [false, true, true])];
 }
 
+/** Unknown codes listed; a corpus that invents a code per record has as many as records. */
+const maxCodeRows = 100;
+
+/** A code cut to 60 characters as the other formats cut it (20 codes of 60k characters made 1.2 MB); escapeCell shows the rest. */
+function shortCode(code: string): string {
+  return code.length > 60 ? `${code.slice(0, 59)}…` : code;
+}
+
 function unknownCodes(report: Report): string[] {
   const { summary, suggestions } = report;
-  const rows = [
-    ...byCount(summary.unknownCodes).map(([code, n]) => [code, 'error', n, ownEntry(suggestions.codes, code) ?? '']),
-    ...byCount(summary.unknownWarningCodes).map(([code, n]) => [code, 'warning', n, ownEntry(suggestions.warningCodes, code) ?? '']),
+  const rows: (string | number)[][] = [
+    ...byCount(summary.unknownCodes).map(([code, n]) => [shortCode(code), 'error', n, ownEntry(suggestions.codes, code) ?? '']),
+    ...byCount(summary.unknownWarningCodes).map(([code, n]) => [shortCode(code), 'warning', n, ownEntry(suggestions.warningCodes, code) ?? '']),
   ];
   if (rows.length === 0) return [];
-  return ['### Unknown codes', '', ...table(['code', 'kind', 'records', 'did you mean'], rows, [false, false, true, false])];
+  const shown = rows.slice(0, maxCodeRows);
+  if (rows.length > maxCodeRows) shown.push([`… and ${rows.length - maxCodeRows} more (the JSON report lists them all)`, '', '', '']);
+  return ['### Unknown codes', '', ...table(['code', 'kind', 'records', 'did you mean'], shown, [false, false, true, false])];
 }
 
-function findingRows({ source, listed, rest }: SourceGroup): string[][] {
-  const rows = listed.map((f) => [placeOf(f), f.severity, f.rule, messageWithSuggestion(f)]);
-  if (rest > 0) rows.push([source, '', '', `… and ${rest} more (--max-listed 0 lists all)`]);
-  return rows;
-}
+/**
+ * GitHub takes a job summary of at most 1 MiB per step and refuses a larger one whole; with
+ * --max-listed per input, 120 inputs of 100 findings made 1.7 MB. The findings table stops where
+ * the summary would pass this many bytes, and its last row says how many more there are.
+ */
+const summaryBytes = 1_000_000;
 
-function findings(report: Report, options: FormatOptions): string[] {
+function findings(report: Report, options: FormatOptions, budget: number): string[] {
   if (report.findings.length === 0) return [];
-  const rows = Array.from(listedBySource(report.findings, options.maxListed), findingRows).flat();
-  return ['### Findings', '', ...table(['location', 'severity', 'rule', 'message'], rows, [false, false, false, false])];
+  const lines = ['### Findings', '', ...table(['location', 'severity', 'rule', 'message'], [], [false, false, false, false])];
+  // Room kept for the last row, which says how many more there are.
+  let left = budget - Buffer.byteLength(lines.join('\n')) - 300;
+  let unlisted = 0;
+  // A row is added while it fits; from the first that does not, what is left is only counted.
+  const add = (cells: () => string[], count: number) => {
+    const line = unlisted > 0 ? '' : tableRow(cells());
+    const bytes = Buffer.byteLength(line) + 1;
+    if (unlisted > 0 || bytes > left) return void (unlisted += count);
+    lines.push(line);
+    left -= bytes;
+  };
+  for (const { source, listed, rest } of listedBySource(report.findings, options.maxListed)) {
+    for (const finding of listed) add(() => [placeOf(finding), finding.severity, finding.rule, messageWithSuggestion(finding)], 1);
+    if (rest > 0) add(() => [source, '', '', `… and ${rest} more (--max-listed 0 lists all)`], rest);
+  }
+  if (unlisted > 0) lines.push(tableRow(['…', '', '', `… and ${unlisted} more, left out to keep this summary under the 1 MiB GitHub takes: the JSON or SARIF report lists them all`]));
+  return lines;
 }
 
-// Not streamed: a table's column widths depend on every row, and the rows are at most --max-listed per input.
+// Not streamed: the findings table is bounded (--max-listed per input, 1 MB in all).
 export function* formatMarkdown(report: Report, options: FormatOptions): Generator<string> {
   const unreadable = (report.summary.unreadable ?? []).map((failure) => `> **unreadable:** ${escapeCell(failure.message)}`);
-  const blocks = [[heading(report, options)], ...(report.summary.interrupted ? [[`> **${interruptedText}**`]] : []), ...(unreadable.length > 0 ? [unreadable] : []), totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report), findings(report, options)];
-  yield `${blocks
+  const blocks = [[heading(report, options)], ...(report.summary.interrupted ? [[`> **${interruptedText}**`]] : []), ...(unreadable.length > 0 ? [unreadable] : []), totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report)];
+  const head = blocks
     .filter((lines) => lines.length > 0)
     .map((lines) => lines.join('\n'))
-    .join('\n\n')}\n`;
+    .join('\n\n');
+  const table = findings(report, options, summaryBytes - Buffer.byteLength(head));
+  yield table.length === 0 ? `${head}\n` : `${head}\n\n${table.join('\n')}\n`;
 }
