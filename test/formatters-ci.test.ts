@@ -7,6 +7,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/formatters/index.js';
 import { ruleCatalog, ruleIds } from '../src/checks/catalog.js';
+import { ruleExamples } from '../src/explain/examples.js';
 import { relativeSourcePath } from '../src/formatters/paths.js';
 import { type SarifLog } from '../src/formatters/sarif.js';
 import type { Finding, Report, Summary } from '../src/types.js';
@@ -121,8 +122,16 @@ describe('formatSarif', () => {
     expect(run.tool.driver.rules.find((r) => r.id === 'empty-input')).toEqual({
       id: 'empty-input',
       shortDescription: { text: ruleCatalog['empty-input'].description },
+      fullDescription: { text: `mcec-result rule empty-input: ${ruleCatalog['empty-input'].description}.` },
+      help: {
+        text: `${ruleCatalog['empty-input'].description}.\n\nAn input with no record (an empty file) breaks it.\n\nSetting: --rule empty-input=off|warning|error (default warning). More: mcec-result explain empty-input`,
+        markdown: `${ruleCatalog['empty-input'].description}.\n\nAn input with no record (an empty file) breaks it.\n\nSetting: \`--rule empty-input=off|warning|error (default warning)\`. More: \`mcec-result explain empty-input\``,
+      },
       defaultConfiguration: { level: 'warning' },
     });
+    // Was a short description alone: the alert said what fired, not what breaks the rule.
+    const missing = run.tool.driver.rules.find((r) => r.id === 'missing-result')!;
+    expect(missing.help.markdown).toContain(`A record that breaks it:\n\n\`\`\`json\n${ruleExamples['missing-result']}\n\`\`\``);
   });
 
   it('gives each result its rule index, level, message with suggestion, place and properties', () => {

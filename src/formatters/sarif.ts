@@ -5,6 +5,7 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ruleCatalog, ruleIds } from '../checks/catalog.js';
+import { ruleExamples } from '../explain/examples.js';
 import type { Finding, Report, RuleId, Severity, Wrapping } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
@@ -16,6 +17,9 @@ const informationUri = 'https://github.com/tig/mcec';
 interface SarifRule {
   id: RuleId;
   shortDescription: { text: string };
+  /** GitHub shows it at the top of an alert; help below it. */
+  fullDescription: { text: string };
+  help: { text: string; markdown: string };
   defaultConfiguration: { level: Severity };
 }
 
@@ -61,12 +65,29 @@ export interface SarifLog {
   ];
 }
 
-function sarifRules(): SarifRule[] {
-  return ruleIds.map((id) => ({
+/**
+ * What `explain <rule>` says, for the alert a code-scanning viewer shows: with only a short
+ * description, an alert said what fired but not what breaks the rule or how to set it.
+ */
+function sarifRule(id: RuleId): SarifRule {
+  const { description, defaultSeverity } = ruleCatalog[id];
+  const example: string = ruleExamples[id];
+  const setting = `--rule ${id}=off|warning|error (default ${defaultSeverity})`;
+  const [exampleText, exampleMarkdown] = example === '' ? ['An input with no record (an empty file) breaks it.', 'An input with no record (an empty file) breaks it.'] : [`A record that breaks it:\n${example}`, `A record that breaks it:\n\n\`\`\`json\n${example}\n\`\`\``];
+  return {
     id,
-    shortDescription: { text: ruleCatalog[id].description },
-    defaultConfiguration: { level: ruleCatalog[id].defaultSeverity },
-  }));
+    shortDescription: { text: description },
+    fullDescription: { text: `mcec-result rule ${id}: ${description}.` },
+    help: {
+      text: `${description}.\n\n${exampleText}\n\nSetting: ${setting}. More: mcec-result explain ${id}`,
+      markdown: `${description}.\n\n${exampleMarkdown}\n\nSetting: \`${setting}\`. More: \`mcec-result explain ${id}\``,
+    },
+    defaultConfiguration: { level: defaultSeverity },
+  };
+}
+
+function sarifRules(): SarifRule[] {
+  return ruleIds.map(sarifRule);
 }
 
 const ruleIndex = new Map<RuleId, number>(ruleIds.map((id, index) => [id, index]));
