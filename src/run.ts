@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { packageVersion } from './assets.js';
 import { checkUnit, type Unit, type UnitOptions, type UnitResult } from './check-unit.js';
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
+import { UsageError } from './errors.js';
 import { assertCheckOptions, assertInputs, createCheckContext, type CheckOptions, type OwnFile } from './context.js';
 import { ConcatList, RunFolder, SpillBudget, StoredList } from './findings/store.js';
 import { planUnits, type Plan } from './parallel/plan.js';
@@ -136,11 +137,19 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
   return { findings, failures };
 }
 
+/** The options createCheckContext() reads: beside a context given to check(), they would do nothing. */
+const contextOptions = ['schema', 'codes', 'strictCodes', 'rules', 'redact'] as const satisfies readonly (keyof CheckOptions)[];
+
 /** Checks every input and returns the finished report (spec section 6). */
 export async function check(inputs: readonly string[], options: CheckOptions = {}, given?: CheckContext): Promise<Report> {
   assertInputs(inputs);
   // createCheckContext checks the options; a caller's own context was made without seeing these.
-  if (given) assertCheckOptions(options);
+  if (given) {
+    assertCheckOptions(options);
+    // They were checked, then dropped without a word: the context decides them.
+    const shaping = contextOptions.filter((key) => options[key] !== undefined);
+    if (shaping.length > 0) throw new UsageError(`check(): ${shaping.join(', ')} shape${shaping.length === 1 ? 's' : ''} the context, which was given already: pass ${shaping.length === 1 ? 'it' : 'them'} to createCheckContext() instead`);
+  }
   const context = given ?? createCheckContext(options);
   const referenced = (context.schema.referencedFiles ?? []).map((path): OwnFile => ({ path, role: 'a file the schema refers to', written: false }));
   const expanded = await expandInputs(inputs, options.stdinFilename ?? '-', [...(options.ownFiles ?? []), ...referenced]);

@@ -302,6 +302,15 @@ describe('library options', () => {
     expect(createCheckContext({ jobs: undefined, signal: undefined }).severities).toEqual(createCheckContext().severities);
   });
 
+  it('beside a context of its own, the options that shape a context are refused, not dropped', async () => {
+    // Was: the bundled schema and default rules used, schema and rules checked and then ignored.
+    await expect(checkRun(['fixtures/valid'], { schema: 'test/data/newer.schema.json', rules: { schema: 'off' } }, createCheckContext())).rejects.toThrow(
+      'check(): schema, rules shape the context, which was given already: pass them to createCheckContext() instead',
+    );
+    await expect(checkRun(['fixtures/valid'], { redact: true }, createCheckContext())).rejects.toThrow('check(): redact shapes the context, which was given already: pass it to createCheckContext() instead');
+    expect((await checkRun(['fixtures/valid'], { jobs: 1 }, createCheckContext({ redact: true }))).summary.invalid).toBe(0);
+  });
+
   it("inputs: an array of paths; check('run.jsonl') is said so, not read a character at a time", async () => {
     await expect(checkRun('run.jsonl' as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got "run.jsonl": give ["run.jsonl"]');
     await expect(checkRun(['a.jsonl', 5] as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got an array holding 5');
