@@ -14,7 +14,7 @@ import { frameBuffer, frameInput, framingFor, type FramingOptions } from './fram
 import { NdjsonFramer } from './framing/ndjson.js';
 import { InputDataError, decodeInput, plainUtf8, type ChunkSource } from './sources/decode.js';
 import type { InputSource } from './sources/expand.js';
-import { asBytes, standardInput, type StdinChunks } from './sources/stdin.js';
+import { asBytes, standardInput, untilAborted, type StdinChunks } from './sources/stdin.js';
 import { Tally } from './tally.js';
 import type { Finding, Framed, InputFailure, ParseHint, Progress, RecordFinding, Summary, Wrapping } from './types.js';
 import { unwrappers, type UnwrapMode } from './unwrap/index.js';
@@ -270,7 +270,8 @@ function readAgain(path: string, signal: AbortSignal | undefined): Readable {
 
 /** A library caller's standard input as Buffers; a stream of it is tied to the signal first, as process.stdin is below. */
 function callerStdin(stdin: StdinChunks, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
-  return asBytes(signal && 'destroy' in stdin ? addAbortSignal(signal, stdin as unknown as Readable) : stdin);
+  if (!signal) return asBytes(stdin);
+  return asBytes('destroy' in stdin ? addAbortSignal(signal, stdin as unknown as Readable) : untilAborted(stdin, signal));
 }
 
 /** Counts the raw bytes read, for the progress line. */

@@ -350,6 +350,17 @@ describe('library options', () => {
     const report = await checkRun(['-'], { stdin: idle, signal: controller.signal });
     expect(report.interrupted).toBe(true);
     expect(report.summary.records).toBe(1);
+    // Was pending for good: a generator that never yields again is no stream the signal destroys.
+    const stalled = (async function* () {
+      yield '{"ok":true,"result":{}}\n';
+      await new Promise(() => {});
+    })();
+    const again = new AbortController();
+    setTimeout(() => again.abort(), 300);
+    const cut = await checkRun(['-'], { stdin: stalled, signal: again.signal });
+    expect(cut).toMatchObject({ interrupted: true, summary: { records: 1 } });
+    // One already aborted reads nothing.
+    expect((await checkRun(['-'], { stdin: ['{"ok":true,"result":{}}\n'], signal: AbortSignal.abort() })).interrupted).toBe(true);
   });
 
   it('the values the command line allows pass', () => {

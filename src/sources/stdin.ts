@@ -45,3 +45,31 @@ export async function* asBytes(chunks: StdinChunks): AsyncGenerator<Buffer> {
     else throw new TypeError(`standard input gave ${kindOf(chunk)}, not bytes (Buffer, Uint8Array) or text`);
   }
 }
+
+/**
+ * Chunks that end when `signal` aborts, even while the source is waiting: a stream is destroyed by
+ * the signal, but a caller's async generator that never yields again kept check() pending for good
+ * after the abort. The source's own return() is asked for, not awaited (it may be waiting too).
+ */
+export async function* untilAborted<T>(chunks: AsyncIterable<T> | Iterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
+  let abort: () => void = () => {};
+  const aborted = new Promise<'aborted'>((resolve) => {
+    abort = () => resolve('aborted');
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next === 'aborted') {
+        void Promise.resolve(iterator.return?.()).catch(() => {});
+        return;
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    signal.removeEventListener('abort', abort);
+  }
+}
