@@ -171,6 +171,12 @@ export function mergeConfig(flags: CheckFlags, settings: ConfigSettings, fromCom
   for (const key of ['maxLineBytes', 'maxListed', 'maxWarnings'] as const) take(key, same);
   take('input', same);
   take('unwrap', same);
-  if (settings.rules) merged.rule = [...(Object.entries(settings.rules) as [RuleId, RuleSetting][]), ...flags.rule];
+  if (settings.rules) {
+    // `--strict-codes` typed today wins over the config's settings of the two rules it sets (as the
+    // command line wins everywhere else), and an explicit --rule over both.
+    const strictNow = fromCommandLine('strictCodes') && flags.strictCodes === true;
+    const fromConfig = (Object.entries(settings.rules) as [RuleId, RuleSetting][]).filter(([id]) => !(strictNow && (id === 'unknown-code' || id === 'unknown-warning-code')));
+    merged.rule = [...fromConfig, ...flags.rule];
+  }
   return merged;
 }

@@ -36,6 +36,12 @@ describe('config file', () => {
     expect(overridden.report.findings).toEqual([]);
     expect(overridden.status).toBe(0);
     expect(runCli(['check', '-f', 'human', 'run.jsonl'], { cwd: dir }).stdout).toContain('problem');
+    // Was: the config's unknown-code setting beat --strict-codes typed on the command line.
+    writeFileSync(join(dir, 'mcec-result.config.json'), JSON.stringify({ rules: { 'unknown-code': 'warning', 'unknown-warning-code': 'off', schema: 'off' } }));
+    const strict = runJson(['--strict-codes', 'run.jsonl'], { cwd: dir });
+    expect(strict).toMatchObject({ status: 1, report: { findings: [{ rule: 'unknown-code', severity: 'error' }] } });
+    expect(runJson(['--strict-codes', '--rule', 'unknown-code=warning', 'run.jsonl'], { cwd: dir }).report.findings).toEqual([expect.objectContaining({ rule: 'unknown-code', severity: 'warning' })]);
+    expect(runJson(['run.jsonl'], { cwd: dir }).report.findings).toEqual([expect.objectContaining({ rule: 'unknown-code', severity: 'warning' })]);
   });
 
   it('a broken package.json: passed over, unless it names "mcec-result", whose config it would hold', () => {
