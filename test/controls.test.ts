@@ -92,8 +92,13 @@ describe('config file', () => {
     ['an empty output path', JSON.stringify({ output: '' }), /mcec-result\.config\.json: \/output is empty: give a file name\n$/],
     ['an empty codes path in a list', JSON.stringify({ codes: ['team.json', ''] }), /mcec-result\.config\.json: \/codes\/1 is empty: give a file name\n$/],
     ['an empty format', JSON.stringify({ format: ['human', ''] }), /\/format\/1 is empty: give a format, as --format takes it\n$/],
-    ['a format without its file', JSON.stringify({ format: 'json=' }), /^mcec-result: config .*mcec-result\.config\.json: --format json=: the file name is missing\n$/],
-    ['an unknown format', JSON.stringify({ format: 'sarf' }), /^mcec-result: config .*mcec-result\.config\.json: --format: unknown format "sarf"/],
+    ['a format without its file', JSON.stringify({ format: 'json=' }), /^mcec-result: config .*mcec-result\.config\.json: \/format json=: the file name is missing\n$/],
+    ['an unknown format', JSON.stringify({ format: 'sarf' }), /^mcec-result: config .*mcec-result\.config\.json: \/format: unknown format "sarf"/],
+    // Was "--format: json and sarif would both go to stdout", the command line blamed for the config.
+    ['two documents to stdout', JSON.stringify({ format: ['json', 'sarif'] }), /^mcec-result: config .*mcec-result\.config\.json: \/format: json and sarif would both go to stdout, /],
+    // Was "cannot read codes file /abs/nope.json", naming neither the config nor the key.
+    ['a codes file that is not there', JSON.stringify({ codes: ['nope.json'] }), /^mcec-result: config .*mcec-result\.config\.json: \/codes: there is no .*nope\.json \(a config's paths are relative to its own folder\)\n$/],
+    ['a schema that is not there', JSON.stringify({ schema: 'schemas/nope.json' }), /: \/schema: there is no .*schemas\/nope\.json \(/],
     // The command line refuses `--schema -`; the config found a file named "-" beside it.
     ['- as the schema', JSON.stringify({ schema: '-' }), /mcec-result\.config\.json: \/schema: - would be standard input, which holds the records: name a file\n$/],
     ['- in a list of codes files', JSON.stringify({ codes: ['team.json', '-'] }), /mcec-result\.config\.json: \/codes\/1: - would be standard input, which holds the records: name a file\n$/],
