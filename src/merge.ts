@@ -1,7 +1,7 @@
 // `mcec-result merge`: JSON reports of shards (spec section 4, --shard) combined into one report,
 // which any formatter can then render; or their baselines into one baseline (src/baseline.ts).
-// Counts and distributions are summed; findings keep the order of the reports as given (each
-// report's findings are already in its inputs' order).
+// Counts and distributions are summed; findings are in input path order, then line, column and
+// rule, the order of one run over the folders the shards split.
 import { packageVersion } from './assets.js';
 import { UsageError } from './errors.js';
 import { printable } from './formatters/common.js';
@@ -9,6 +9,7 @@ import type { JsonFinding, JsonReport } from './formatters/json.js';
 import type { Baseline } from './baseline.js';
 import { baselineFolder, baselineSchema } from './baseline.js';
 import { isObject } from './checks/envelope.js';
+import { byPlace } from './findings/order.js';
 import { readJsonFile, validatedJson } from './load-json.js';
 import type { CodeRegistry } from './registry/registry.js';
 import { mergeSummaries, suggestionsFor } from './tally.js';
@@ -63,6 +64,15 @@ export function sharedInputsWarning(reports: readonly { path: string; report: Js
   return `merge: ${printable(one.source)} has findings in both ${one.first} and ${one.second}${others}: its records count twice (the shards of one run share no input)`;
 }
 
+/**
+ * Shards take every n-th file of the sorted inputs, so the reports' findings one after the other
+ * went shard by shard (a.jsonl, d.jsonl, b.jsonl, e.jsonl, ...). Sorted by input path (code point),
+ * then as in one input: the order of a run over the folders the shards split.
+ */
+function inPathOrder(findings: Finding[]): Finding[] {
+  return findings.sort((a, b) => (a.location.source < b.location.source ? -1 : a.location.source > b.location.source ? 1 : byPlace(a, b)));
+}
+
 export function mergeReports(reports: readonly { path: string; report: JsonReport }[], registry: CodeRegistry): Report {
   const first = reports[0];
   if (!first) throw new UsageError('merge: name at least one JSON report');
@@ -77,7 +87,7 @@ export function mergeReports(reports: readonly { path: string; report: JsonRepor
     tool: { name: 'mcec-result', version: packageVersion() },
     schema: first.report.schema,
     summary,
-    findings: reports.flatMap((r) => r.report.findings.map(fromJsonFinding)),
+    findings: inPathOrder(reports.flatMap((r) => r.report.findings.map(fromJsonFinding))),
     suggestions: suggestionsFor(summary, registry),
     inputFailures: [],
     interrupted: false,

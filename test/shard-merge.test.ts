@@ -58,6 +58,9 @@ describe('merge', () => {
     expect(report.summary).toEqual(whole.summary);
     expect(report.findings.map(key).sort()).toEqual(whole.findings.map(key).sort());
     expect(Object.keys(report.summary.categories)).toEqual(Object.keys(whole.summary.categories));
+    // In the order of one run over the inputs in path order. Was shard by shard.
+    const inOrder = runJson([...inputs].sort()).report;
+    expect(report.findings.map(key)).toEqual(inOrder.findings.map(key));
   });
 
   it('counts a report named twice once: by path, spelt another way, or through a link', () => {
