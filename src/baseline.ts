@@ -2,10 +2,10 @@
 // records today's findings; --baseline reports only the findings not in it. A finding is matched by
 // rule, source, tool, code, pointer and a fingerprint of its record, never by line number, so
 // inserting lines does not break a baseline. Matching counts: two identical findings need two entries.
-import { writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, posix, relative, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
 import { readValidatedJsonFile } from './load-json.js';
+import { writeReportFile } from './output.js';
 import { FilteredList } from './findings/store.js';
 import type { Finding, Report } from './types.js';
 
@@ -117,9 +117,9 @@ export function baselineText(baseline: Baseline): string {
 
 export function writeBaseline(path: string, findings: Iterable<Finding>): void {
   try {
-    writeFileSync(path, baselineText(createBaseline(findings, baselineFolder(path))));
+    writeReportFile(path, [[baselineText(createBaseline(findings, baselineFolder(path)))]]);
   } catch (error) {
-    throw new UsageError(`cannot write baseline ${path}: ${describeError(error)}`);
+    throw new UsageError(`cannot write baseline ${path}: ${describeError(error).replace(/^cannot write [^:]*: /, '')}`);
   }
 }
 

@@ -1,7 +1,7 @@
 // The command line: argv -> options -> run() -> formatted reports -> stdout / files, exit status.
 // Exit status (spec section 4): 0 no error finding; 1 error findings or too many warnings;
 // 2 usage errors, unreadable inputs, invalid schema or codes files.
-import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
 import { dashMeansStdout, decideColor, mergeConfig, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseSharedStream, type CheckFlags, type FormatTarget } from './cli-options.js';
@@ -9,6 +9,7 @@ import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
 import { printable } from './formatters/common.js';
+import { writePieces, writeReportFile } from './output.js';
 import { loadFormatter } from './formatters/load.js';
 import { inputModes } from './framing/index.js';
 import { maxLineBytesLimit } from './framing/ndjson.js';
@@ -76,61 +77,6 @@ async function writeMergedBaseline(baselines: readonly { baseline: Baseline; fol
   const { baselineFolder, baselineText, mergeBaselines } = await loadBaselines();
   const text = baselineText(mergeBaselines(baselines, baselineFolder(flags.output)));
   writeReportFile(flags.output ?? '-', [[text]]);
-}
-
-/**
- * Pieces gathered to 64 KiB per write: a write per finding would cost a syscall each, and strings
- * of a megabyte or more live in V8's large-object space until a full collection.
- */
-function writePieces(fd: number, reports: readonly Iterable<string>[]): void {
-  let text = '';
-  for (const pieces of reports) {
-    for (const piece of pieces) {
-      text += piece;
-      if (text.length >= 64 * 1024) writeAll(fd, text), (text = '');
-    }
-  }
-  if (text !== '') writeAll(fd, text);
-}
-
-/**
- * writeSync to a pipe may take only part of the text, or find it full (EAGAIN, when stdout is a
- * non-blocking pipe): the rest is written again until it is all out.
- */
-function writeAll(fd: number, text: string): void {
-  let bytes = Buffer.from(text, 'utf8');
-  while (bytes.length > 0) {
-    try {
-      bytes = bytes.subarray(writeSync(fd, bytes));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-    }
-  }
-}
-
-/**
- * `-f sarif=/dev/stdout` names this process's own stream. Opened by path it fails when that stream is
- * a socket (ENXIO: a Node parent's spawn gives its children sockets), so it is written as it is.
- */
-const ownStreams = new Map<string, number>(process.platform === 'win32' ? [] : [['/dev/stdout', 1], ['/dev/stderr', 2]]);
-
-function writeReportFile(path: string, reports: readonly Iterable<string>[]): void {
-  const stream = path === '-' ? 1 : ownStreams.get(path);
-  if (stream !== undefined) return writePieces(stream, reports);
-  let fd: number;
-  try {
-    fd = openSync(path, 'w');
-  } catch (error) {
-    throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
-  }
-  try {
-    writePieces(fd, reports);
-  } catch (error) {
-    throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 interface ExplainFlags {

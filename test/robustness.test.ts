@@ -444,6 +444,24 @@ describe('folders and globs that could loop, fail or surprise', () => {
     expect(both.stdout).toContain('::error ');
   });
 
+  it('a report that fails part way leaves the last good one, not a cut-off one', () => {
+    const records = Array.from({ length: 500 }, (_, i) => `{"ok":false,"sessionId":"s${i}"}\n`).join('');
+    const dir = tempFiles({ 'run.jsonl': records, 'good.json': '{"last":"week"}\n' });
+    symlinkSync('good.json', join(dir, 'link.json'));
+    // A file-size limit makes the write fail after the first pieces (EFBIG). Was: good.json cut to the limit.
+    for (const [option, file, said] of [['-o', 'link.json', 'cannot write link.json'], ['--write-baseline', 'good.json', 'cannot write baseline good.json']] as const) {
+      const cut = spawnSync('sh', ['-c', `ulimit -f 8; "${process.execPath}" "${binary}" check run.jsonl -f json ${option} ${file}`], { cwd: dir, encoding: 'utf8' });
+      expect(cut.status, option).toBe(2);
+      expect(cut.stderr, option).toContain(`mcec-result: ${said}: `);
+      expect(readFileSync(join(dir, 'good.json'), 'utf8')).toBe('{"last":"week"}\n');
+      expect(readdirSync(dir).sort()).toEqual(['good.json', 'link.json', 'run.jsonl']);
+    }
+    // Written whole, through the link: the link stays a link.
+    expect(runCli(['check', 'run.jsonl', '-f', 'json', '-o', 'link.json'], { cwd: dir }).status).toBe(1);
+    expect(JSON.parse(readFileSync(join(dir, 'good.json'), 'utf8')).summary.records).toBe(500);
+    expect(readdirSync(dir).sort()).toEqual(['good.json', 'link.json', 'run.jsonl']);
+  });
+
   it('a report or baseline that cannot be written is refused before anything is read, the old file left as it was', async () => {
     const dir = tempFiles({ 'run.json': JSON.stringify({ ok: true, result: {} }), 'old.json': 'last week', 'reports/.keep': '' });
     for (const [args, message] of [
