@@ -96,7 +96,8 @@ function rulesProblem(rules: unknown): string | undefined {
 
 function shardProblem(shard: unknown): string | undefined {
   const { index, count } = (shard ?? {}) as { index?: unknown; count?: unknown };
-  const fits = Number.isSafeInteger(index) && Number.isSafeInteger(count) && (index as number) >= 1 && (index as number) <= (count as number);
+  const onlyThose = typeof shard === 'object' && shard !== null && Object.keys(shard).every((key) => key === 'index' || key === 'count');
+  const fits = onlyThose && Number.isSafeInteger(index) && Number.isSafeInteger(count) && (index as number) >= 1 && (index as number) <= (count as number);
   return fits ? undefined : `expected { index, count } with 1 <= index <= count, got ${typeof shard === 'object' && shard !== null ? JSON.stringify(shard) : got(shard)}`;
 }
 
@@ -149,6 +150,9 @@ export function assertCheckOptions(options: unknown): asserts options is CheckOp
 
 /** check()'s first argument: a caller's `check('run.jsonl')` would be read a character at a time. */
 export function assertInputs(inputs: unknown): asserts inputs is readonly string[] {
+  // An empty list (a glob list that found nothing) passed as a clean run of 0 inputs; the command
+  // line reads standard input then, and exits 2 on a folder without input files.
+  if (Array.isArray(inputs) && inputs.length === 0) throw new UsageError('check inputs: the list is empty: name files, folders or globs, or - for standard input');
   if (Array.isArray(inputs) && inputs.every(isString)) return;
   const hint = isString(inputs) ? `: give [${JSON.stringify(shorten(inputs))}]` : '';
   const what = Array.isArray(inputs) ? `an array holding ${got(inputs.find((item) => !isString(item)))}` : got(inputs);

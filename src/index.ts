@@ -1,6 +1,7 @@
 // The library: what `import … from 'mcec-result'` gives.
 import { assertJsonValue, checkEnvelopeWith as checkJsonEnvelope, type CheckContext } from './checks/check-envelope.js';
 import { createCheckContext, type CheckOptions } from './run.js';
+import { UsageError } from './errors.js';
 import type { RecordFinding } from './types.js';
 
 export { check, createCheckContext, type CheckOptions, type OwnFile, type RunProgress } from './run.js';
@@ -22,7 +23,12 @@ export function checkEnvelopeWith(context: CheckContext, value: unknown): readon
  * Checks one value as a bare envelope: the schema and every contract rule. With no options the
  * bundled schema and registry are compiled once and reused across calls.
  */
+/** Options of a run over inputs: given to checkEnvelope(), they were accepted and did nothing. */
+const runOptions = ['input', 'unwrap', 'stdinFilename', 'maxLineBytes', 'extract', 'fingerprints', 'shard', 'stdin', 'signal', 'jobs', 'findingsInMemory', 'onProgress', 'ownFiles'] as const satisfies readonly (keyof CheckOptions)[];
+
 export function checkEnvelope(value: unknown, options?: CheckOptions): RecordFinding[] {
+  const given = options === undefined || options === null || typeof options !== 'object' ? [] : runOptions.filter((key) => options[key] !== undefined);
+  if (given.length > 0) throw new UsageError(`checkEnvelope(): ${given.join(', ')} apply to a run over inputs (check()), not to one value: schema, codes, strictCodes, rules and redact do`);
   const context = options === undefined ? (defaultContext ??= createCheckContext()) : createCheckContext(options);
   // A copy: the checker shares one empty array between records, and callers may append to theirs.
   return [...checkEnvelopeWith(context, value)];

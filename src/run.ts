@@ -151,6 +151,8 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     if (shaping.length > 0) throw new UsageError(`check(): ${shaping.join(', ')} shape${shaping.length === 1 ? 's' : ''} the context, which was given already: pass ${shaping.length === 1 ? 'it' : 'them'} to createCheckContext() instead`);
   }
   const context = given ?? createCheckContext(options);
+  // Read only for `-`: given without it, the caller's records were never looked at.
+  if (options.stdin !== undefined && !inputs.includes('-')) throw new UsageError("check options: stdin is read as the input -, which the inputs do not name: add '-' to them");
   const referenced = (context.schema.referencedFiles ?? []).map((path): OwnFile => ({ path, role: 'a file the schema refers to', written: false }));
   const expanded = await expandInputs(inputs, options.stdinFilename ?? '-', [...(options.ownFiles ?? []), ...referenced]);
   const failures = [...expanded.failures];

@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
+import { checkEnvelope } from '../src/index.js';
 import { pointerName } from '../src/checks/schema.js';
 import { compileEnvelopeSchema } from '../src/checks/schema-load.js';
 import { check as checkRun, createCheckContext, type CheckOptions } from '../src/run.js';
@@ -273,6 +274,7 @@ describe('library options', () => {
     [{ findingsInMemory: -1 }, 'findingsInMemory: expected a whole number of at least 1, got -1'],
     [{ maxLineBytes: 1.5 }, 'maxLineBytes: expected a whole number of at least 1, got 1.5'],
     [{ shard: { index: 3, count: 2 } }, 'shard: expected { index, count } with 1 <= index <= count, got {"index":3,"count":2}'],
+    [{ shard: { index: 1, count: 2, of: 3 } as CheckOptions['shard'] }, 'shard: expected { index, count } with 1 <= index <= count, got {"index":1,"count":2,"of":3}'],
     [{ input: 'xml' as CheckOptions['input'] }, 'input: expected auto, json or ndjson, got "xml"'],
     [{ unwrap: 'all' as CheckOptions['unwrap'] }, 'unwrap: expected auto or none, got "all"'],
     [{ rules: { nope: 'off' } as CheckOptions['rules'] }, 'rules: unknown rule "nope"'],
@@ -309,6 +311,16 @@ describe('library options', () => {
     );
     await expect(checkRun(['fixtures/valid'], { redact: true }, createCheckContext())).rejects.toThrow('check(): redact shapes the context, which was given already: pass it to createCheckContext() instead');
     expect((await checkRun(['fixtures/valid'], { jobs: 1 }, createCheckContext({ redact: true }))).summary.invalid).toBe(0);
+  });
+
+  it('an empty list of inputs, stdin without -, and run options given to checkEnvelope() are refused', async () => {
+    // Was: a clean report of 0 inputs; the caller's stdin never read; options accepted and ignored.
+    await expect(checkRun([])).rejects.toThrow('check inputs: the list is empty: name files, folders or globs, or - for standard input');
+    await expect(checkRun(['fixtures/valid'], { stdin: ['{"ok":true}\n'] })).rejects.toThrow("check options: stdin is read as the input -, which the inputs do not name: add '-' to them");
+    expect(() => checkEnvelope({ ok: true, result: {} }, { jobs: 2, shard: { index: 1, count: 2 } })).toThrow(
+      'checkEnvelope(): shard, jobs apply to a run over inputs (check()), not to one value: schema, codes, strictCodes, rules and redact do',
+    );
+    expect(checkEnvelope({ ok: true, result: {} }, { strictCodes: true })).toEqual([]);
   });
 
   it("inputs: an array of paths; check('run.jsonl') is said so, not read a character at a time", async () => {

@@ -199,7 +199,7 @@ describe('interrupted runs', () => {
     const merged = runCli(['merge', '--format', 'json', 'stopped.json', 'whole.json'], { cwd: dir });
     expect(merged).toMatchObject({ status: 1, stderr: '' });
     expect(JSON.parse(merged.stdout).summary).toMatchObject({ records: 3, interrupted: true });
-    const said = 'interrupted: Ctrl-C stopped the run, so this report covers only what was read before it';
+    const said = "interrupted: Ctrl-C (or the caller's signal) stopped the run, so this report covers only what was read before it";
     expect(runCli(['merge', 'stopped.json'], { cwd: dir }).stdout).toContain(`\n${said}\n`);
     expect(runCli(['merge', '--format', 'github', 'stopped.json'], { cwd: dir }).stdout).toContain(`(${said})`);
     expect(runCli(['merge', '--format', 'markdown', 'stopped.json'], { cwd: dir }).stdout).toContain(`> **${said}**`);

@@ -133,7 +133,7 @@ export function notCovered(report: Report): string | undefined {
 }
 
 /** What people's formats say of a report of an interrupted run. */
-export const interruptedText = 'interrupted: Ctrl-C stopped the run, so this report covers only what was read before it';
+export const interruptedText = "interrupted: Ctrl-C (or the caller's signal) stopped the run, so this report covers only what was read before it";
 
 /** A report record's own entry: keys are data, and `record["constructor"]` is Object's otherwise. */
 export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
