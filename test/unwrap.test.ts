@@ -204,6 +204,10 @@ describe('JSON-RPC and transcripts', () => {
     expect(late.results[2]).toMatchObject({ kind: 'record', tool: 'wait-for', findings: [] });
     // Cancelling another id leaves this one unanswered.
     expect(run([line('request', request(4, 'wait-for')), cancel(5)]).late).toEqual([expect.objectContaining({ line: 1 })]);
+    // Its id used again: the answer goes to the request not cancelled.
+    const reused = run([line('request', request(4, 'wait-for')), cancel(4), line('request', request(4, 'capture')), line('response', response(4, callResult(ok)))]);
+    expect(reused.results[3]).toMatchObject({ kind: 'record', tool: 'capture', findings: [] });
+    expect(reused.late).toEqual([]);
   });
 
   it('a rule set to off is not reported', () => {

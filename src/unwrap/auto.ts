@@ -29,17 +29,20 @@ interface Request {
 const isOpen = (request: Request): boolean => !request.answered && request.method !== '';
 
 /**
- * Which of the open requests of one id a response answers: a tool result answers the first open
- * `tools/call`, anything else the first open request of another method, else the first open one.
+ * Which of the open requests of one id a response answers: a tool result the first open
+ * `tools/call`, anything else the first open request of another method, else the first open one;
+ * a request its sender cancelled only when no other is open (an answer may still come for it).
  */
 function answeredBy(first: Request, toolResult: boolean): Request | undefined {
-  let fallback: Request | undefined;
+  let best: Request | undefined;
+  let bestRank = Infinity;
   for (let request: Request | undefined = first; request; request = request.next) {
     if (!isOpen(request)) continue;
-    if ((request.method === 'tools/call') === toolResult) return request;
-    fallback ??= request;
+    const rank = (request.cancelled ? 2 : 0) + ((request.method === 'tools/call') === toolResult ? 0 : 1);
+    if (rank === 0) return request;
+    if (rank < bestRank) (best = request), (bestRank = rank);
   }
-  return fallback;
+  return best;
 }
 
 function lastOf(first: Request): Request {
@@ -157,7 +160,9 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       } else if (method === 'notifications/cancelled' && isObject(message['params'])) {
         const cancelledKey = idKey(message['params']['requestId']);
         const first = cancelledKey === undefined ? undefined : requests.get(cancelledKey);
-        const cancelled = first && answeredBy(first, true);
+        // The first open request of that id that is not cancelled already.
+        let cancelled = first;
+        while (cancelled && (!isOpen(cancelled) || cancelled.cancelled)) cancelled = cancelled.next;
         if (cancelled) cancelled.cancelled = true;
       }
       return { kind: 'skipped', findings: [] };
