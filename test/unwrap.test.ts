@@ -170,6 +170,8 @@ describe('JSON-RPC and transcripts', () => {
     expect(results[1]).not.toHaveProperty('protocolError');
     expect(results[3]).toMatchObject({ tool: 'find', envelope: failed, findings: [] });
     expect(late).toEqual([]);
+    // "error": null without a result is said as it is.
+    expect(run([{ jsonrpc: '2.0', id: 5, error: null }]).results[0]!.findings[0]).toMatchObject({ rule: 'not-an-envelope', message: 'a JSON-RPC response with "error": null and no result holds no envelope' });
     // A real error beside a result is still a transport fault.
     expect(run([{ ...response(3, callResult(ok)), error: { code: -32603, message: 'boom' } }]).results[0]).toMatchObject({ kind: 'skipped', protocolError: true });
   });
@@ -204,6 +206,10 @@ describe('JSON-RPC and transcripts', () => {
     expect(late.results[2]).toMatchObject({ kind: 'record', tool: 'wait-for', findings: [] });
     // Cancelling another id leaves this one unanswered.
     expect(run([line('request', request(4, 'wait-for')), cancel(5)]).late).toEqual([expect.objectContaining({ line: 1 })]);
+    // The server's own request of the id is not what the client cancels, and its answer is still its own.
+    const shared = run([line('request', request(1, '', 'roots/list')), line('request', request(1, 'x')), cancel(1), line('response', response(1, { roots: [] }))]);
+    expect(shared.results[3]).toMatchObject({ kind: 'skipped', findings: [] });
+    expect(shared.late).toEqual([]);
     // Its id used again: the answer goes to the request not cancelled.
     const reused = run([line('request', request(4, 'wait-for')), cancel(4), line('request', request(4, 'capture')), line('response', response(4, callResult(ok)))]);
     expect(reused.results[3]).toMatchObject({ kind: 'record', tool: 'capture', findings: [] });
