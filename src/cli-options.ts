@@ -5,6 +5,7 @@ import { ruleSettings } from './checks/severity.js';
 import type { ConfigSettings, PlainSettings } from './config.js';
 import { UsageError } from './errors.js';
 import { formatNames, isFormatName, type FormatName } from './formatters/names.js';
+import { standardStream } from './output.js';
 import type { RuleId, RuleSetting } from './types.js';
 
 export interface FormatTarget {
@@ -34,11 +35,10 @@ export function dashMeansStdout<T extends Pick<CheckFlags, 'output'>>(flags: T):
 const documentFormats: readonly FormatName[] = ['json', 'ndjson', 'sarif', 'junit'];
 const extensions: Record<FormatName, string> = { human: 'txt', json: 'json', ndjson: 'ndjson', sarif: 'sarif', junit: 'xml', github: 'txt', markdown: 'md' };
 
-/** This process's own streams by the names a shell gives them (no such names on Windows). */
+/** This process's own streams by the names a shell gives them, as output.ts writes them. */
 function streamOf(path: string): string {
-  if (path === '-') return 'stdout';
-  if (process.platform === 'win32') return path;
-  return path === '/dev/stdout' ? 'stdout' : path === '/dev/stderr' ? 'stderr' : path;
+  const stream = standardStream(path);
+  return stream === 1 ? 'stdout' : stream === 2 ? 'stderr' : path;
 }
 
 /**

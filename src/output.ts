@@ -1,7 +1,8 @@
 // Where reports go: standard output, this process's own streams by name, or files. A file is
 // written whole or not at all: the report goes to a temporary file beside it, which then replaces it.
-import { closeSync, fchmodSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { closeSync, fchmodSync, fchownSync, lstatSync, openSync, readSync, readlinkSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
 
 /**
@@ -41,58 +42,130 @@ function writeAll(fd: number, text: string): void {
  */
 const ownStreams = new Map<string, number>(process.platform === 'win32' ? [] : [['/dev/stdout', 1], ['/dev/stderr', 2]]);
 
-/**
- * The file a report replaces: a link's target (renaming over the link would turn it into a file),
- * and its permissions, or undefined for a device or pipe, which takes the report as it comes.
- */
-function replacedFile(path: string): { target: string; mode?: number } | undefined {
-  let info;
-  try {
-    info = statSync(path);
-  } catch {
-    return { target: path };
-  }
+/** The descriptor of this process's stream a report path names (`-`, `/dev/stdout`, `/dev/stderr`), if it names one. */
+export function standardStream(path: string): number | undefined {
+  return path === '-' ? 1 : ownStreams.get(path);
+}
+
+interface Replaced {
+  /** The file renamed over: a link's target, since renaming over the link would turn it into a file. */
+  target: string;
+  /** The old file's permissions and owner, which the new one keeps. */
+  old?: { mode: number; uid: number; gid: number };
+}
+
+/** What a report written to `path` replaces, or undefined for a device or pipe, which takes it as it comes. */
+function replacedFile(path: string): Replaced | undefined {
+  let target = path;
+  // A link, dangling too, is followed to the file it names.
+  for (let hops = 0; hops < 40 && lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink(); hops++) target = resolve(dirname(target), readlinkSync(target));
+  const info = statSync(target, { throwIfNoEntry: false });
+  if (!info) return { target };
   if (!info.isFile()) return undefined;
-  return { target: realpathSync(path), mode: info.mode & 0o7777 };
+  return { target, old: { mode: info.mode & 0o7777, uid: info.uid, gid: info.gid } };
+}
+
+/** A new file beside `target` that no folder walk or glob reads as an input (a dot file), made for this write alone. */
+function openTemporary(target: string): { path: string; fd: number } {
+  for (let attempt = 0; ; attempt++) {
+    const path = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      // 'wx': a file or link planted under the name is never written through.
+      return { path, fd: openSync(path, 'wx') };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt === 5) throw error;
+    }
+  }
 }
 
 /**
  * A report to `path`, written whole or not at all. Opened with 'w' and written in pieces, a run that
  * failed part way (a full disk, a file-size limit) had already destroyed last run's good report and
  * left a cut-off one (8 KiB of a 56 KB JSON report). The report goes to a temporary file beside the
- * target, which replaces it only once it is complete.
+ * target, which replaces it only once it is complete. A hard link to the old file keeps the old
+ * report, as with any tool that replaces files so.
  */
 export function writeReportFile(path: string, reports: readonly Iterable<string>[]): void {
-  const stream = path === '-' ? 1 : ownStreams.get(path);
+  const stream = standardStream(path);
   if (stream !== undefined) return writePieces(stream, reports);
   const replaced = replacedFile(path);
-  const target = replaced?.target ?? path;
-  // A dot file that no folder walk or glob of inputs reads as one.
-  let temporary = replaced ? join(dirname(target), `.${basename(target)}.${process.pid}.tmp`) : target;
-  let fd: number;
+  if (!replaced) return writeInPlace(path, path, reports);
+  const { target, old } = replaced;
+  let temporary;
   try {
-    fd = openSync(temporary, 'w');
+    temporary = openTemporary(target);
   } catch (error) {
     // A writable file in a folder that takes no new file: written in place, as before.
     const code = (error as NodeJS.ErrnoException).code;
-    if (temporary === target || (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS')) throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
-    temporary = target;
-    try {
-      fd = openSync(target, 'w');
-    } catch (inPlace) {
-      throw new UsageError(`cannot write ${path}: ${describeError(inPlace)}`);
-    }
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return writeInPlace(path, target, reports);
+    throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
   }
   try {
     try {
-      if (replaced?.mode !== undefined) fchmodSync(fd, replaced.mode);
-      writePieces(fd, reports);
+      if (old) {
+        fchmodSync(temporary.fd, old.mode);
+        // Only root, or the owner keeping it, may: otherwise the file is the runner's, as a new one is.
+        if (old.uid !== process.getuid?.() || old.gid !== process.getgid?.()) tryOwner(temporary.fd, old.uid, old.gid);
+      }
+      writePieces(temporary.fd, reports);
     } finally {
-      closeSync(fd);
+      closeSync(temporary.fd);
     }
-    if (temporary !== target) renameSync(temporary, target);
+    try {
+      renameSync(temporary.path, target);
+    } catch (error) {
+      // Windows will not rename over a file another process holds open: written in place then.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EPERM' && code !== 'EBUSY' && code !== 'EACCES') throw error;
+      copyInPlace(path, temporary.path, target);
+      rmSync(temporary.path, { force: true });
+    }
   } catch (error) {
-    if (temporary !== target) rmSync(temporary, { force: true });
+    rmSync(temporary.path, { force: true });
+    throw error instanceof UsageError ? error : new UsageError(`cannot write ${path}: ${describeError(error)}`);
+  }
+}
+
+function tryOwner(fd: number, uid: number, gid: number): void {
+  try {
+    fchownSync(fd, uid, gid);
+  } catch {
+    // Not ours to give away: the report is the runner's file, as a new report is.
+  }
+}
+
+/** The finished report's bytes copied over the target a megabyte at a time, when it cannot be renamed over it. */
+function copyInPlace(path: string, from: string, target: string): void {
+  let source: number | undefined;
+  let fd: number | undefined;
+  try {
+    source = openSync(from, 'r');
+    fd = openSync(target, 'w');
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    for (let read; (read = readSync(source, buffer, 0, buffer.length, null)) > 0; ) {
+      for (let written = 0; written < read; ) written += writeSync(fd, buffer, written, read - written);
+    }
+  } catch (error) {
     throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
+  } finally {
+    if (source !== undefined) closeSync(source);
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The old way, for a device, a pipe, or a file whose folder takes no new file. */
+function writeInPlace(path: string, target: string, reports: readonly Iterable<string>[]): void {
+  let fd: number;
+  try {
+    fd = openSync(target, 'w');
+  } catch (error) {
+    throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
+  }
+  try {
+    writePieces(fd, reports);
+  } catch (error) {
+    throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
+  } finally {
+    closeSync(fd);
   }
 }

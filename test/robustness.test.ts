@@ -2,7 +2,7 @@
 // what the user sees. No stack trace, ever.
 import { constants } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, openSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { check } from '../src/index.js';
@@ -456,10 +456,18 @@ describe('folders and globs that could loop, fail or surprise', () => {
       expect(readFileSync(join(dir, 'good.json'), 'utf8')).toBe('{"last":"week"}\n');
       expect(readdirSync(dir).sort()).toEqual(['good.json', 'link.json', 'run.jsonl']);
     }
-    // Written whole, through the link: the link stays a link.
+    // Written whole, through the link: the link stays a link, the file keeps its permissions.
+    chmodSync(join(dir, 'good.json'), 0o640);
     expect(runCli(['check', 'run.jsonl', '-f', 'json', '-o', 'link.json'], { cwd: dir }).status).toBe(1);
     expect(JSON.parse(readFileSync(join(dir, 'good.json'), 'utf8')).summary.records).toBe(500);
+    expect(statSync(join(dir, 'good.json')).mode & 0o777).toBe(0o640);
     expect(readdirSync(dir).sort()).toEqual(['good.json', 'link.json', 'run.jsonl']);
+    // A link to a file not there yet is followed, not replaced.
+    symlinkSync('out/r.json', join(dir, 'dangling.json'));
+    mkdirSync(join(dir, 'out'));
+    expect(runCli(['check', 'run.jsonl', '-f', 'json', '-o', 'dangling.json'], { cwd: dir }).status).toBe(1);
+    expect(lstatSync(join(dir, 'dangling.json')).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'out/r.json'), 'utf8')).summary.records).toBe(500);
   });
 
   it('a report or baseline that cannot be written is refused before anything is read, the old file left as it was', async () => {
