@@ -5,7 +5,7 @@
 import { dirname, isAbsolute, posix, relative, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
 import { readValidatedJsonFile } from './load-json.js';
-import { writeReportFile } from './output.js';
+import { standardStream, writeReportFile } from './output.js';
 import { FilteredList } from './findings/store.js';
 import type { Finding, Report } from './types.js';
 
@@ -20,10 +20,20 @@ export interface BaselineEntry {
   message?: string;
 }
 
+/** What a baseline written since sources are kept relative to its folder says of them. */
+const relativeToFile = 'relative to this file';
+
 export interface Baseline {
   baselineVersion: 1;
   tool?: string;
+  /** Absent in a baseline written before: its sources are relative to the working directory of its run. */
+  sources?: typeof relativeToFile;
   findings: BaselineEntry[];
+}
+
+/** The folder a baseline's entries are relative to: its own, or for an older one the working directory. */
+function entriesFolder(baseline: Baseline, folder: string): string {
+  return baseline.sources === relativeToFile ? folder : process.cwd();
 }
 
 type Identity = Omit<BaselineEntry, 'count' | 'message'>;
@@ -49,6 +59,8 @@ function identity(finding: Finding): Identity {
  * baseline, it matches on another machine too.
  */
 function keyed(source: string, from: string, base: string): string {
+  // Standard input is no file, wherever the baseline is.
+  if (source === '-') return source;
   const absolute = resolve(from, source.replaceAll('\\', '/'));
   const inBase = relative(base, absolute);
   // Another drive (Windows) has no relative path.
@@ -74,10 +86,20 @@ function keyOf(entry: Omit<Identity, 'source'>, source: string): string {
 
 /** The folder a baseline file's sources are relative to: its own (the working directory for stdout or stdin). */
 export function baselineFolder(path: string | undefined): string {
-  return path === undefined || path === '-' ? process.cwd() : dirname(resolve(path));
+  return writtenFolder(path) ?? process.cwd();
 }
 
-export function createBaseline(findings: Iterable<Finding>, base: string): Baseline {
+/**
+ * The folder a baseline written to `path` will be in, or undefined for standard output (`-`, and
+ * `/dev/stdout` by its name, whose sources were written relative to /dev): where that lands is the
+ * shell's, so its sources stay relative to the working directory, as a baseline without `sources` says.
+ */
+export function writtenFolder(path: string | undefined): string | undefined {
+  return path === undefined || standardStream(path) !== undefined ? undefined : dirname(resolve(path));
+}
+
+export function createBaseline(findings: Iterable<Finding>, folder: string | undefined): Baseline {
+  const base = folder ?? process.cwd();
   const entries = new Map<string, BaselineEntry>();
   const sourceOf = sourcesKeyed(base);
   for (const finding of findings) {
@@ -88,7 +110,11 @@ export function createBaseline(findings: Iterable<Finding>, base: string): Basel
     if (entry) entry.count++;
     else entries.set(key, { ...id, source, count: 1, message: finding.message });
   }
-  return { baselineVersion: 1, tool: 'mcec-result', findings: [...entries.values()] };
+  return baselineOf(entries, folder);
+}
+
+function baselineOf(entries: Map<string, BaselineEntry>, folder: string | undefined): Baseline {
+  return { baselineVersion: 1, tool: 'mcec-result', ...(folder !== undefined && { sources: relativeToFile }), findings: [...entries.values()] };
 }
 
 /**
@@ -96,10 +122,11 @@ export function createBaseline(findings: Iterable<Finding>, base: string): Basel
  * A finding in two of them (a copy named twice, two runs over one file) is known as often as the
  * larger count says: the union, not the sum, which would let new copies of it pass.
  */
-export function mergeBaselines(baselines: readonly { baseline: Baseline; folder: string }[], base: string): Baseline {
+export function mergeBaselines(baselines: readonly { baseline: Baseline; folder: string }[], into: string | undefined): Baseline {
+  const base = into ?? process.cwd();
   const entries = new Map<string, BaselineEntry>();
   for (const { baseline, folder } of baselines) {
-    const entrySource = sourcesKeyed(base, folder);
+    const entrySource = sourcesKeyed(base, entriesFolder(baseline, folder));
     for (const entry of baseline.findings) {
       const source = entrySource(entry.source);
       const key = keyOf(entry, source);
@@ -108,7 +135,7 @@ export function mergeBaselines(baselines: readonly { baseline: Baseline; folder:
       else entries.set(key, { ...entry, source });
     }
   }
-  return { baselineVersion: 1, tool: 'mcec-result', findings: [...entries.values()] };
+  return baselineOf(entries, into);
 }
 
 export function baselineText(baseline: Baseline): string {
@@ -117,7 +144,7 @@ export function baselineText(baseline: Baseline): string {
 
 export function writeBaseline(path: string, findings: Iterable<Finding>): void {
   try {
-    writeReportFile(path, [[baselineText(createBaseline(findings, baselineFolder(path)))]]);
+    writeReportFile(path, [[baselineText(createBaseline(findings, writtenFolder(path)))]]);
   } catch (error) {
     throw new UsageError(`cannot write baseline ${path}: ${describeError(error).replace(/^cannot write [^:]*: /, '')}`);
   }
@@ -135,7 +162,7 @@ export function readBaseline(path: string): Baseline {
  */
 function matcher(baseline: Baseline, base: string): () => (finding: Finding) => boolean {
   const known = new Map<string, number>();
-  const entrySource = sourcesKeyed(base, base);
+  const entrySource = sourcesKeyed(base, entriesFolder(baseline, base));
   for (const entry of baseline.findings) {
     const key = keyOf(entry, entrySource(entry.source));
     known.set(key, (known.get(key) ?? 0) + entry.count);
@@ -179,7 +206,7 @@ export function applyBaseline(report: Report, baseline: Baseline, base: string):
   }
   const suppressed = report.findings.length - kept;
   let entries = 0;
-  const entrySource = sourcesKeyed(base, base);
+  const entrySource = sourcesKeyed(base, entriesFolder(baseline, base));
   for (const entry of baseline.findings) if (counted(entrySource(entry.source))) entries += entry.count;
   return {
     ...report,

@@ -161,6 +161,23 @@ describe('merge', () => {
     expect(readFileSync(join(dir, 'again.json'), 'utf8')).toBe(readFileSync(join(dir, 'mcec-baseline.json'), 'utf8'));
   });
 
+  it('standard input, a baseline written to stdout, and one written before sources were relative to it', () => {
+    const records = '{"ok":false}\n{"ok":true}\n';
+    const dir = tempFiles({ 'sub/a.jsonl': records, 'ci/.keep': '' });
+    // Standard input is "-" wherever the baseline is (it was keyed as a file named "-" beside the run).
+    expect(runCli(['check', '--no-config', '-', '--write-baseline', 'ci/stdin.json'], { cwd: dir, input: records }).status).toBe(0);
+    expect(runJson(['--no-config', '-', '--baseline', 'stdin.json'], { cwd: join(dir, 'ci'), input: records }).report.summary.baseline).toEqual({ suppressed: 2, stale: 0 });
+    // To stdout (by any name), where it lands is the shell's: sources stay relative to the run (they were relative to /dev).
+    const out = runCli(['check', '--no-config', 'sub/a.jsonl', '--write-baseline', '/dev/stdout', '-f', 'json=report.json'], { cwd: dir });
+    expect(JSON.parse(out.stdout)).toMatchObject({ findings: [{ source: 'sub/a.jsonl' }, { source: 'sub/a.jsonl' }] });
+    expect(JSON.parse(out.stdout)).not.toHaveProperty('sources');
+    writeFileSync(join(dir, 'ci/piped.json'), out.stdout);
+    expect(runJson(['--no-config', 'sub/a.jsonl', '--baseline', 'ci/piped.json'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 2, stale: 0 });
+    // A file names its sources relative to itself, and says so.
+    expect(runCli(['check', '--no-config', 'sub/a.jsonl', '--write-baseline', 'ci/b.json'], { cwd: dir }).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'ci/b.json'), 'utf8'))).toMatchObject({ sources: 'relative to this file', findings: [{ source: '../sub/a.jsonl' }, { source: '../sub/a.jsonl' }] });
+  });
+
   it('refuses a report and a baseline together, and the options of a report with baselines', () => {
     const out = tempFiles({ 'run.jsonl': '{"ok":false}\n' });
     runCli(['check', 'run.jsonl', '--write-baseline', 'b.json'], { cwd: out });
