@@ -200,6 +200,9 @@ describe('contract rules', () => {
     expect(check(failure({ code: 'frame-all-black', category: 'internal' }), newer)).toEqual([
       expect.objectContaining({ message: 'error code "frame-all-black" belongs to capture-blank or ocr-blank, not "internal"' }),
     ]);
+    // A schema with no category enum rules none out.
+    const open = { ...context, schema: { ...context.schema, categories: [] } };
+    expect(check(failure({ code: 'ocr-no-text', category: 'internal' }), open)).toEqual([expect.objectContaining({ message: 'error code "ocr-no-text" belongs to ocr-no-text, not "internal"', suggestion: 'ocr-no-text' })]);
   });
 
   it('code-format: codes that are not kebab-case', () => {

@@ -15,7 +15,8 @@ export const codeCategoryMismatch: EnvelopeRule = {
     // The registry lists codes under categories of newer schemas too (ocr-blank): suggesting one the
     // schema in use rejects sent the producer from this warning to a schema error.
     const all = [...listed].sort();
-    const inSchema = all.filter((name) => schema.categories.includes(name));
+    // A schema without a category enum has no category to rule out.
+    const inSchema = schema.categories.length === 0 ? all : all.filter((name) => schema.categories.includes(name));
     const names = inSchema.length > 0 ? inSchema : all;
     const elsewhere = inSchema.length > 0 ? '' : `, ${all.length === 1 ? 'a category' : 'categories'} this schema does not have (a newer schema's: --schema)`;
     out.push({
