@@ -101,6 +101,12 @@ function withConfig(flags: CheckFlags, command: Command): { flags: CheckFlags; c
   let merged: CheckFlags;
   try {
     merged = mergeConfig(flags, settings, fromCommandLine);
+    // The config's default output, where every format typed names its own file, is not used: no
+    // mistake (`-o` typed so is refused, as it would get nothing).
+    if (settings.output !== undefined && !fromCommandLine('output') && fromCommandLine('format') && merged.format.every((target) => target.file !== undefined)) {
+      const { output: _unused, ...rest } = merged;
+      merged = rest;
+    }
     // Formats and output the config gave are the config's mistake, not the command line's.
     const fromConfig = (key: 'format' | 'output') => settings[key] !== undefined && !fromCommandLine(key);
     if (fromConfig('format') || fromConfig('output')) refuseSharedStream(dashMeansStdout(merged));

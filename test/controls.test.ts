@@ -1,5 +1,5 @@
 // Config files, baselines and --redact, through the built CLI on real files.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJsonAsset } from '../src/assets.js';
@@ -42,6 +42,11 @@ describe('config file', () => {
     expect(strict).toMatchObject({ status: 1, report: { findings: [{ rule: 'unknown-code', severity: 'error' }] } });
     expect(runJson(['--strict-codes', '--rule', 'unknown-code=warning', 'run.jsonl'], { cwd: dir }).report.findings).toEqual([expect.objectContaining({ rule: 'unknown-code', severity: 'warning' })]);
     expect(runJson(['run.jsonl'], { cwd: dir }).report.findings).toEqual([expect.objectContaining({ rule: 'unknown-code', severity: 'warning' })]);
+    // The config's default output goes unused when every format typed names its file: no mistake.
+    writeFileSync(join(dir, 'mcec-result.config.json'), JSON.stringify({ output: 'report.txt' }));
+    expect(runCli(['check', '-f', 'sarif=out.sarif', 'run.jsonl'], { cwd: dir })).toMatchObject({ status: 1, stdout: '', stderr: '' });
+    expect(JSON.parse(readFileSync(join(dir, 'out.sarif'), 'utf8')).version).toBe('2.1.0');
+    expect(existsSync(join(dir, 'report.txt'))).toBe(false);
   });
 
   it('a broken package.json: passed over, unless it names "mcec-result", whose config it would hold', () => {
