@@ -1,6 +1,7 @@
 // The settings of a run and the context every check shares: the compiled schema, the code
 // registry, the severities. Built once per run, and once per worker thread.
-import { isRuleId, unknownRule } from './checks/catalog.js';
+import { isRuleId, ruleIds, unknownRule } from './checks/catalog.js';
+import { resolve } from 'node:path';
 import { type CheckContext } from './checks/check-envelope.js';
 import { shorten } from './checks/envelope.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
@@ -166,7 +167,25 @@ export function createCheckContext(options: CheckOptions = {}): CheckContext {
     schema,
     registry: loadRegistry(options.codes, schema.categories),
     severities: resolveSeverities(options),
+    codes: options.codes ?? [],
     redact: options.redact ?? false,
   };
 }
 
+/**
+ * The options of `options` that would make another context than `context`: given beside a context,
+ * check() used the context's, the caller's schema or rules dropped without a word. The same options
+ * passed to both (`check(files, opts, createCheckContext(opts))`) are no conflict.
+ */
+export function conflictsWithContext(options: CheckOptions, context: CheckContext): string[] {
+  const samePaths = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((path, i) => resolve(path) === resolve(b[i]!));
+  const severities = resolveSeverities(options);
+  const conflicts: string[] = [];
+  if (options.schema !== undefined && (context.schema.source === 'bundled' || resolve(options.schema) !== resolve(context.schema.source))) conflicts.push('schema');
+  if (options.codes !== undefined && !samePaths(options.codes, context.codes ?? [])) conflicts.push('codes');
+  if ((options.strictCodes !== undefined || options.rules !== undefined) && ruleIds.some((id) => severities[id] !== context.severities[id])) {
+    conflicts.push(...(['strictCodes', 'rules'] as const).filter((key) => options[key] !== undefined));
+  }
+  if (options.redact !== undefined && options.redact !== context.redact) conflicts.push('redact');
+  return conflicts;
+}

@@ -7,7 +7,7 @@ import { packageVersion } from './assets.js';
 import { checkUnit, type Unit, type UnitOptions, type UnitResult } from './check-unit.js';
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { UsageError } from './errors.js';
-import { assertCheckOptions, assertInputs, createCheckContext, type CheckOptions, type OwnFile } from './context.js';
+import { assertCheckOptions, assertInputs, conflictsWithContext, createCheckContext, type CheckOptions, type OwnFile } from './context.js';
 import { ConcatList, RunFolder, SpillBudget, StoredList } from './findings/store.js';
 import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
@@ -137,9 +137,6 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
   return { findings, failures };
 }
 
-/** The options createCheckContext() reads: beside a context given to check(), they would do nothing. */
-const contextOptions = ['schema', 'codes', 'strictCodes', 'rules', 'redact'] as const satisfies readonly (keyof CheckOptions)[];
-
 /** Checks every input and returns the finished report (spec section 6). */
 export async function check(inputs: readonly string[], options: CheckOptions = {}, given?: CheckContext): Promise<Report> {
   assertInputs(inputs);
@@ -147,8 +144,8 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   if (given) {
     assertCheckOptions(options);
     // They were checked, then dropped without a word: the context decides them.
-    const shaping = contextOptions.filter((key) => options[key] !== undefined);
-    if (shaping.length > 0) throw new UsageError(`check(): ${shaping.join(', ')} shape${shaping.length === 1 ? 's' : ''} the context, which was given already: pass ${shaping.length === 1 ? 'it' : 'them'} to createCheckContext() instead`);
+    const shaping = conflictsWithContext(options, given);
+    if (shaping.length > 0) throw new UsageError(`check(): ${shaping.join(', ')} differ${shaping.length === 1 ? 's' : ''} from the context given, which decides ${shaping.length === 1 ? 'it' : 'them'}: pass the same options to createCheckContext(), or leave ${shaping.length === 1 ? 'it' : 'them'} out here`);
   }
   const context = given ?? createCheckContext(options);
   // Read only for `-`: given without it, the caller's records were never looked at.

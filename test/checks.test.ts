@@ -310,10 +310,14 @@ describe('library options', () => {
   it('beside a context of its own, the options that shape a context are refused, not dropped', async () => {
     // Was: the bundled schema and default rules used, schema and rules checked and then ignored.
     await expect(checkRun(['fixtures/valid'], { schema: 'test/data/newer.schema.json', rules: { schema: 'off' } }, createCheckContext())).rejects.toThrow(
-      'check(): schema, rules shape the context, which was given already: pass them to createCheckContext() instead',
+      'check(): schema, rules differ from the context given, which decides them: pass the same options to createCheckContext(), or leave them out here',
     );
-    await expect(checkRun(['fixtures/valid'], { redact: true }, createCheckContext())).rejects.toThrow('check(): redact shapes the context, which was given already: pass it to createCheckContext() instead');
+    await expect(checkRun(['fixtures/valid'], { redact: true }, createCheckContext())).rejects.toThrow('check(): redact differs from the context given, which decides it: pass the same options to createCheckContext(), or leave it out here');
+    await expect(checkRun(['fixtures/valid'], { codes: ['test/data/extra-codes.json'] }, createCheckContext())).rejects.toThrow('check(): codes differs');
     expect((await checkRun(['fixtures/valid'], { jobs: 1 }, createCheckContext({ redact: true }))).summary.invalid).toBe(0);
+    // The same options to both, as a caller naturally writes it, are no conflict.
+    const options: CheckOptions = { schema: 'test/data/newer.schema.json', codes: ['test/data/extra-codes.json'], strictCodes: true, rules: { schema: 'warning' }, redact: true, jobs: 1 };
+    expect((await checkRun(['fixtures/valid'], options, createCheckContext(options))).summary.records).toBeGreaterThan(0);
   });
 
   it('an empty list of inputs, stdin without -, and run options given to checkEnvelope() are refused', async () => {

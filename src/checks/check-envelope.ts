@@ -14,6 +14,8 @@ export interface CheckContext {
   severities: Severities;
   /** Keep envelope values out of messages (--redact). */
   redact: boolean;
+  /** The `--codes` files the registry was made from, as given (what check() compares its own options with). */
+  codes?: readonly string[];
 }
 
 /** Builds a finding for `rule` at its configured severity, or nothing when the rule is off. */
