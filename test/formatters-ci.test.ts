@@ -321,12 +321,17 @@ describe('formatMarkdown', () => {
     expect(formatReport('markdown', report({ findings: manyFindings('a.jsonl', 120) }), plain)).not.toContain('left out');
   });
 
-  it('cuts long unknown codes and lists at most 100 of them', () => {
-    const codes = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`${'x'.repeat(60_000)}-${i}`, 1]));
-    const text = formatReport('markdown', report({ summary: summary({ unknownCodes: codes }) }), plain);
-    expect(Buffer.byteLength(text)).toBeLessThan(50_000);
+  it('cuts long names (unknown codes, invalid categories, tools) and lists at most 100 of each', () => {
+    // Was 1.3 MB for 2,000 records each with its own 600-character invalid category.
+    const names = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${'x'.repeat(60_000)}-${i}`, 1]));
+    const tools = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`${'t'.repeat(600)}-${i}`, { ok: 1, failed: 0 }]));
+    const text = formatReport('markdown', report({ summary: summary({ unknownCodes: names(150), invalidCategories: names(2000), tools }) }), plain);
+    expect(Buffer.byteLength(text)).toBeLessThan(100_000);
     expect(text).toContain(`| ${'x'.repeat(59)}… | error | 1 |  |`);
     expect(text).toContain('| … and 50 more (the JSON report lists them all) |  |  |  |');
+    expect(text).toContain(`| ${'x'.repeat(59)}… (not a category of the schema) | 1 |`);
+    expect(text).toContain('| … and 1900 more (the JSON report lists them all) |  |');
+    expect(text).toContain(`| ${'t'.repeat(59)}… | 1 | 0 |`);
   });
 
   it('escapes pipes, backslashes, line breaks and HTML in cells', () => {

@@ -59,11 +59,28 @@ function totals(report: Report): string[] {
   return table([...names], [names.map((name) => s[name])], names.map(() => true));
 }
 
+/**
+ * Rows a table of names from the data lists (invalid categories, tools, unknown codes), each name
+ * cut to 60 characters as the other formats cut them: a corpus that invents a name a record has as
+ * many as records, and 20 codes of 60k characters made 1.2 MB.
+ */
+const maxNameRows = 100;
+
+function shortName(name: string): string {
+  return name.length > 60 ? `${name.slice(0, 59)}…` : name;
+}
+
+/** At most maxNameRows of `rows`, then one that says how many more the JSON report lists. */
+function capped(rows: (string | number)[][], width: number): (string | number)[][] {
+  if (rows.length <= maxNameRows) return rows;
+  return [...rows.slice(0, maxNameRows), [`… and ${rows.length - maxNameRows} more (the JSON report lists them all)`, ...Array<string>(width - 1).fill('')]];
+}
+
 function categories(report: Report): string[] {
   const known = Object.entries(report.summary.categories);
   const invalid = byCount(report.summary.invalidCategories);
   if (known.length + invalid.length === 0) return [];
-  const rows = [...known.map(([name, n]) => [name, n]), ...invalid.map(([name, n]) => [`${name} (not a category of the schema)`, n])];
+  const rows = [...known.map(([name, n]) => [name, n]), ...capped(invalid.map(([name, n]) => [`${shortName(name)} (not a category of the schema)`, n]), 2)];
   return ['### Error categories', '', ...table(['category', 'records'], rows, [false, true])];
 }
 
@@ -76,28 +93,23 @@ function categoryPie(report: Report): string[] {
 function tools(report: Report): string[] {
   const counts = report.summary.tools;
   if (!counts) return [];
-  const rows = Object.entries(counts).map(([name, t]) => [name, t.ok, t.failed]);
-  return ['### Tools', '', ...table(['tool', 'ok', 'failed'], rows, [false, true, true])];
-}
-
-/** Unknown codes listed; a corpus that invents a code per record has as many as records. */
-const maxCodeRows = 100;
-
-/** A code cut to 60 characters as the other formats cut it (20 codes of 60k characters made 1.2 MB); escapeCell shows the rest. */
-function shortCode(code: string): string {
-  return code.length > 60 ? `${code.slice(0, 59)}…` : code;
+  const rows = Object.entries(counts).map(([name, t]) => [shortName(name), t.ok, t.failed]);
+  return ['### Tools', '', ...table(['tool', 'ok', 'failed'], capped(rows, 3), [false, true, true])];
 }
 
 function unknownCodes(report: Report): string[] {
   const { summary, suggestions } = report;
   const rows: (string | number)[][] = [
-    ...byCount(summary.unknownCodes).map(([code, n]) => [shortCode(code), 'error', n, ownEntry(suggestions.codes, code) ?? '']),
-    ...byCount(summary.unknownWarningCodes).map(([code, n]) => [shortCode(code), 'warning', n, ownEntry(suggestions.warningCodes, code) ?? '']),
+    ...byCount(summary.unknownCodes).map(([code, n]) => [shortName(code), 'error', n, ownEntry(suggestions.codes, code) ?? '']),
+    ...byCount(summary.unknownWarningCodes).map(([code, n]) => [shortName(code), 'warning', n, ownEntry(suggestions.warningCodes, code) ?? '']),
   ];
   if (rows.length === 0) return [];
-  const shown = rows.slice(0, maxCodeRows);
-  if (rows.length > maxCodeRows) shown.push([`… and ${rows.length - maxCodeRows} more (the JSON report lists them all)`, '', '', '']);
-  return ['### Unknown codes', '', ...table(['code', 'kind', 'records', 'did you mean'], shown, [false, false, true, false])];
+  return ['### Unknown codes', '', ...table(['code', 'kind', 'records', 'did you mean'], capped(rows, 4), [false, false, true, false])];
+}
+
+/** An unreadable input's message, whose path may run to 4 KiB, cut to 300 characters. */
+function shortMessage(message: string): string {
+  return message.length > 300 ? `${message.slice(0, 299)}…` : message;
 }
 
 /**
@@ -109,6 +121,8 @@ const summaryBytes = 1_000_000;
 
 function findings(report: Report, options: FormatOptions, budget: number): string[] {
   if (report.findings.length === 0) return [];
+  // Room kept for the table's head and its last row, which says how many more there are.
+  if (budget < 1000) return [`_${report.findings.length} findings, left out to keep this summary under the 1 MiB GitHub takes: the JSON or SARIF report lists them all_`];
   const lines = ['### Findings', '', ...table(['location', 'severity', 'rule', 'message'], [], [false, false, false, false])];
   // Room kept for the last row, which says how many more there are.
   let left = budget - Buffer.byteLength(lines.join('\n')) - 300;
@@ -131,7 +145,9 @@ function findings(report: Report, options: FormatOptions, budget: number): strin
 
 // Not streamed: the findings table is bounded (--max-listed per input, 1 MB in all).
 export function* formatMarkdown(report: Report, options: FormatOptions): Generator<string> {
-  const unreadable = (report.summary.unreadable ?? []).map((failure) => `> **unreadable:** ${escapeCell(failure.message)}`);
+  const unread = report.summary.unreadable ?? [];
+  const unreadable = unread.slice(0, maxNameRows).map((failure) => `> **unreadable:** ${escapeCell(shortMessage(failure.message))}`);
+  if (unread.length > maxNameRows) unreadable.push(`> … and ${unread.length - maxNameRows} more inputs not read (the JSON report lists them all)`);
   const blocks = [[heading(report, options)], ...(report.summary.interrupted ? [[`> **${interruptedText}**`]] : []), ...(unreadable.length > 0 ? [unreadable] : []), totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report)];
   const head = blocks
     .filter((lines) => lines.length > 0)
