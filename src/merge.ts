@@ -9,7 +9,7 @@ import type { JsonFinding, JsonReport } from './formatters/json.js';
 import type { Baseline } from './baseline.js';
 import { baselineFolder, baselineSchema } from './baseline.js';
 import { isObject } from './checks/envelope.js';
-import { byPlace } from './findings/order.js';
+import { byCodePoint, byPlace } from './findings/order.js';
 import { readJsonFile, validatedJson } from './load-json.js';
 import type { CodeRegistry } from './registry/registry.js';
 import { mergeSummaries, suggestionsFor } from './tally.js';
@@ -70,7 +70,7 @@ export function sharedInputsWarning(reports: readonly { path: string; report: Js
  * then as in one input: the order of a run over the folders the shards split.
  */
 function inPathOrder(findings: Finding[]): Finding[] {
-  return findings.sort((a, b) => (a.location.source < b.location.source ? -1 : a.location.source > b.location.source ? 1 : byPlace(a, b)));
+  return findings.sort((a, b) => byCodePoint(a.location.source, b.location.source) || byPlace(a, b));
 }
 
 export function mergeReports(reports: readonly { path: string; report: JsonReport }[], registry: CodeRegistry): Report {

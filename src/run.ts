@@ -13,15 +13,12 @@ import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
 import { Tally, mergeSummaries, suggestionsFor } from './tally.js';
 import type { Finding, InputFailure, Progress, Report, Summary } from './types.js';
+import { byCodePoint } from './findings/order.js';
 
 export { createCheckContext, type CheckOptions, type OwnFile, type RunProgress } from './context.js';
 
 /** Workers pay for their start (~0.1 s each); below this much input one thread is faster. */
 const parallelBytes = 8 * 1024 * 1024;
-
-function byCodePoint(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** Spec section 7: files sorted by path, the k-th (0-based) goes to shard (k mod n) + 1. */
 export function inShard(sources: readonly InputSource[], shard: { index: number; count: number }): InputSource[] {

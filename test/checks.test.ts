@@ -378,6 +378,13 @@ describe('library options', () => {
     setTimeout(() => again.abort(), 300);
     const cut = await checkRun(['-'], { stdin: stalled, signal: again.signal });
     expect(cut).toMatchObject({ interrupted: true, summary: { records: 1 } });
+    // Nor does an endless synchronous one keep the abort from firing.
+    const endless = (function* () {
+      for (;;) yield '{"ok":true,"result":{}}\n';
+    })();
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 200);
+    expect((await checkRun(['-'], { stdin: endless, signal: stop.signal })).interrupted).toBe(true);
     // One already aborted reads nothing.
     expect((await checkRun(['-'], { stdin: ['{"ok":true,"result":{}}\n'], signal: AbortSignal.abort() })).interrupted).toBe(true);
   });

@@ -498,6 +498,9 @@ describe('mcec-result check: schema and codes files', () => {
     );
     const report = runJson(['--strict-codes', 'run.jsonl'], { cwd: dir }).report;
     expect(report.summary).toMatchObject({ unknownCodes: { Foo_Bar: 1 }, unknownWarningCodes: { Warn_X: 1 } });
+    // Accents are dropped, not the letters they sit on (was "ber-code").
+    writeFileSync(join(dir, 'accents.json'), JSON.stringify({ warningCodes: ['über_code'] }));
+    expect(runCli(['check', '--codes', 'accents.json', 'run.jsonl'], { cwd: dir }).stderr).toMatch(/: did you mean "uber-code"\?\n$/);
   });
 
   it('--codes merges codes; a bad codes file names the file and the place', () => {

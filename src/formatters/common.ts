@@ -126,10 +126,10 @@ export function tooManyWarnings(report: Report, options: FormatOptions): string 
  * What a headline adds when the report does not cover every input (exit 2 or 130): "✅ no problems
  * in 1 input" over a run that could not read its second input read as a pass.
  */
-export function notCovered(report: Report): string | undefined {
+export function notCovered(report: Report): { text: string; unread: boolean } | undefined {
   const unread = report.summary.unreadable?.length ?? 0;
   const parts = [...(unread > 0 ? [`${unread} input${unread === 1 ? '' : 's'} not read`] : []), ...(report.summary.interrupted ? ['interrupted'] : [])];
-  return parts.length === 0 ? undefined : parts.join(', ');
+  return parts.length === 0 ? undefined : { text: parts.join(', '), unread: unread > 0 };
 }
 
 /** What people's formats say of a report of an interrupted run. */

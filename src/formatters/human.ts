@@ -28,8 +28,8 @@ function headline(report: Report, c: ChalkInstance, options: FormatOptions): str
   const { errors, warnings, inputs } = report.summary;
   const problems = errors + warnings;
   const uncovered = notCovered(report);
-  const where = `in ${plural(inputs, 'input')}${uncovered === undefined ? '' : ` (${uncovered})`}`;
-  const unread = (report.summary.unreadable?.length ?? 0) > 0;
+  const where = `in ${plural(inputs, 'input')}${uncovered === undefined ? '' : ` (${uncovered.text})`}`;
+  const unread = uncovered?.unread === true;
   if (problems === 0 && uncovered === undefined) return c.green(`✔ no problems ${where}`);
   if (problems === 0) return unread ? c.red.bold(`✖ no problems ${where}`) : c.yellow.bold(`⚠ no problems ${where}`);
   const over = tooManyWarnings(report, options);

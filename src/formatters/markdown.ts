@@ -47,10 +47,9 @@ function heading(report: Report, options: FormatOptions): string {
   const where = `in ${plural(inputs, 'input')}`;
   const over = tooManyWarnings(report, options);
   const uncovered = notCovered(report);
-  const unread = (report.summary.unreadable?.length ?? 0) > 0;
-  const mark = errors > 0 || over !== undefined || unread ? '❌' : uncovered !== undefined ? '⚠️' : '✅';
+  const mark = errors > 0 || over !== undefined || uncovered?.unread === true ? '❌' : uncovered !== undefined ? '⚠️' : '✅';
   const counts = errors + warnings === 0 ? 'no problems' : `${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over === undefined ? '' : ` (${over})`}`;
-  return `## ${mark} ${report.tool.name}: ${counts} ${where}${uncovered === undefined ? '' : ` (${uncovered})`}`;
+  return `## ${mark} ${report.tool.name}: ${counts} ${where}${uncovered === undefined ? '' : ` (${uncovered.text})`}`;
 }
 
 function totals(report: Report): string[] {

@@ -28,6 +28,9 @@ function assertCategories(file: CodesFile, path: string, categories: readonly st
 /** The kebab-case spelling of a code (`Foo_Bar`, `fooBar` -> `foo-bar`), when there is one. */
 function kebabOf(code: string): string | undefined {
   const kebab = code
+    // über-code -> uber-code, not ber-code: accents dropped, not the letters they sit on.
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
     .toLowerCase()
     .replace(/[^a-z0-9{}]+/g, '-')

@@ -11,6 +11,7 @@ import { UsageError, describeError, describeReadError } from '../errors.js';
 import { loadGlobby, loadMicromatch } from '../lazy.js';
 import { underWorkingDirectory } from '../paths.js';
 import type { InputFailure } from '../types.js';
+import { byCodePoint } from '../findings/order.js';
 
 export interface InputSource {
   /** The name used in reports. */
@@ -21,10 +22,6 @@ export interface InputSource {
 
 export const searchedExtensions = ['json', 'jsonl', 'ndjson', 'log'];
 const folderPattern = `**/*.{${searchedExtensions.join(',')}}{,.gz}`;
-
-function byCodePoint(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 function toSlashes(path: string): string {
   return path.replaceAll('\\', '/');

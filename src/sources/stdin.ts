@@ -52,6 +52,7 @@ export async function* asBytes(chunks: StdinChunks): AsyncGenerator<Buffer> {
  * after the abort. The source's own return() is asked for, not awaited (it may be waiting too).
  */
 export async function* untilAborted<T>(chunks: AsyncIterable<T> | Iterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const sync = !(Symbol.asyncIterator in chunks);
   const iterator = Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
   let abort: () => void = () => {};
   const aborted = new Promise<'aborted'>((resolve) => {
@@ -60,8 +61,12 @@ export async function* untilAborted<T>(chunks: AsyncIterable<T> | Iterable<T>, s
     else signal.addEventListener('abort', abort, { once: true });
   });
   try {
-    for (;;) {
-      const next = await Promise.race([iterator.next(), aborted]);
+    for (let count = 1; ; count++) {
+      // A synchronous source never lets a timer run (an endless one kept the abort from firing): it
+      // gives the event loop a turn every so often.
+      if (sync && count % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
+      // Checked first: a source that answers at once wins every race against a settled abort.
+      const next = signal.aborted ? 'aborted' : await Promise.race([iterator.next(), aborted]);
       if (next === 'aborted') {
         void Promise.resolve(iterator.return?.()).catch(() => {});
         return;
