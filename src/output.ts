@@ -40,7 +40,18 @@ function writeAll(fd: number, text: string): void {
  * `-f sarif=/dev/stdout` names this process's own stream. Opened by path it fails when that stream is
  * a socket (ENXIO: a Node parent's spawn gives its children sockets), so it is written as it is.
  */
-const ownStreams = new Map<string, number>(process.platform === 'win32' ? [] : [['/dev/stdout', 1], ['/dev/stderr', 2]]);
+const ownStreams = new Map<string, number>(
+  process.platform === 'win32'
+    ? []
+    : [
+        ['/dev/stdout', 1],
+        ['/dev/stderr', 2],
+        ['/dev/fd/1', 1],
+        ['/dev/fd/2', 2],
+        ['/proc/self/fd/1', 1],
+        ['/proc/self/fd/2', 2],
+      ],
+);
 
 /** The descriptor of this process's stream a report path names (`-`, `/dev/stdout`, `/dev/stderr`), if it names one. */
 export function standardStream(path: string): number | undefined {

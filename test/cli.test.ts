@@ -557,6 +557,7 @@ describe('mcec-result check: output', () => {
       [['-f', 'ndjson', '-f', 'github', '-o', 'r.out'], 'ndjson and github would both go to r.out, one after the other, which no ndjson reader takes: write one to a file (-f github=report.txt)'],
       // Was two documents on stdout: /dev/stdout is stdout by another name.
       [['-f', 'json', '-f', 'sarif=/dev/stdout'], 'json and sarif would both go to stdout, one after the other, which no json reader takes: write one to a file (-f sarif=report.sarif)'],
+      [['-f', 'json=/dev/fd/1', '-f', 'sarif=/proc/self/fd/1'], 'json and sarif would both go to stdout, one after the other, which no json reader takes: write one to a file (-f sarif=report.sarif)'],
       [['-o', '/dev/stdout', '-f', 'ndjson', '-f', 'human=-'], 'ndjson and human would both go to stdout, one after the other, which no ndjson reader takes: write one to a file (-f human=report.txt)'],
     ] as const) {
       expect(runCli(['check', ...args, 'run.jsonl'], { cwd: out }), args.join(' ')).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: --format: ${message}\n` });
