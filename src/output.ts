@@ -1,7 +1,7 @@
 // Where reports go: standard output, this process's own streams by name, or files. A file is
 // written whole or not at all: the report goes to a temporary file beside it, which then replaces it.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fchownSync, lstatSync, openSync, readSync, readlinkSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fchownSync, lstatSync, openSync, readSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
 
@@ -69,7 +69,9 @@ interface Replaced {
 function replacedFile(path: string): Replaced | undefined {
   let target = path;
   // A link, dangling too, is followed to the file it names.
-  for (let hops = 0; hops < 40 && lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink(); hops++) target = resolve(dirname(target), readlinkSync(target));
+  // Relative to the folder the link really is in: `..` from a path through a linked folder is not
+  // where the kernel goes (linkdir/out.json -> ../r.json wrote ./r.json, not real/r.json).
+  for (let hops = 0; hops < 40 && lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink(); hops++) target = resolve(realpathSync(dirname(target)), readlinkSync(target));
   const info = statSync(target, { throwIfNoEntry: false });
   if (!info) return { target };
   if (!info.isFile()) return undefined;

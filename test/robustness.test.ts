@@ -468,6 +468,14 @@ describe('folders and globs that could loop, fail or surprise', () => {
     expect(runCli(['check', 'run.jsonl', '-f', 'json', '-o', 'dangling.json'], { cwd: dir }).status).toBe(1);
     expect(lstatSync(join(dir, 'dangling.json')).isSymbolicLink()).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'out/r.json'), 'utf8')).summary.records).toBe(500);
+    // A relative link in a linked folder is followed from where it really is (was ./r.json written).
+    mkdirSync(join(dir, 'real/sub'), { recursive: true });
+    writeFileSync(join(dir, 'real/r.json'), 'old');
+    symlinkSync('real/sub', join(dir, 'linkdir'));
+    symlinkSync('../r.json', join(dir, 'real/sub/out.json'));
+    expect(runCli(['check', 'run.jsonl', '-f', 'json', '-o', 'linkdir/out.json'], { cwd: dir }).status).toBe(1);
+    expect(JSON.parse(readFileSync(join(dir, 'real/r.json'), 'utf8')).summary.records).toBe(500);
+    expect(existsSync(join(dir, 'r.json'))).toBe(false);
   });
 
   it('a report or baseline that cannot be written is refused before anything is read, the old file left as it was', async () => {
