@@ -1,7 +1,9 @@
 // The settings of a run and the context every check shares: the compiled schema, the code
 // registry, the severities. Built once per run, and once per worker thread.
-import { isRuleId, ruleIds, unknownRule } from './checks/catalog.js';
+import { isRuleId, unknownRule } from './checks/catalog.js';
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { bundledSchemaPath } from './assets.js';
 import { type CheckContext } from './checks/check-envelope.js';
 import { shorten } from './checks/envelope.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
@@ -178,14 +180,26 @@ export function createCheckContext(options: CheckOptions = {}): CheckContext {
  * passed to both (`check(files, opts, createCheckContext(opts))`) are no conflict.
  */
 export function conflictsWithContext(options: CheckOptions, context: CheckContext): string[] {
-  const samePaths = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((path, i) => resolve(path) === resolve(b[i]!));
-  const severities = resolveSeverities(options);
+  // The same file by any spelling: relative or absolute, through a link.
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  const samePaths = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((path, i) => real(path) === real(b[i]!));
   const conflicts: string[] = [];
-  if (options.schema !== undefined && (context.schema.source === 'bundled' || resolve(options.schema) !== resolve(context.schema.source))) conflicts.push('schema');
+  const schemaSource = context.schema.source === 'bundled' ? bundledSchemaPath() : context.schema.source;
+  if (options.schema !== undefined && real(options.schema) !== real(schemaSource)) conflicts.push('schema');
   if (options.codes !== undefined && !samePaths(options.codes, context.codes ?? [])) conflicts.push('codes');
-  if ((options.strictCodes !== undefined || options.rules !== undefined) && ruleIds.some((id) => severities[id] !== context.severities[id])) {
-    conflicts.push(...(['strictCodes', 'rules'] as const).filter((key) => options[key] !== undefined));
-  }
+  // Only what the caller's options set is compared: the rules they name, and the two rules
+  // strictCodes sets unless those rules are named too.
+  const severities = resolveSeverities(options);
+  const named = Object.keys(options.rules ?? {}) as RuleId[];
+  if (named.some((id) => severities[id] !== context.severities[id])) conflicts.push('rules');
+  const strictRules = (['unknown-code', 'unknown-warning-code'] as const).filter((id) => !named.includes(id));
+  if (options.strictCodes !== undefined && strictRules.some((id) => severities[id] !== context.severities[id])) conflicts.push('strictCodes');
   if (options.redact !== undefined && options.redact !== context.redact) conflicts.push('redact');
   return conflicts;
 }

@@ -315,6 +315,10 @@ describe('library options', () => {
     await expect(checkRun(['fixtures/valid'], { redact: true }, createCheckContext())).rejects.toThrow('check(): redact differs from the context given, which decides it: pass the same options to createCheckContext(), or leave it out here');
     await expect(checkRun(['fixtures/valid'], { codes: ['test/data/extra-codes.json'] }, createCheckContext())).rejects.toThrow('check(): codes differs');
     expect((await checkRun(['fixtures/valid'], { jobs: 1 }, createCheckContext({ redact: true }))).summary.invalid).toBe(0);
+    // Only what the options set is compared: strictCodes false beside a context of other rules, a
+    // rule at the context's own setting, the bundled schema by its path (all were refused).
+    const other = createCheckContext({ rules: { 'inline-image': 'off' } });
+    expect((await checkRun(['fixtures/valid'], { strictCodes: false, rules: { schema: 'error' }, schema: 'data/agent-tool-result.schema.json' }, other)).summary.invalid).toBe(0);
     // The same options to both, as a caller naturally writes it, are no conflict.
     const options: CheckOptions = { schema: 'test/data/newer.schema.json', codes: ['test/data/extra-codes.json'], strictCodes: true, rules: { schema: 'warning' }, redact: true, jobs: 1 };
     expect((await checkRun(['fixtures/valid'], options, createCheckContext(options))).summary.records).toBeGreaterThan(0);

@@ -325,6 +325,7 @@ describe('formatMarkdown', () => {
     // Was 1.3 MB for 2,000 records each with its own 600-character invalid category.
     const names = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${'x'.repeat(60_000)}-${i}`, 1]));
     const tools = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`${'t'.repeat(600)}-${i}`, { ok: 1, failed: 0 }]));
+    tools['zz-busiest'] = { ok: 7, failed: 5 };
     const text = formatReport('markdown', report({ summary: summary({ unknownCodes: names(150), invalidCategories: names(2000), tools }) }), plain);
     expect(Buffer.byteLength(text)).toBeLessThan(100_000);
     expect(text).toContain(`| ${'x'.repeat(59)}… | error | 1 |  |`);
@@ -332,6 +333,8 @@ describe('formatMarkdown', () => {
     expect(text).toContain(`| ${'x'.repeat(59)}… (not a category of the schema) | 1 |`);
     expect(text).toContain('| … and 1900 more (the JSON report lists them all) |  |');
     expect(text).toContain(`| ${'t'.repeat(59)}… | 1 | 0 |`);
+    // The busiest tool is listed, though last by name.
+    expect(text).toContain('| zz-busiest | 7 | 5 |');
   });
 
   it('escapes pipes, backslashes, line breaks and HTML in cells', () => {

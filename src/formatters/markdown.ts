@@ -92,7 +92,10 @@ function categoryPie(report: Report): string[] {
 function tools(report: Report): string[] {
   const counts = report.summary.tools;
   if (!counts) return [];
-  const rows = Object.entries(counts).map(([name, t]) => [shortName(name), t.ok, t.failed]);
+  const entries = Object.entries(counts);
+  // Past the cap, the busiest are the ones listed, not the first by name.
+  if (entries.length > maxNameRows) entries.sort(([, a], [, b]) => b.ok + b.failed - (a.ok + a.failed));
+  const rows = entries.map(([name, t]) => [shortName(name), t.ok, t.failed]);
   return ['### Tools', '', ...table(['tool', 'ok', 'failed'], capped(rows, 3), [false, true, true])];
 }
 
