@@ -101,7 +101,13 @@ function openTemporary(target: string): { path: string; fd: number } {
 export function writeReportFile(path: string, reports: readonly Iterable<string>[]): void {
   const stream = standardStream(path);
   if (stream !== undefined) return writePieces(stream, reports);
-  const replaced = replacedFile(path);
+  let replaced;
+  try {
+    replaced = replacedFile(path);
+  } catch (error) {
+    // A folder on the way that cannot be searched, a link that loops: said as any write failure is.
+    throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
+  }
   if (!replaced) return writeInPlace(path, path, reports);
   const { target, old } = replaced;
   let temporary;
