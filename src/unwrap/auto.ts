@@ -50,9 +50,7 @@ class Queue {
  * message walks the others (a chain walked per message took 3.7 s for 40k requests of one id).
  */
 interface Slot {
-  /** Its open `tools/call` requests, from `head` on: held in the slot itself, an object fewer per id. */
-  toolCalls: Request[];
-  head: number;
+  toolCalls: Queue;
   /** Requests of other methods, made when the first one comes. */
   others: Queue | undefined;
   /** The last request answered; null when a response came with no request (a second is a duplicate). */
@@ -66,20 +64,13 @@ interface Slot {
 }
 
 function newSlot(answered: Request | null | undefined): Slot {
-  return { toolCalls: [], head: 0, others: undefined, answered, cancels: 0 };
-}
-
-const openCalls = (slot: Slot): number => slot.toolCalls.length - slot.head;
-
-function takeCall(slot: Slot): Request | undefined {
-  const request = slot.toolCalls[slot.head++];
-  if (slot.head >= slot.toolCalls.length) (slot.toolCalls.length = 0), (slot.head = 0);
-  return request;
+  return { toolCalls: new Queue(), others: undefined, answered, cancels: 0 };
 }
 
 function answerOf(slot: Slot, toolResult: boolean): Request | undefined {
-  if (toolResult) return openCalls(slot) > 0 ? takeCall(slot) : slot.others?.take();
-  return slot.others && slot.others.size > 0 ? slot.others.take() : takeCall(slot);
+  const { toolCalls, others } = slot;
+  if (toolResult) return toolCalls.size > 0 ? toolCalls.take() : others?.take();
+  return others && others.size > 0 ? others.take() : toolCalls.take();
 }
 
 /** A JSON-RPC id as a key: only a string or a number is one (null answers an unreadable request). */
@@ -195,7 +186,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     const result = message['result'];
     const slot = key === undefined ? undefined : requests.get(key);
     // Nearly always one open request an id: the result is looked at only when there are more.
-    const open = slot ? openCalls(slot) + (slot.others?.size ?? 0) : 0;
+    const open = slot ? slot.toolCalls.size + (slot.others?.size ?? 0) : 0;
     const request: Request | undefined = !slot ? undefined : open > 0 ? answerOf(slot, open > 1 && looksLikeToolResult(result)) : (slot.answered ?? undefined);
     const duplicate = slot !== undefined && open === 0;
     if (slot && open > 0) slot.answered = request;
@@ -273,7 +264,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       // Plain loops: a generator and a spread per id cost a 200k-call transcript ~140 ms here.
       for (const requests of sessions.values()) {
         for (const slot of requests.values()) {
-          const open = [...slot.toolCalls.slice(slot.head), ...(slot.others?.remaining() ?? [])].sort((a, b) => a.line - b.line);
+          const open = [...slot.toolCalls.remaining(), ...(slot.others?.remaining() ?? [])].sort((a, b) => a.line - b.line);
           for (const request of open.slice(slot.cancels)) {
             if (!request.transcript) continue;
             if (truncatedAt !== undefined && request.line < truncatedAt) continue;
