@@ -319,6 +319,10 @@ describe('formatMarkdown', () => {
     // Every finding is listed, counted in an input's "and 20 more", or counted as left out.
     expect(rows + perInput * 20 + left).toBe(many.length);
     expect(formatReport('markdown', report({ findings: manyFindings('a.jsonl', 120) }), plain)).not.toContain('left out');
+    // A head that fills the budget alone (a --schema of 20k categories) leaves one line for the findings.
+    const categories = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`category-${String(i).padStart(50, '0')}`, 0]));
+    const full = formatReport('markdown', report({ findings: many, summary: summary({ categories }) }), plain);
+    expect(full.endsWith(`\n\n_${many.length} findings, left out to keep this summary under the 1 MiB GitHub takes: the JSON or SARIF report lists them all_\n`)).toBe(true);
   });
 
   it('cuts long names (unknown codes, invalid categories, tools) and lists at most 100 of each', () => {

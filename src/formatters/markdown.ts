@@ -121,10 +121,12 @@ function shortMessage(message: string): string {
  */
 const summaryBytes = 1_000_000;
 
+const leftOut = 'left out to keep this summary under the 1 MiB GitHub takes: the JSON or SARIF report lists them all';
+
 function findings(report: Report, options: FormatOptions, budget: number): string[] {
   if (report.findings.length === 0) return [];
-  // Room kept for the table's head and its last row, which says how many more there are.
-  if (budget < 1000) return [`_${report.findings.length} findings, left out to keep this summary under the 1 MiB GitHub takes: the JSON or SARIF report lists them all_`];
+  // No room for the table's head and its last row: one line says what is missing.
+  if (budget < 1000) return [`_${report.findings.length} findings, ${leftOut}_`];
   const lines = ['### Findings', '', ...table(['location', 'severity', 'rule', 'message'], [], [false, false, false, false])];
   // Room kept for the last row, which says how many more there are.
   let left = budget - Buffer.byteLength(lines.join('\n')) - 300;
@@ -141,7 +143,7 @@ function findings(report: Report, options: FormatOptions, budget: number): strin
     for (const finding of listed) add(() => [placeOf(finding), finding.severity, finding.rule, messageWithSuggestion(finding)], 1);
     if (rest > 0) add(() => [source, '', '', `… and ${rest} more (--max-listed 0 lists all)`], rest);
   }
-  if (unlisted > 0) lines.push(tableRow(['…', '', '', `… and ${unlisted} more, left out to keep this summary under the 1 MiB GitHub takes: the JSON or SARIF report lists them all`]));
+  if (unlisted > 0) lines.push(tableRow(['…', '', '', `… and ${unlisted} more, ${leftOut}`]));
   return lines;
 }
 
