@@ -2,7 +2,8 @@
 // option and listing what is valid, so `--help` is rarely needed to fix it.
 import { isRuleId, unknownRule } from './checks/catalog.js';
 import { ruleSettings } from './checks/severity.js';
-import type { ConfigSettings, PlainSettings } from './config.js';
+import { existsSync } from 'node:fs';
+import type { ConfigSettings, LoadedConfig, PlainSettings } from './config.js';
 import { UsageError } from './errors.js';
 import { formatNames, isFormatName, type FormatName } from './formatters/names.js';
 import { standardStream } from './output.js';
@@ -177,6 +178,41 @@ export function mergeConfig(flags: CheckFlags, settings: ConfigSettings, fromCom
     const strictNow = fromCommandLine('strictCodes') && flags.strictCodes === true;
     const fromConfig = (Object.entries(settings.rules) as [RuleId, RuleSetting][]).filter(([id]) => !(strictNow && (id === 'unknown-code' || id === 'unknown-warning-code')));
     merged.rule = [...fromConfig, ...flags.rule];
+  }
+  return merged;
+}
+
+/**
+ * The command line's flags over a config file's settings (mergeConfig), with the config's own
+ * mistakes named as the config's: a clash of the formats it gave read as `--format: ...`, though
+ * no --format was typed, and a path of it that is not there as `cannot read codes file /abs/x`.
+ */
+export function applyConfig(flags: CheckFlags, config: LoadedConfig, fromCommandLine: (key: string) => boolean): CheckFlags {
+  const { settings } = config;
+  const fromConfig = (key: keyof ConfigSettings) => settings[key] !== undefined && !fromCommandLine(key);
+  let merged: CheckFlags;
+  try {
+    merged = mergeConfig(flags, settings, fromCommandLine);
+    // The config's default output, where every format typed names its own file, is not used: no
+    // mistake (`-o` typed so is refused, as it would get nothing).
+    if (fromConfig('output') && fromCommandLine('format') && merged.format.every((target) => target.file !== undefined)) {
+      const { output: _unused, ...rest } = merged;
+      merged = rest;
+    }
+    if (fromConfig('format') || fromConfig('output')) refuseSharedStream(dashMeansStdout(merged));
+  } catch (error) {
+    // A format the config names ("json=", "sarf") is parsed as --format is: say which file it came from.
+    if (!(error instanceof UsageError)) throw error;
+    const message = error.message.replace(/^--(format|output)\b/, (option, key: 'format' | 'output') => (fromConfig(key) ? `/${key}` : option));
+    throw new UsageError(`config ${config.path}: ${message}`);
+  }
+  const paths: [string, string | undefined][] = [
+    ['schema', fromConfig('schema') ? settings.schema : undefined],
+    ['baseline', fromConfig('baseline') ? settings.baseline : undefined],
+    ...(fromConfig('codes') ? [settings.codes ?? []].flat().map((path, i, all): [string, string] => [all.length > 1 ? `codes/${i}` : 'codes', path]) : []),
+  ];
+  for (const [key, path] of paths) {
+    if (path !== undefined && path !== '-' && !existsSync(path)) throw new UsageError(`config ${config.path}: /${key}: there is no ${path} (a config's paths are relative to its own folder)`);
   }
   return merged;
 }

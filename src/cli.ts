@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { dashMeansStdout, decideColor, mergeConfig, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseSharedStream, type CheckFlags, type FormatTarget } from './cli-options.js';
+import { applyConfig, dashMeansStdout, decideColor, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseSharedStream, type CheckFlags, type FormatTarget } from './cli-options.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
@@ -95,38 +95,7 @@ function configOf(flag: string | false | undefined) {
 function withConfig(flags: CheckFlags, command: Command): { flags: CheckFlags; configPath?: string } {
   const config = configOf(flags.config);
   if (!config) return { flags };
-  const fromCommandLine = (key: string) => command.getOptionValueSource(key) === 'cli';
-  const { settings } = config;
-  // `--rule` is repeatable and merged key by key; every other option given on the command line wins.
-  let merged: CheckFlags;
-  try {
-    merged = mergeConfig(flags, settings, fromCommandLine);
-    // The config's default output, where every format typed names its own file, is not used: no
-    // mistake (`-o` typed so is refused, as it would get nothing).
-    if (settings.output !== undefined && !fromCommandLine('output') && fromCommandLine('format') && merged.format.every((target) => target.file !== undefined)) {
-      const { output: _unused, ...rest } = merged;
-      merged = rest;
-    }
-    // Formats and output the config gave are the config's mistake, not the command line's.
-    const fromConfig = (key: 'format' | 'output') => settings[key] !== undefined && !fromCommandLine(key);
-    if (fromConfig('format') || fromConfig('output')) refuseSharedStream(dashMeansStdout(merged));
-  } catch (error) {
-    // A format the config names ("json=", "sarf") is parsed as --format is: say which file it came from.
-    if (!(error instanceof UsageError)) throw error;
-    // The option the message starts with is named as the config's key when the config gave it.
-    const message = error.message.replace(/^--(format|output)\b/, (option, key: 'format' | 'output') => (settings[key] !== undefined && !fromCommandLine(key) ? `/${key}` : option));
-    throw new UsageError(`config ${config.path}: ${message}`);
-  }
-  // "cannot read codes file /abs/nope.json" named neither the config nor the key that gave the path.
-  const paths: [string, string | undefined][] = [
-    ['schema', fromCommandLine('schema') ? undefined : settings.schema],
-    ['baseline', fromCommandLine('baseline') ? undefined : settings.baseline],
-    ...(fromCommandLine('codes') ? [] : [settings.codes ?? []].flat().map((path, i, all): [string, string] => [all.length > 1 ? `codes/${i}` : 'codes', path])),
-  ];
-  for (const [key, path] of paths) {
-    if (path !== undefined && path !== '-' && !existsSync(path)) throw new UsageError(`config ${config.path}: /${key}: there is no ${path} (a config's paths are relative to its own folder)`);
-  }
-  return { flags: merged, configPath: config.path };
+  return { flags: applyConfig(flags, config, (key) => command.getOptionValueSource(key) === 'cli'), configPath: config.path };
 }
 
 const ownFile = (path: string | undefined, role: string, written: boolean): OwnFile[] => (path === undefined ? [] : [{ path, role, written }]);
