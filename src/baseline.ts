@@ -68,8 +68,8 @@ function keyed(source: string, from: string, base: string): string {
 }
 
 /**
- * keyed(), remembered for the last source: findings and entries come input by input, and resolving
- * the path again for each of 300k findings cost more than the matching.
+ * keyed(), remembered for the last source: findings and entries come input by input, so a run of
+ * them resolves its path once rather than once a finding.
  */
 function sourcesKeyed(base: string, from = process.cwd()): (source: string) => string {
   let last: string | undefined;
