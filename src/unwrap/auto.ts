@@ -197,8 +197,11 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       findings.push(...finding('unpaired-response', `response to id ${quote(id)} has no request of that id before it in this transcript`));
     }
 
+    const secondResponse = () => `a second response to id ${quote(id)}${request ? ` (${shorten(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`;
     if (isError) {
-      // A transport fault, not a tool outcome (spec section 3, wrapping 3).
+      // A transport fault, not a tool outcome (spec section 3, wrapping 3); still a second answer
+      // when its request was answered already, which passed without a word.
+      if (duplicate) findings.push(...finding('duplicate-response', `${secondResponse()}: a JSON-RPC error`));
       return { kind: 'skipped', protocolError: true, findings };
     }
     if (!isResponse) {
@@ -208,7 +211,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     }
     const isToolOutcome = request ? request.method === 'tools/call' : looksLikeToolResult(result);
     if (duplicate) {
-      findings.push(...finding('duplicate-response', `a second response to id ${quote(id)}${request ? ` (${shorten(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`));
+      findings.push(...finding('duplicate-response', secondResponse()));
     } else if (!isToolOutcome) {
       return { kind: 'skipped', findings };
     }
