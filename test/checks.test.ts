@@ -393,7 +393,20 @@ describe('library options', () => {
     expect((await checkRun(['-'], { stdin: ['{"ok":true,"result":{}}\n'], signal: AbortSignal.abort() })).interrupted).toBe(true);
   });
 
-  it('the values the command line allows pass', () => {
-    expect(() => createCheckContext({ jobs: 1, findingsInMemory: 1, maxLineBytes: 1, shard: { index: 2, count: 2 }, input: 'json', unwrap: 'none', rules: { schema: 'off' } })).not.toThrow();
+  it('the values the command line allows pass, and are used', async () => {
+    const options: CheckOptions = { jobs: 1, findingsInMemory: 1, maxLineBytes: 1, shard: { index: 2, count: 2 }, input: 'ndjson', unwrap: 'none', rules: { schema: 'off' } };
+    expect(createCheckContext(options).severities.schema).toBe('off');
+    const report = await checkRun(['-', 'fixtures/valid/blank-lines.ndjson', 'fixtures/valid/every-category.jsonl'], { ...options, stdin: ['{}\n \n{"ok":true}\n'] });
+    // Shard 2 of the three inputs sorted ('-' first) is blank-lines.ndjson alone, its three records
+    // each over one byte.
+    const seen = [...report.findings].map((f) => [f.location.source, f.location.line, f.message]);
+    const over = 'line is longer than --max-line-bytes (1 bytes)';
+    expect(seen).toEqual([2, 6, 9].map((line) => ['fixtures/valid/blank-lines.ndjson', line, over]));
+    // --unwrap none reads a transcript line as an envelope, which --rule schema=off does not fault.
+    const line = JSON.stringify({ direction: 'request', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call' } });
+    const bare = await checkRun(['-'], { ...options, maxLineBytes: 1024, shard: undefined, stdin: [line] });
+    expect(bare.summary).toMatchObject({ records: 1, skipped: 0, outcomes: { unknown: 1 } });
+    expect([...bare.findings].filter((f) => f.rule === 'schema')).toEqual([]);
+    expect((await checkRun(['-'], { stdin: [line] })).summary).toMatchObject({ records: 0, skipped: 1 });
   });
 });

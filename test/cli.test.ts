@@ -61,6 +61,11 @@ describe('mcec-result check: exit status and streams', () => {
     const result = runCli(['check', '--exit-zero', join(dir, 'e.jsonl')]);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('ok is false, so error is required');
+    // Only the verdict on the findings: an input not read, or a usage error, still exits 2.
+    const missing = runCli(['check', '--exit-zero', 'e.jsonl', 'missing.jsonl'], { cwd: dir });
+    expect(missing).toMatchObject({ status: 2, stderr: 'mcec-result: cannot read missing.jsonl: no such file or directory\n' });
+    expect(missing.stdout).toContain('ok is false, so error is required');
+    expect(runCli(['check', '--exit-zero', '--jobs', 'x', 'e.jsonl'], { cwd: dir }).status).toBe(2);
   });
 
   it('reads piped stdin when no input is named, and names it - or --stdin-filename', () => {

@@ -178,6 +178,12 @@ describe('baselines', () => {
     // A fixed input's entries are stale, and only those.
     writeFileSync(join(dir, 'a.jsonl'), lines({ ok: true, result: {} }));
     expect(runJson(['.', '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 6, stale: 2 });
+    // Merged shards add up their stale entries as well (was asserted only where both were 0).
+    const inputs = ['a.jsonl', 'b.jsonl', 'c.jsonl', 'd.jsonl'];
+    for (const i of [1, 2]) runCli(['check', ...inputs, '--baseline', 'baseline.json', '--shard', `${i}/2`, '--format', `json=fixed-${i}.json`], { cwd: dir });
+    const fixed = [1, 2].map((i) => JSON.parse(readFileSync(join(dir, `fixed-${i}.json`), 'utf8')).summary.baseline);
+    expect(fixed).toEqual([{ suppressed: 2, stale: 2 }, { suppressed: 4, stale: 0 }]);
+    expect(JSON.parse(runCli(['merge', '--format', 'json', 'fixed-1.json', 'fixed-2.json'], { cwd: dir }).stdout).summary.baseline).toEqual({ suppressed: 6, stale: 2 });
     expect(runJson(['a.jsonl', 'missing.jsonl', '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 0, stale: 2 });
   });
 
@@ -220,6 +226,12 @@ describe('baselines', () => {
     runCli(['check', '--write-baseline', 'b.json', 'run.jsonl'], { cwd: dir });
     writeFileSync(join(dir, 'run.jsonl'), lines(noError, noError));
     expect(runJson(['--baseline', 'b.json', 'run.jsonl'], { cwd: dir }).report.findings).toHaveLength(1);
+    // Two entries of one identity (baselines joined by hand, one source spelt ./run.jsonl) add up.
+    const baseline = JSON.parse(readFileSync(join(dir, 'b.json'), 'utf8'));
+    expect(baseline.findings).toHaveLength(1);
+    baseline.findings.push({ ...baseline.findings[0], source: `./${baseline.findings[0].source}` });
+    writeFileSync(join(dir, 'b.json'), JSON.stringify(baseline));
+    expect(runJson(['--baseline', 'b.json', 'run.jsonl'], { cwd: dir }).report.summary).toMatchObject({ errors: 0, baseline: { suppressed: 2, stale: 0 } });
   });
 
   it('an invalid baseline file is a usage error', () => {
@@ -238,30 +250,47 @@ describe('--redact', () => {
     properties: {
       ok: { type: 'boolean' },
       result: { type: ['object', 'null'], properties: { mode: { enum: ['fast', 'slow'] } } },
-      error: { type: 'object', properties: { detail: { const: 'x' } } },
+      error: { type: 'object', properties: { detail: { const: 'x' }, partialResult: { const: 'x' } } },
+      warnings: { type: 'array', items: { type: 'object', properties: { detail: { enum: ['a', 'b'] } } } },
     },
   };
   const records = lines(
     { ok: true, result: { mode: secret } },
     { ok: false, error: { code: 'window-not-found', category: 'no-target', detail: secret, lastObservation: { text: secret, base64: secret } } },
     `{"ok":true,"result":{"text":"${secret}" ${secret}}}`,
+    { ok: false, error: { code: 'window-not-found', category: 'no-target', detail: 'x', partialResult: secret } },
+    { ok: true, result: {}, warnings: [{ code: 'capture-blank', detail: secret }] },
   );
 
   it('keeps detail, result and observation values out of every message', () => {
-    const dir = tempFiles({ 'run.jsonl': records, 'schema.json': JSON.stringify(schema) });
-    const plain = runCli(['check', '--schema', 'schema.json', '-f', 'json', 'run.jsonl'], { cwd: dir });
-    expect(plain.stdout).toContain(secret);
+    // A .json document's parse error quotes its text as a line's does.
+    const dir = tempFiles({ 'run.jsonl': records, 'schema.json': JSON.stringify(schema), 'doc.json': `[{"ok":true,"result":{}} ${secret}]` });
+    const inputs = ['run.jsonl', 'doc.json'];
+    const plain = runJson(['--schema', 'schema.json', ...inputs], { cwd: dir });
+    // Every place is one that quotes the secret without --redact, so that the test below can fail.
+    const leaks = plain.report.findings.filter((f: { message: string }) => f.message.includes(secret)).map((f: { source: string; line: number; pointer?: string }) => [f.source, f.line, f.pointer ?? null]);
+    expect(leaks).toEqual([
+      ['run.jsonl', 1, '/result/mode'],
+      ['run.jsonl', 2, '/error/detail'],
+      ['run.jsonl', 3, null],
+      ['run.jsonl', 4, '/error/partialResult'],
+      ['run.jsonl', 5, '/warnings/0/detail'],
+      ['doc.json', 1, null],
+    ]);
     for (const format of ['json', 'human']) {
-      const redacted = runCli(['check', '--redact', '--schema', 'schema.json', '-f', format, 'run.jsonl'], { cwd: dir });
+      const redacted = runCli(['check', '--redact', '--schema', 'schema.json', '-f', format, ...inputs], { cwd: dir });
       expect(redacted.status).toBe(1);
       expect(redacted.stdout).not.toContain(secret);
     }
-    const { report } = runJson(['--redact', '--schema', 'schema.json', 'run.jsonl'], { cwd: dir });
+    const { report } = runJson(['--redact', '--schema', 'schema.json', ...inputs], { cwd: dir });
     expect(report.findings.map((f: { rule: string; line: number; pointer?: string }) => [f.rule, f.line, f.pointer ?? null])).toEqual([
       ['schema', 1, '/result/mode'],
       ['inline-image', 2, '/error/lastObservation/base64'],
       ['schema', 2, '/error/detail'],
       ['parse-error', 3, null],
+      ['schema', 4, '/error/partialResult'],
+      ['schema', 5, '/warnings/0/detail'],
+      ['parse-error', 1, null],
     ]);
     expect(report.findings[0].message).toBe('result.mode must be one of: fast, slow (value withheld by --redact)');
   });

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { ruleCatalog } from '../src/checks/catalog.js';
 import type { JsonFinding, JsonReport } from '../src/formatters/json.js';
 import type { Summary } from '../src/types.js';
 
@@ -69,7 +70,8 @@ function entryCount(path: string): number {
   return text.split('\n').filter((line) => !/^[ \t\r]*$/.test(line)).length;
 }
 
-// Default severities of spec section 5, for the rules implemented so far.
+// Default severities of spec section 5, for the rules fixtures/invalid exercises (the transcript
+// rules have fixtures of their own, test/transcripts.test.ts).
 const severityOf = {
   'parse-error': 'error',
   schema: 'error',
@@ -371,6 +373,8 @@ describe('fixtures/invalid', () => {
   });
 
   it('gives exit 1 exactly where an expected finding has error severity', () => {
+    // The severities are the spec's, and the product's catalog says the same.
+    for (const rule of implementedRules) expect(ruleCatalog[rule].defaultSeverity, rule).toBe(severityOf[rule]);
     for (const [file, entry] of Object.entries(invalid)) {
       const hasError = entry.findings.some(([rule]) => severityOf[rule] === 'error');
       expect(entry.exit, file).toBe(hasError ? 1 : 0);

@@ -135,7 +135,7 @@ describe('formatSarif', () => {
   });
 
   it('gives each result its rule index, level, message with suggestion, place and properties', () => {
-    const [first, second, , parse] = run.results;
+    const [first, second, warning, parse] = run.results;
     expect(run.tool.driver.rules[first!.ruleIndex]!.id).toBe('schema');
     expect(first).toEqual({
       ruleId: 'schema',
@@ -146,6 +146,9 @@ describe('formatSarif', () => {
       properties: { pointer: '', tool: 'find', wrapping: 'transcript' },
     });
     expect(second!.message.text).toBe('error.category must be one of: timeout, focus (got "no_target") (did you mean "no-target"?)');
+    // A warning is uploaded as one: was asserted nowhere, so every result as 'error' passed.
+    expect(warning).toMatchObject({ ruleId: 'unknown-code', level: 'warning', message: { text: 'unknown error code "window-not-fonud" (did you mean "window-not-found"?)' } });
+    expect(run.results.map((result) => result.level)).toEqual(['error', 'error', 'warning', 'error', 'error']);
     expect(parse!.locations[0]!.physicalLocation.region).toEqual({ startLine: 7, startColumn: 58 });
     expect(parse).not.toHaveProperty('properties');
   });

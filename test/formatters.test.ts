@@ -72,6 +72,16 @@ describe('formatHuman', () => {
     expect(markdown.indexOf('no_target (not a category')).toBeLessThan(markdown.indexOf('| 7 (not a category'));
   });
 
+  it('shows the 5 top codes and 10 busiest sessions, and counts the rest', () => {
+    const codes = Object.fromEntries(Array.from({ length: 7 }, (_, k) => [`code-${k}`, 10 - k]));
+    const sessions = Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`s${String(k).padStart(2, '0')}`, { records: 20 - k, ok: 20 - k, failed: 0 }]));
+    const text = formatReport('human', report({ summary: sampleSummary({ codes, sessions }) }), plain);
+    expect(text).toMatch(/top codes\n {2}code-0 +10\n {2}code-1 +9\n {2}code-2 +8\n {2}code-3 +7\n {2}code-4 +6\n {2}… and 2 more\n/);
+    const shown = text.slice(text.indexOf('sessions\n')).split('\n').slice(2);
+    expect(shown.slice(0, 11).map((row) => row.trim().split(/ +/)[0])).toEqual(['s00', 's01', 's02', 's03', 's04', 's05', 's06', 's07', 's08', 's09', '…']);
+    expect(shown[10]).toBe('  … and 2 more');
+  });
+
   it('gives no pass over a report that does not cover every input (unread, interrupted)', () => {
     // Was "✔ no problems in 1 input" (Markdown "## ✅") over runs that exit 2 or 130.
     const clean = { findings: [], summary: sampleSummary({ errors: 0, warnings: 0, inputs: 1 }) };
@@ -189,9 +199,11 @@ describe('streamed JSON formats', () => {
     it.each([0, 1, 63, 64, 65, 700])(`--format ${format} with %i findings is JSON.stringify(report, null, 2)`, (count) => {
       const text = formatReport(format, many(count), plain);
       expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
-      const parsed = JSON.parse(text) as { findings?: unknown[]; runs?: { results: unknown[] }[] };
-      expect((parsed.findings ?? parsed.runs![0]!.results).length).toBe(count);
-      if (parsed.findings) expect(parsed.findings.map((f) => (f as { line: number }).line)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+      type Sarif = { locations: { physicalLocation: { region: { startLine: number } } }[] };
+      const parsed = JSON.parse(text) as { findings?: { line: number }[]; runs?: { results: Sarif[] }[] };
+      // Every item once, in order, for either format: a batch lost or repeated changes the lines.
+      const lines = parsed.findings ? parsed.findings.map((f) => f.line) : parsed.runs![0]!.results.map((r) => r.locations[0]!.physicalLocation.region.startLine);
+      expect(lines).toEqual(Array.from({ length: count }, (_, i) => i + 1));
     });
   }
 });

@@ -161,6 +161,9 @@ describe('JSON-RPC and transcripts', () => {
     expect(unanswered.late).toEqual([{ line: 1, tool: 'wait-for', wrapping: 'transcript', finding: expect.objectContaining({ rule: 'unanswered-request', severity: 'warning' }) }]);
     const truncated = run([line('request', request(4, 'wait-for')), { truncated: 'tool-call log size cap reached' }]);
     expect(truncated.late).toEqual([]);
+    // The marker excuses what it cut off, not a request logged after it.
+    const after = run([line('request', request(4, 'wait-for')), { truncated: 'tool-call log size cap reached' }, line('request', request(5, 'capture'))]);
+    expect(after.late).toEqual([expect.objectContaining({ line: 3, tool: 'capture', finding: expect.objectContaining({ rule: 'unanswered-request' }) })]);
     // Raw JSON-RPC captures are not transcripts.
     expect(run([request(4, 'wait-for')]).late).toEqual([]);
   });
