@@ -2,6 +2,7 @@
 // state: framing never throws and yields one entry per non-blank line at its 1-based line number,
 // chunking never changes what framing yields, unwrapping and checking never throw, and a whole run
 // accounts for every non-blank line exactly once.
+import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { frameBuffer, frameInput } from '../src/framing/index.js';
 import { decodeInput, plainUtf8 } from '../src/sources/decode.js';
 import { extractObject } from '../src/framing/extract.js';
 import { NdjsonFramer } from '../src/framing/ndjson.js';
+import { firstSyntaxError, parseErrorCode, scanError, token } from '../src/framing/parse-error.js';
 import type { Framed } from '../src/types.js';
 import { autoUnwrapper } from '../src/unwrap/auto.js';
 import type { Unwrapped } from '../src/unwrap/types.js';
@@ -592,6 +594,69 @@ describe('the small-file fast path', () => {
 
 // ---------------------------------------------------------------------------------------------
 // Fingerprints (baselines): the canonical text of a record, by recursion or by an explicit stack
+
+describe('firstSyntaxError: the first error of jsonc-parser\'s strict visit, without its recursion', () => {
+  const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
+  /** The oracle: visit's own first error, as locateParseError asked for it before. */
+  function visitFirst(text: string) {
+    let first: { code: number; offset: number; length: number } | undefined;
+    jsonc.visit(text, { onError: (code, offset, length) => void (first ??= { code, offset, length }) }, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    return first;
+  }
+  const piece = fc.constantFrom('[', ']', '{', '}', ',', ':', '"a"', '"b', '1', '-', '1e', '-0.5', 'true', 'nul', 'null', 'false', ' ', '\n', '\r\n', '//c', '/*', '/*c*/', '\u0001', '"\\x"', '"\\u12"', '"\u0001"', 'x', '\u00e9', '\uFEFF');
+  const nearJson = fc.oneof(
+    fc.array(piece, { maxLength: 30 }).map((pieces) => pieces.join('')),
+    // Real JSON with one character put in, taken out or changed.
+    fc.tuple(fc.json({ maxDepth: 4 }), fc.nat(), fc.constantFrom('', ',', ']', '}', '{', '[', ':', '"', 'x', ' ')).map(([text, at, c]) => {
+      const i = at % (text.length + 1);
+      return at % 3 === 0 ? text.slice(0, i) + c + text.slice(i) : text.slice(0, i) + c + text.slice(i + 1);
+    }),
+  );
+
+  it('agrees with visit on near-JSON text, code, offset and length, and finds nothing in JSON', () => {
+    fc.assert(
+      fc.property(nearJson, (text) => {
+        expect(firstSyntaxError(text)).toEqual(visitFirst(text));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const text of ['{"ok":true}', '[]', ' 1 ', '"a"']) expect(firstSyntaxError(text)).toBeUndefined();
+  });
+
+  it("uses jsonc-parser's enum values", () => {
+    // Const enums in the package's types: read as the objects they are at run time.
+    const enums = jsonc as unknown as Record<'SyntaxKind' | 'ScanError', Record<string, number>>;
+    const kinds = enums.SyntaxKind;
+    expect(token).toEqual({ openBrace: kinds['OpenBraceToken'], closeBrace: kinds['CloseBraceToken'], openBracket: kinds['OpenBracketToken'], closeBracket: kinds['CloseBracketToken'], comma: kinds['CommaToken'], colon: kinds['ColonToken'], null: kinds['NullKeyword'], true: kinds['TrueKeyword'], false: kinds['FalseKeyword'], string: kinds['StringLiteral'], number: kinds['NumericLiteral'], lineComment: kinds['LineCommentTrivia'], blockComment: kinds['BlockCommentTrivia'], lineBreak: kinds['LineBreakTrivia'], trivia: kinds['Trivia'], unknown: kinds['Unknown'], eof: kinds['EOF'] });
+    const scans = enums.ScanError;
+    expect(scanError).toEqual({ none: scans['None'], endOfComment: scans['UnexpectedEndOfComment'], endOfString: scans['UnexpectedEndOfString'], endOfNumber: scans['UnexpectedEndOfNumber'], invalidUnicode: scans['InvalidUnicode'], invalidEscape: scans['InvalidEscapeCharacter'], invalidCharacter: scans['InvalidCharacter'] });
+    const names = Object.fromEntries(Object.entries(parseErrorCode).map(([key, value]) => [key, jsonc.printParseErrorCode(value as never)]));
+    expect(names).toEqual({
+      invalidSymbol: 'InvalidSymbol',
+      invalidNumberFormat: 'InvalidNumberFormat',
+      propertyNameExpected: 'PropertyNameExpected',
+      valueExpected: 'ValueExpected',
+      colonExpected: 'ColonExpected',
+      commaExpected: 'CommaExpected',
+      closeBraceExpected: 'CloseBraceExpected',
+      closeBracketExpected: 'CloseBracketExpected',
+      endOfFileExpected: 'EndOfFileExpected',
+      invalidCommentToken: 'InvalidCommentToken',
+      endOfString: 'UnexpectedEndOfString',
+      endOfNumber: 'UnexpectedEndOfNumber',
+      invalidUnicode: 'InvalidUnicode',
+      invalidEscape: 'InvalidEscapeCharacter',
+      invalidCharacter: 'InvalidCharacter',
+    });
+  });
+
+  it('takes 100k open brackets without overflowing the stack, where visit cannot', () => {
+    const deep = '['.repeat(100_000) + 'x';
+    expect(() => visitFirst(deep)).toThrow(RangeError);
+    expect(firstSyntaxError(deep)).toEqual({ code: parseErrorCode.invalidSymbol, offset: 100_000, length: 1 });
+    expect(firstSyntaxError('{"a":'.repeat(50_000))).toEqual({ code: parseErrorCode.valueExpected, offset: 250_000, length: 0 });
+  });
+});
 
 describe('canonicalJson', () => {
   it('writes any JSON value as the explicit-stack walk does, members sorted, whatever their order', () => {

@@ -75,6 +75,30 @@ describe('bad inputs', () => {
     expect(report.summary.records).toBe(3);
   });
 
+  it('100k-deep nesting that is not JSON: a parse error at its line and column, the input read on', () => {
+    // Was: the syntax error's locator recursed, the stack overflowed, and the whole input failed
+    // (exit 2, "Maximum call stack size exceeded"), every record after the line unread.
+    const deep = '['.repeat(100_000);
+    const dir = tempFiles({
+      'deep.jsonl': lines({ ok: true, result: {} }, `${deep}x`, `{"a":${deep}`, { ok: false }),
+      'deep.json': `[\n{"ok":true,"result":{}},\n${deep}}`,
+      'deep.log': `2026-07-01 INFO {"ok":true,"result":${deep}\n`,
+    });
+    const { status, stderr, report } = runJson(['deep.jsonl', 'deep.json', '--input', 'auto'], { cwd: dir });
+    expect(stderr).toBe('');
+    expect(status).toBe(1);
+    expect(report.findings.map((f: { source: string; rule: string; line: number; column?: number; message: string }) => [f.source, f.line, f.column ?? null, f.message])).toEqual([
+      ['deep.jsonl', 2, 100_001, 'unexpected "x"'],
+      ['deep.jsonl', 3, 100_006, 'unexpected end of input: closing bracket expected (a JSON value spread over several lines? check the file with --input json)'],
+      ['deep.jsonl', 4, null, 'ok is false, so error is required'],
+      ['deep.json', 3, 100_001, 'value expected, found "}"'],
+    ]);
+    expect(report.summary).toMatchObject({ records: 2, unparseable: 3 });
+    const extracted = runJson(['--extract', 'deep.log'], { cwd: dir });
+    expect(extracted).toMatchObject({ status: 1, stderr: '' });
+    expect(extracted.report.findings).toMatchObject([{ rule: 'parse-error', line: 1, message: 'unexpected end of input: closing bracket expected' }]);
+  });
+
   it('a 100k-digit error code: an unknown-code warning with its suggestion, in linear time', () => {
     const digits = '4'.repeat(100_000);
     const dir = tempFiles({ 'long.jsonl': lines({ ok: false, error: { code: `selector-matched-${digits}x`, category: 'ambiguous-selector', detail: 'd' } }) });

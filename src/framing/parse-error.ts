@@ -34,17 +34,8 @@ const messages: Record<ReturnType<typeof printParseErrorCode>, string> = {
 
 /** Describes why `text` (which JSON.parse rejected with `error`) is not JSON. */
 export function locateParseError(text: string, error: unknown, quote = true): ParseFailure {
-  const { printParseErrorCode: codeName, visit } = loadJsoncParser();
-  let found: { code: number; offset: number; length: number } | undefined;
-  visit(
-    text,
-    {
-      onError(code, offset, length) {
-        found ??= { code, offset, length };
-      },
-    },
-    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
-  );
+  const { printParseErrorCode: codeName } = loadJsoncParser();
+  const found = firstSyntaxError(text);
   if (found) {
     const inString = inStringCodes.has(codeName(found.code)) ? faultInString(text, found) : undefined;
     if (inString) return { offset: inString.offset, message: quote ? `${inString.message}, found ${JSON.stringify(inString.token)}` : inString.message, atEnd: false };
@@ -68,6 +59,134 @@ export function locateParseError(text: string, error: unknown, quote = true): Pa
     return { offset, message, atEnd: atEnd || base.startsWith('unterminated') };
   }
   return fromV8(text, error);
+}
+
+// jsonc-parser's SyntaxKind, ScanError and ParseErrorCode: const enums, which an isolated module
+// cannot read from its declarations (a test holds these to the package's values).
+export const token = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, comma: 5, colon: 6, null: 7, true: 8, false: 9, string: 10, number: 11, lineComment: 12, blockComment: 13, lineBreak: 14, trivia: 15, unknown: 16, eof: 17 } as const;
+export const scanError = { none: 0, endOfComment: 1, endOfString: 2, endOfNumber: 3, invalidUnicode: 4, invalidEscape: 5, invalidCharacter: 6 } as const;
+export const parseErrorCode = {
+  invalidSymbol: 1,
+  invalidNumberFormat: 2,
+  propertyNameExpected: 3,
+  valueExpected: 4,
+  colonExpected: 5,
+  commaExpected: 6,
+  closeBraceExpected: 7,
+  closeBracketExpected: 8,
+  endOfFileExpected: 9,
+  invalidCommentToken: 10,
+  endOfString: 12,
+  endOfNumber: 13,
+  invalidUnicode: 14,
+  invalidEscape: 15,
+  invalidCharacter: 16,
+} as const;
+
+const scanErrorCodes: Record<number, number> = {
+  [scanError.invalidUnicode]: parseErrorCode.invalidUnicode,
+  [scanError.invalidEscape]: parseErrorCode.invalidEscape,
+  [scanError.endOfNumber]: parseErrorCode.endOfNumber,
+  [scanError.endOfString]: parseErrorCode.endOfString,
+  [scanError.invalidCharacter]: parseErrorCode.invalidCharacter,
+};
+
+export interface SyntaxFault {
+  code: number;
+  offset: number;
+  length: number;
+}
+
+/**
+ * The first error jsonc-parser's strict `visit` reports, found on its scanner's tokens with a stack
+ * of open containers instead of its recursive descent: a line of 10,000 `[` overflowed the call
+ * stack, and the whole input failed ("Maximum call stack size exceeded") with every record after it
+ * unread. The grammar is visit's up to its first error (a property test compares the two), which is
+ * all a message needs; undefined for JSON.
+ */
+export function firstSyntaxError(text: string): SyntaxFault | undefined {
+  const scanner = loadJsoncParser().createScanner(text, false);
+  let fault: SyntaxFault | undefined;
+  const fail = (code: number): void => {
+    fault ??= { code, offset: scanner.getTokenOffset(), length: scanner.getTokenLength() };
+  };
+  // The next token that is not blank; comments and unknown characters are errors on the way.
+  const next = (): number => {
+    for (;;) {
+      const kind = scanner.scan();
+      const scanned = scanErrorCodes[scanner.getTokenError()];
+      if (scanned !== undefined) fail(scanned);
+      if (kind === token.lineComment || kind === token.blockComment) fail(parseErrorCode.invalidCommentToken);
+      else if (kind === token.unknown) fail(parseErrorCode.invalidSymbol);
+      else if (kind !== token.trivia && kind !== token.lineBreak) return kind;
+    }
+  };
+  // Open containers, innermost last: true for an object.
+  const open: boolean[] = [];
+  let kind = next();
+  if (kind === token.eof) fail(parseErrorCode.valueExpected);
+  // Each turn reads one value where one is due (after `[`, `,` or `:`, or at the start), then the
+  // separators and closing brackets after it, up to where the next value is due.
+  while (fault === undefined) {
+    if (kind === token.openBracket || kind === token.openBrace) {
+      const isObject = kind === token.openBrace;
+      open.push(isObject);
+      kind = next();
+      if (fault) break;
+      if (kind === (isObject ? token.closeBrace : token.closeBracket)) {
+        open.pop();
+        kind = next();
+      } else if (kind === token.eof) fail(isObject ? parseErrorCode.closeBraceExpected : parseErrorCode.closeBracketExpected);
+      // A comma before the first member: the value it should follow is missing.
+      else if (kind === token.comma) fail(parseErrorCode.valueExpected);
+      else {
+        if (isObject) kind = property(kind);
+        continue;
+      }
+    } else if (kind === token.string || kind === token.number || kind === token.null || kind === token.true || kind === token.false) {
+      if (kind === token.number && Number.isNaN(Number(scanner.getTokenValue()))) fail(parseErrorCode.invalidNumberFormat);
+      kind = next();
+    } else {
+      fail(parseErrorCode.valueExpected);
+    }
+    if (fault) break;
+    // After a value: close what it ends, until a comma asks for the next one.
+    for (;;) {
+      if (open.length === 0) {
+        if (kind !== token.eof) fail(parseErrorCode.endOfFileExpected);
+        return fault;
+      }
+      const isObject = open[open.length - 1]!;
+      if (kind === (isObject ? token.closeBrace : token.closeBracket)) {
+        open.pop();
+        kind = next();
+        if (fault) return fault;
+        continue;
+      }
+      if (kind === token.eof) fail(isObject ? parseErrorCode.closeBraceExpected : parseErrorCode.closeBracketExpected);
+      else if (kind !== token.comma) fail(parseErrorCode.commaExpected);
+      else {
+        kind = next();
+        if (!fault && isObject) kind = property(kind);
+      }
+      break;
+    }
+  }
+  return fault;
+
+  /** A member's name and colon; returns the token where its value is due. */
+  function property(kind: number): number {
+    if (kind !== token.string) {
+      fail(parseErrorCode.propertyNameExpected);
+      return kind;
+    }
+    kind = next();
+    if (kind !== token.colon) {
+      fail(parseErrorCode.colonExpected);
+      return kind;
+    }
+    return next();
+  }
 }
 
 const inStringCodes = new Set<string>(['InvalidCharacter', 'InvalidEscapeCharacter', 'InvalidUnicode']);
