@@ -637,6 +637,21 @@ describe('the JSON report (spec section 6)', () => {
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
   });
 
+  it('validates with a line break in a pointer, so that merge reads it back', () => {
+    // Was: the schema's pointer pattern "^(/.*)?$" (no `.` matches a line break) refused the
+    // report check wrote for a key holding one, and merge exited 2 on it.
+    const keys = tempFiles({ 'keys.jsonl': lines({ ok: true, result: {}, 'a\nb': 1, 'c\u2028d': 2 }) });
+    expect(runCli(['check', '-f', 'json=r.json', 'keys.jsonl'], { cwd: keys }).status).toBe(1);
+    const written = JSON.parse(readFileSync(join(keys, 'r.json'), 'utf8'));
+    expect(written.findings.map((f: { pointer: string }) => f.pointer)).toEqual(['/a\nb', '/c\u2028d']);
+    const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas/report-v1.schema.json'), 'utf8'));
+    const validate = new Ajv2020({ allErrors: true }).compile(schema);
+    expect(validate(written), JSON.stringify(validate.errors)).toBe(true);
+    const merged = runCli(['merge', '-f', 'json', 'r.json'], { cwd: keys });
+    expect(merged).toMatchObject({ status: 1, stderr: '' });
+    expect(JSON.parse(merged.stdout).findings).toEqual(written.findings);
+  });
+
   it('has every field of spec section 6, counted as the spec counts', () => {
     expect(status).toBe(1);
     expect(report.reportVersion).toBe(1);
