@@ -5,7 +5,7 @@
 import { dirname, isAbsolute, posix, relative, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
 import { readValidatedJsonFile } from './load-json.js';
-import { standardStream, writeReportFile } from './output.js';
+import { WriteInterrupted, standardStream, writeReportFile } from './output.js';
 import { FilteredList } from './findings/store.js';
 import type { Finding, Report } from './types.js';
 
@@ -142,10 +142,11 @@ export function baselineText(baseline: Baseline): string {
   return `${JSON.stringify(baseline, null, 2)}\n`;
 }
 
-export function writeBaseline(path: string, findings: Iterable<Finding>): void {
+export async function writeBaseline(path: string, findings: Iterable<Finding>, signal?: AbortSignal): Promise<void> {
   try {
-    writeReportFile(path, [[baselineText(createBaseline(findings, writtenFolder(path)))]]);
+    await writeReportFile(path, [[baselineText(createBaseline(findings, writtenFolder(path)))]], signal);
   } catch (error) {
+    if (error instanceof WriteInterrupted) throw error;
     throw new UsageError(`cannot write baseline ${path}: ${describeError(error).replace(/^cannot write [^:]*: /, '')}`);
   }
 }

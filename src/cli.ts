@@ -9,7 +9,7 @@ import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
 import { printable } from './formatters/common.js';
-import { writePieces, writeReportFile } from './output.js';
+import { WriteInterrupted, writePieces, writeReportFile } from './output.js';
 import { loadFormatter } from './formatters/load.js';
 import { inputModes } from './framing/index.js';
 import { maxLineBytesLimit } from './framing/ndjson.js';
@@ -44,7 +44,7 @@ function exitStatus(report: Report, flags: CheckFlags): number {
   return 0;
 }
 
-async function writeReports(report: Report, flags: CheckFlags): Promise<void> {
+async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSignal): Promise<void> {
   const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
   const toStdout = flags.output === undefined;
   const color = decideColor(flags.color, toStdout && process.stdout.isTTY === true, process.env);
@@ -59,14 +59,14 @@ async function writeReports(report: Report, flags: CheckFlags): Promise<void> {
     const pieces = format(report, { ...options, color: file === undefined && color });
     const warning = target.format === 'sarif' ? (await import('./formatters/sarif.js')).sarifWarning(report) : undefined;
     if (warning !== undefined) process.stderr.write(`mcec-result: ${warning}\n`);
-    if (target.file !== undefined) writeReportFile(target.file, [pieces]);
+    if (target.file !== undefined) await writeReportFile(target.file, [pieces], signal);
     else main.push(pieces);
   }
   if (flags.output !== undefined) {
-    if (main.length > 0) writeReportFile(flags.output, main);
+    if (main.length > 0) await writeReportFile(flags.output, main, signal);
     return;
   }
-  writePieces(1, main);
+  await writePieces(1, main, signal);
 }
 
 /** Baselines merge into a baseline, which has one shape: the options that shape a report do not apply. */
@@ -76,7 +76,7 @@ async function writeMergedBaseline(baselines: readonly { baseline: Baseline; fol
   if (given) throw new UsageError(`merge: ${given[0]} shapes a report, and baselines merge into a baseline: write it with -o FILE (or to stdout)`);
   const { baselineText, mergeBaselines, writtenFolder } = await loadBaselines();
   const text = baselineText(mergeBaselines(baselines, writtenFolder(flags.output)));
-  writeReportFile(flags.output ?? '-', [[text]]);
+  await writeReportFile(flags.output ?? '-', [[text]]);
 }
 
 interface ExplainFlags {
@@ -166,12 +166,25 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   });
   // A baseline of part of the corpus would make the rest "new" on the next run: none is written then.
   const partial = report.interrupted ? 'the run was interrupted' : report.inputFailures.length > 0 ? 'an input could not be read' : undefined;
-  if (flags.writeBaseline !== undefined && partial === undefined) (await loadBaselines()).writeBaseline(flags.writeBaseline, report.findings);
-  if (baseline) {
-    const { applyBaseline, baselineFolder } = await loadBaselines();
-    report = applyBaseline(report, baseline, baselineFolder(flags.baseline));
+  // Ctrl-C while the reports are written stops the writing: a report file keeps its last contents,
+  // and the run's temporary files go at exit (SIGINT's default action left them behind).
+  const stopWriting = new AbortController();
+  const onSigintWriting = () => stopWriting.abort();
+  process.once('SIGINT', onSigintWriting);
+  try {
+    if (flags.writeBaseline !== undefined && partial === undefined) await (await loadBaselines()).writeBaseline(flags.writeBaseline, report.findings, stopWriting.signal);
+    if (baseline) {
+      const { applyBaseline, baselineFolder } = await loadBaselines();
+      report = applyBaseline(report, baseline, baselineFolder(flags.baseline));
+    }
+    await writeReports(report, flags, stopWriting.signal);
+  } catch (error) {
+    if (!(error instanceof WriteInterrupted)) throw error;
+    process.stderr.write(`mcec-result: interrupted by Ctrl-C while the report was written: ${error.detail}\n`);
+    return 130;
+  } finally {
+    process.off('SIGINT', onSigintWriting);
   }
-  await writeReports(report, flags);
   // File names come from the folders searched: shown with escapes, as the human report shows them.
   for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${printable(failure.message)}\n`);
   // A report may be read later, from a file or a CI log: say that it stops early, and where.

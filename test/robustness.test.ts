@@ -263,6 +263,29 @@ describe('terminated runs', () => {
   }, 20_000);
 });
 
+describe('Ctrl-C while the report is written', () => {
+  // Ctrl-C's listener was gone once reading ended, and SIGINT's default action killed the writer:
+  // it left the spooled findings in TMPDIR and a partial temporary report beside the target.
+  it('stops the writing: exit 130, the old report kept, no temporary file left', async () => {
+    const dir = tempFiles({ 'many.jsonl': `${JSON.stringify({ ok: true })}\n`.repeat(100_000), 'many.sarif': 'last week', 'tmp/.keep': '' });
+    const tmp = join(dir, 'tmp');
+    const child = spawn(process.execPath, [binary, 'check', '--jobs', '1', '--findings-in-memory', '1', '-f', 'sarif', '-o', 'many.sarif', 'many.jsonl'], { cwd: dir, env: { ...process.env, TMPDIR: tmp } });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    // Each 1 MiB written gives Ctrl-C its turn: the signal goes as soon as the temporary report has a byte.
+    const writing = () => readdirSync(dir).some((name) => name.startsWith('.many.sarif.') && (statSync(join(dir, name), { throwIfNoEntry: false })?.size ?? 0) > 0);
+    for (let waited = 0; !writing() && waited < 20_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(writing()).toBe(true);
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(stderr).toMatch(/\nmcec-result: interrupted by Ctrl-C while the report was written: many\.sarif is not written: it keeps its last contents\n$/);
+    expect(readFileSync(join(dir, 'many.sarif'), 'utf8')).toBe('last week');
+    expect(readdirSync(dir).sort()).toEqual(['many.jsonl', 'many.sarif', 'tmp']);
+    expect(readdirSync(tmp)).toEqual(['.keep']);
+  }, 30_000);
+});
+
 describe('unreadable inputs', () => {
   it('a file that cannot be read: exit 2, "cannot read PATH: reason", the rest still checked', () => {
     const dir = tempFiles({ 'secret.jsonl': lines({ ok: true }), 'ok.jsonl': lines({ ok: false }) });
