@@ -150,7 +150,8 @@ export function parseShard(value: string): { index: number; count: number } {
   const match = /^(\d+)\/(\d+)$/.exec(value);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count) throw new UsageError(`--shard: expected i/n with 1 <= i <= n, got "${value}"`);
+  // Past 2^53 the numbers are no longer exact, and the library's own check refused them in its words.
+  if (!match || count < 1 || index < 1 || index > count || !Number.isSafeInteger(count)) throw new UsageError(`--shard: expected i/n with 1 <= i <= n, got "${value}"`);
   return { index, count };
 }
 

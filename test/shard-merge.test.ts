@@ -33,10 +33,10 @@ describe('--shard i/n', () => {
   });
 
   it('rejects a malformed shard', () => {
-    for (const shard of ['0/2', '3/2', 'x', '1/0']) {
+    for (const shard of ['0/2', '3/2', 'x', '1/0', '2/99999999999999999999']) {
       const result = runCli(['check', '--shard', shard, 'fixtures/samples']);
       expect(result.status).toBe(2);
-      expect(result.stderr).toContain('--shard: expected i/n');
+      expect(result.stderr).toBe(`mcec-result: --shard: expected i/n with 1 <= i <= n, got "${shard}"\n`);
     }
   });
 });
