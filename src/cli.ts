@@ -70,13 +70,13 @@ async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSig
 }
 
 /** Baselines merge into a baseline, which has one shape: the options that shape a report do not apply. */
-async function writeMergedBaseline(baselines: readonly { baseline: Baseline; folder: string }[], flags: CheckFlags): Promise<void> {
+async function writeMergedBaseline(baselines: readonly { baseline: Baseline; folder: string }[], flags: CheckFlags, signal: AbortSignal): Promise<void> {
   const reportOnly = [['--format', flags.format.length > 0], ['--quiet', flags.quiet === true], ['--max-warnings', flags.maxWarnings !== undefined]] as const;
   const given = reportOnly.find(([, set]) => set);
   if (given) throw new UsageError(`merge: ${given[0]} shapes a report, and baselines merge into a baseline: write it with -o FILE (or to stdout)`);
   const { baselineText, mergeBaselines, writtenFolder } = await loadBaselines();
   const text = baselineText(mergeBaselines(baselines, writtenFolder(flags.output)));
-  await writeReportFile(flags.output ?? '-', [[text]]);
+  await writeReportFile(flags.output ?? '-', [[text]], signal);
 }
 
 interface ExplainFlags {
@@ -166,31 +166,43 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   });
   // A baseline of part of the corpus would make the rest "new" on the next run: none is written then.
   const partial = report.interrupted ? 'the run was interrupted' : report.inputFailures.length > 0 ? 'an input could not be read' : undefined;
-  // Ctrl-C while the reports are written stops the writing: a report file keeps its last contents,
-  // and the run's temporary files go at exit (SIGINT's default action left them behind).
-  const stopWriting = new AbortController();
-  const onSigintWriting = () => stopWriting.abort();
-  process.once('SIGINT', onSigintWriting);
-  try {
-    if (flags.writeBaseline !== undefined && partial === undefined) await (await loadBaselines()).writeBaseline(flags.writeBaseline, report.findings, stopWriting.signal);
+  const stopped = await stoppableWrite(async (signal) => {
+    if (flags.writeBaseline !== undefined && partial === undefined) await (await loadBaselines()).writeBaseline(flags.writeBaseline, report.findings, signal);
     if (baseline) {
       const { applyBaseline, baselineFolder } = await loadBaselines();
       report = applyBaseline(report, baseline, baselineFolder(flags.baseline));
     }
-    await writeReports(report, flags, stopWriting.signal);
-  } catch (error) {
-    if (!(error instanceof WriteInterrupted)) throw error;
-    process.stderr.write(`mcec-result: interrupted by Ctrl-C while the report was written: ${error.detail}\n`);
-    return 130;
-  } finally {
-    process.off('SIGINT', onSigintWriting);
-  }
+    await writeReports(report, flags, signal);
+  });
+  if (stopped !== undefined) return stopped;
   // File names come from the folders searched: shown with escapes, as the human report shows them.
   for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${printable(failure.message)}\n`);
   // A report may be read later, from a file or a CI log: say that it stops early, and where.
   if (report.interrupted) process.stderr.write(`mcec-result: interrupted: the report covers only what was read before Ctrl-C (${report.summary.records} records)\n`);
   if (flags.writeBaseline !== undefined && partial !== undefined) process.stderr.write(`mcec-result: baseline ${flags.writeBaseline} not written: ${partial}, so it would hold only part of the findings\n`);
   return exitStatus(report, flags);
+}
+
+/**
+ * Runs `write` with Ctrl-C stopping it; returns 130 when it did. Once reading is over, SIGINT had its
+ * default action, which kills the process without its exit handlers: a long report (a 600k-result
+ * SARIF takes ~20 s) left its spooled findings in TMPDIR and a partial temporary report beside the
+ * target. Stopped here, a report file keeps its last contents and the temporary files go at exit.
+ */
+async function stoppableWrite(write: (signal: AbortSignal) => Promise<void>): Promise<number | undefined> {
+  const stop = new AbortController();
+  const onSigint = () => stop.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    await write(stop.signal);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof WriteInterrupted)) throw error;
+    process.stderr.write(`mcec-result: interrupted by Ctrl-C while the report was written: ${error.detail}\n`);
+    return 130;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
 }
 
 /** `check -run.jsonl` is an unknown option to commander; when such a file exists, say how to name it. */
@@ -264,15 +276,13 @@ function program(setStatus: (status: number) => void): Command {
       const [{ mergeReports, readMergeInputs, sharedInputsWarning }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
       const inputs = readMergeInputs(reports);
       if (inputs.kind === 'baselines') {
-        await writeMergedBaseline(inputs.baselines, flags);
-        setStatus(0);
+        setStatus((await stoppableWrite((signal) => writeMergedBaseline(inputs.baselines, flags, signal))) ?? 0);
         return;
       }
       const report = mergeReports(inputs.reports, loadRegistry());
       const shared = sharedInputsWarning(inputs.reports);
       if (shared !== undefined) process.stderr.write(`mcec-result: ${shared}\n`);
-      await writeReports(report, flags);
-      setStatus(exitStatus(report, flags));
+      setStatus((await stoppableWrite((signal) => writeReports(report, flags, signal))) ?? exitStatus(report, flags));
     });
   root
     .command('explain')

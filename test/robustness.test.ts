@@ -269,21 +269,30 @@ describe('Ctrl-C while the report is written', () => {
   it('stops the writing: exit 130, the old report kept, no temporary file left', async () => {
     const dir = tempFiles({ 'many.jsonl': `${JSON.stringify({ ok: true })}\n`.repeat(100_000), 'many.sarif': 'last week', 'tmp/.keep': '' });
     const tmp = join(dir, 'tmp');
-    const child = spawn(process.execPath, [binary, 'check', '--jobs', '1', '--findings-in-memory', '1', '-f', 'sarif', '-o', 'many.sarif', 'many.jsonl'], { cwd: dir, env: { ...process.env, TMPDIR: tmp } });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const closed = new Promise((resolve) => child.on('close', resolve));
-    // Each 1 MiB written gives Ctrl-C its turn: the signal goes as soon as the temporary report has a byte.
-    const writing = () => readdirSync(dir).some((name) => name.startsWith('.many.sarif.') && (statSync(join(dir, name), { throwIfNoEntry: false })?.size ?? 0) > 0);
-    for (let waited = 0; !writing() && waited < 20_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(writing()).toBe(true);
-    child.kill('SIGINT');
-    expect(await closed).toBe(130);
-    expect(stderr).toMatch(/\nmcec-result: interrupted by Ctrl-C while the report was written: many\.sarif is not written: it keeps its last contents\n$/);
+    /** Runs the CLI and sends Ctrl-C as soon as the temporary file of `target` has a byte: each 1 MiB written gives Ctrl-C its turn. */
+    const interrupted = async (args: string[], target: string) => {
+      const child = spawn(process.execPath, [binary, ...args], { cwd: dir, env: { ...process.env, TMPDIR: tmp } });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const closed = new Promise((resolve) => child.on('close', resolve));
+      const writing = () => readdirSync(dir).some((name) => name.startsWith(`.${target}.`) && (statSync(join(dir, name), { throwIfNoEntry: false })?.size ?? 0) > 0);
+      for (let waited = 0; !writing() && waited < 20_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(writing()).toBe(true);
+      child.kill('SIGINT');
+      return { code: await closed, stderr };
+    };
+    const checked = await interrupted(['check', '--jobs', '1', '--findings-in-memory', '1', '-f', 'sarif', '-o', 'many.sarif', 'many.jsonl'], 'many.sarif');
+    expect(checked.code).toBe(130);
+    expect(checked.stderr).toMatch(/\nmcec-result: interrupted by Ctrl-C while the report was written: many\.sarif is not written: it keeps its last contents\n$/);
     expect(readFileSync(join(dir, 'many.sarif'), 'utf8')).toBe('last week');
     expect(readdirSync(dir).sort()).toEqual(['many.jsonl', 'many.sarif', 'tmp']);
     expect(readdirSync(tmp)).toEqual(['.keep']);
-  }, 30_000);
+    // merge writes the same way.
+    expect(runCli(['check', '--jobs', '1', '-f', 'json=many.json', 'many.jsonl'], { cwd: dir }).status).toBe(0);
+    const merge = await interrupted(['merge', '-f', 'sarif=merged.sarif', 'many.json'], 'merged.sarif');
+    expect(merge).toEqual({ code: 130, stderr: expect.stringMatching(/\nmcec-result: interrupted by Ctrl-C while the report was written: merged\.sarif is not written\n$/) });
+    expect(readdirSync(dir).sort()).toEqual(['many.json', 'many.jsonl', 'many.sarif', 'tmp']);
+  }, 60_000);
 });
 
 describe('unreadable inputs', () => {
