@@ -22,7 +22,7 @@ const betweenLooks = 1 << 20;
  * turn, so that Ctrl-C stops a long report (a 600 MB SARIF took 20 s) rather than killing the
  * process, which left its temporary files behind.
  */
-export async function writePieces(fd: number, reports: readonly Iterable<string>[], signal?: AbortSignal, stopped = 'standard output is cut short'): Promise<void> {
+export async function writePieces(fd: number, reports: readonly Iterable<string>[], signal?: AbortSignal, stopped = `standard ${fd === 2 ? 'error' : 'output'} is cut short`): Promise<void> {
   let text = '';
   let sinceLook = 0;
   for (const pieces of reports) {
