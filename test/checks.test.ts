@@ -140,6 +140,28 @@ describe('the schema, as findings people read', () => {
     expect(message(plain)).toMatch(/\(got "c"\)$/);
   });
 
+  it("a then/else branch's constraint on a member is a finding (was dropped when the member is no object)", () => {
+    const document = {
+      type: 'object',
+      if: { properties: { ok: { const: false } } },
+      then: { properties: { sessionId: { type: 'string', minLength: 5 } } },
+      else: { properties: { sessionId: { maxLength: 3 }, result: { properties: { n: { minimum: 1 } } } } },
+    };
+    const own = { ...context, schema: compileEnvelopeSchema(document, 'inline') };
+    const messages = (value: unknown, ctx = own) => check(value, ctx).filter((f) => f.rule === 'schema').map((f) => [f.pointer, f.message]);
+    expect(messages({ ok: false, sessionId: 'ab' })).toEqual([['/sessionId', 'ok is false, so sessionId must NOT have fewer than 5 characters']]);
+    expect(messages({ ok: true, result: { n: 0 }, sessionId: 'abcd' })).toEqual([
+      ['/sessionId', 'ok is not false, so sessionId must NOT have more than 3 characters'],
+      ['/result/n', 'ok is not false, so result.n must be >= 1'],
+    ]);
+    expect(messages({ ok: false, sessionId: 'abcde' })).toEqual([]);
+    // At the if's own instance a non-object still reads only as the type error of the bundled schema...
+    expect(messages([1], context)).toEqual([['', 'the envelope must be an object (got array)']]);
+    // ...and a schema with no type to say it is never left without a finding: the record is invalid.
+    const untyped = { ...context, schema: compileEnvelopeSchema({ if: { properties: { ok: { const: true } } }, then: { not: { required: ['error'] } } }, 'inline') };
+    expect(check([1], untyped)).toEqual([expect.objectContaining({ rule: 'schema', severity: 'error', pointer: '', message: "the envelope fails not at #/then/not: the schema's if holds for any value that is not an object (got array)" })]);
+  });
+
   it('turns pointers into names', () => {
     expect(pointerName('')).toBe('the envelope');
     expect(pointerName('/error/lastObservation/a~1b')).toBe('error.lastObservation["a/b"]');

@@ -88,6 +88,23 @@ function forbiddenProperties(notSchema: unknown): string[] {
 
 interface Conditional {
   condition: string;
+  /** The error is at the instance the `if` read, not at a member below it. */
+  atIf: boolean;
+}
+
+// Keywords of a then/else branch that apply their subschema to a member (or item) of the instance;
+// the first three are followed by the member's name or index.
+const namedDescents = new Set(['properties', 'patternProperties', 'prefixItems']);
+const descents = new Set(['items', 'additionalProperties', 'additionalItems', 'contains', 'unevaluatedProperties', 'unevaluatedItems']);
+
+/** Whether the rest of a schema path after `then/` or `else/` applies a subschema below the `if`'s instance. */
+function descendsBelow(rest: string): boolean {
+  const parts = rest.split('/');
+  for (let i = 0; i < parts.length; i++) {
+    if (namedDescents.has(parts[i]!) && i + 1 < parts.length - 1) return true;
+    if (descents.has(parts[i]!) && i < parts.length - 1) return true;
+  }
+  return false;
 }
 
 /** When the error comes from a then/else branch whose `if` reads as a sentence, that sentence. */
@@ -98,9 +115,9 @@ function conditionalOf(document: AnySchemaObject, schemaPath: string): Condition
   let cache = conditionals.get(document);
   if (!cache) conditionals.set(document, (cache = new Map()));
   if (cache.has(schemaPath)) return cache.get(schemaPath);
-  const match = /^(.*)\/(then|else)\//.exec(schemaPath);
+  const match = /^(.*)\/(then|else)\/(.*)$/.exec(schemaPath);
   const condition = match ? describeCondition(schemaAt(document, `${match[1]}/if`), match[2] === 'else') : undefined;
-  const conditional = condition === undefined ? undefined : { condition };
+  const conditional = condition === undefined ? undefined : { condition, atIf: !descendsBelow(match![3]!) };
   cache.set(schemaPath, conditional);
   return conditional;
 }
@@ -182,15 +199,19 @@ function typeHint(error: ErrorObject, data: unknown, schema: EnvelopeSchema, roo
   return '';
 }
 
-function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, redact: boolean, hint: string): SchemaFinding | undefined {
+function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, redact: boolean, hint: string, vacuous = true): SchemaFinding | undefined {
   const { keyword, instancePath, schemaPath, params } = error;
   const got = () => (redact && isRedactedPointer(instancePath) ? withheld : `(got ${quote(data)})`);
   const base = { pointer: instancePath, keyword, schemaPath };
   const name = pointerName(instancePath);
   const conditional = conditionalOf(schema.document, schemaPath);
   // `properties`/`required` in an `if` hold vacuously for a non-object, so the conditionals fire on
-  // `[1]` or `"x"`; the type error already says what is wrong there.
-  if (conditional && !isObject(data)) return undefined;
+  // `[1]` or `"x"`; the type error already says what is wrong there. Only there: a then-branch's
+  // constraint on a member (`sessionId` too short) was dropped too, and the record passed.
+  if (conditional?.atIf && !isObject(data)) {
+    if (vacuous) return undefined;
+    return { ...base, message: `${name} fails ${keyword} at ${schemaPath}: the schema's if holds for any value that is not an object (got ${typeOf(data)})` };
+  }
   switch (keyword) {
     case 'required': {
       const missing = String(params['missingProperty']);
@@ -320,6 +341,15 @@ export function describeSchemaErrors(schema: EnvelopeSchema, value: unknown, red
     if (!earlier) byPlace.set(key, finding);
     else if (finding.keyword === 'required' && !earlier.message.includes(finding.message)) {
       byPlace.set(key, { ...earlier, message: `${earlier.message}; ${finding.message}` });
+    }
+  }
+  // A record the schema rejects is never left without a finding (it would count as valid): when
+  // every error was one dropped as vacuous (a schema with no type to say it), they are said as they are.
+  if (byPlace.size === 0) {
+    for (const error of schema.validate.errors ?? []) {
+      if (error.keyword === 'if') continue;
+      const finding = describe(error, schema, valueAt(value, error.instancePath), redact, '', false);
+      if (finding && !byPlace.has(`${finding.pointer}\0${finding.keyword}`)) byPlace.set(`${finding.pointer}\0${finding.keyword}`, finding);
     }
   }
   return [...byPlace.values()];
