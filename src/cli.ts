@@ -197,6 +197,9 @@ async function stoppableWrite(write: (signal: AbortSignal) => Promise<void>): Pr
     await write(stop.signal);
     return undefined;
   } catch (error) {
+    // `| head` closed the pipe: the reader has what it wanted; the verdict and stderr's lines stand
+    // (they were lost, and the run exited 0 whatever it found, once the report outgrew the pipe).
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') return undefined;
     if (!(error instanceof WriteInterrupted)) throw error;
     process.stderr.write(`mcec-result: interrupted by Ctrl-C while the report was written: ${error.detail}\n`);
     return 130;
@@ -332,6 +335,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     // `| head` closed the pipe: stop quietly, as Unix tools do.
     if (error.code === 'EPIPE') process.exit(status);
     throw error;
+  });
+  // `2>&1 | true`, or a CI log collector gone: messages are lost, the reports and the exit status are
+  // not (an unhandled EPIPE here killed the run mid-write, leaving its temporary report behind).
+  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
   });
   try {
     await program((s) => (status = s)).parseAsync(argv);

@@ -624,6 +624,15 @@ describe('mcec-result check: output', () => {
     const result = spawnSync('sh', ['-c', `"${process.execPath}" "${binary}" check --max-listed 0 big.jsonl | head -n 1`], { cwd: big, encoding: 'utf8' });
     expect(result.stdout.split('\n')).toHaveLength(2);
     expect(result.stderr).toBe('');
+    // The verdict stands (was 0 once the report outgrew the pipe), and so do stderr's lines.
+    const status = (command: string) => spawnSync('bash', ['-c', `${command}; echo "status \${PIPESTATUS[0]}"`], { cwd: big, encoding: 'utf8' });
+    const cli = `"${process.execPath}" "${binary}" check --no-config`;
+    expect(status(`${cli} -f json big.jsonl | head -c 10 >/dev/null`)).toMatchObject({ stdout: 'status 1\n', stderr: '' });
+    expect(status(`${cli} -f json big.jsonl missing.jsonl | head -c 10 >/dev/null`)).toMatchObject({ stdout: 'status 2\n', stderr: 'mcec-result: cannot read missing.jsonl: no such file or directory\n' });
+    // stderr closed early: its lines are lost, not the report or the status (was an uncaught EPIPE, exit 1).
+    const closedStderr = status(`${cli} -f sarif=big.sarif big.jsonl missing.jsonl 2>&1 >/dev/null | true`);
+    expect(closedStderr.stdout).toBe('status 2\n');
+    expect(JSON.parse(readFileSync(join(big, 'big.sarif'), 'utf8')).runs[0].results).toHaveLength(20000);
   });
 });
 
