@@ -285,7 +285,10 @@ function program(setStatus: (status: number) => void): Command {
       const report = mergeReports(inputs.reports, loadRegistry());
       const shared = sharedInputsWarning(inputs.reports);
       if (shared !== undefined) process.stderr.write(`mcec-result: ${shared}\n`);
-      setStatus((await stoppableWrite((signal) => writeReports(report, flags, signal))) ?? exitStatus(report, flags));
+      const stopped = await stoppableWrite((signal) => writeReports(report, flags, signal));
+      for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${printable(failure.message)}\n`);
+      if (report.interrupted) process.stderr.write('mcec-result: interrupted: a merged report covers only what its run read before Ctrl-C\n');
+      setStatus(stopped ?? exitStatus(report, flags));
     });
   root
     .command('explain')

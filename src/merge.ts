@@ -89,7 +89,9 @@ export function mergeReports(reports: readonly { path: string; report: JsonRepor
     summary,
     findings: inPathOrder(reports.flatMap((r) => r.report.findings.map(fromJsonFinding))),
     suggestions: suggestionsFor(summary, registry),
-    inputFailures: [],
-    interrupted: false,
+    // A shard's unreadable inputs and Ctrl-C stay the merged run's: the merge is the verdict of the
+    // matrix, and it passed (exit 0) over shards that had exited 2 or 130.
+    inputFailures: summary.unreadable ?? [],
+    interrupted: summary.interrupted === true,
   };
 }

@@ -441,7 +441,7 @@ describe('an input that could not be read, in every format (built CLI)', () => {
     const shards = ['1/2', '2/2'].map((shard) => runCli(['check', '-f', 'json', '--shard', shard, 'missing.jsonl', 'run.jsonl', 'other.jsonl'], { cwd: dir }).stdout);
     const saved = tempFiles({ 'a.json': shards[0]!, 'b.json': shards[1]! });
     const merged = runCli(['merge', '-f', 'json', join(saved, 'a.json'), join(saved, 'b.json')]);
-    expect(merged.stderr).toBe('');
+    expect(merged).toMatchObject({ status: 2, stderr: `mcec-result: ${said}\n` });
     expect(JSON.parse(merged.stdout).summary.unreadable).toEqual([{ source: 'missing.jsonl', message: said }]);
     // A run that read every input says nothing of the kind.
     expect(JSON.parse(runCli(['check', '-f', 'json', 'run.jsonl'], { cwd: dir }).stdout).summary).not.toHaveProperty('unreadable');

@@ -221,8 +221,10 @@ describe('interrupted runs', () => {
     // The report says so itself, for whoever reads the file later; merge keeps saying it, and the
     // package's report schema (which merge holds reports to) accepts it.
     const dir = tempFiles({ 'stopped.json': stdout, 'whole.json': runCli(['check', '--format', 'json', '-'], { input: lines({ ok: true, result: {} }) }).stdout });
+    // The merge of it is no pass either (was exit 1 here, 0 without an error finding).
     const merged = runCli(['merge', '--format', 'json', 'stopped.json', 'whole.json'], { cwd: dir });
-    expect(merged).toMatchObject({ status: 1, stderr: '' });
+    expect(merged).toMatchObject({ status: 130, stderr: 'mcec-result: interrupted: a merged report covers only what its run read before Ctrl-C\n' });
+    expect(runCli(['merge', '--format', 'json', 'whole.json'], { cwd: dir }).status).toBe(0);
     expect(JSON.parse(merged.stdout).summary).toMatchObject({ records: 3, interrupted: true });
     const said = "interrupted: Ctrl-C (or the caller's signal) stopped the run, so this report covers only what was read before it";
     expect(runCli(['merge', 'stopped.json'], { cwd: dir }).stdout).toContain(`\n${said}\n`);

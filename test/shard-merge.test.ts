@@ -2,7 +2,7 @@
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, runJson, tempFiles } from './helpers/cli.js';
+import { lines, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 interface Finding {
   rule: string;
@@ -61,6 +61,14 @@ describe('merge', () => {
     // In the order of one run over the inputs in path order. Was shard by shard.
     const inOrder = runJson([...inputs].sort()).report;
     expect(report.findings.map(key)).toEqual(inOrder.findings.map(key));
+  });
+
+  it("keeps a shard's unreadable input: exit 2 and its message, as the shard's check (was exit 0)", () => {
+    const part = tempFiles({ 'ok.jsonl': lines({ ok: true, result: {} }) });
+    expect(runCli(['check', 'ok.jsonl', 'missing.jsonl', '-f', 'json=part.json'], { cwd: part }).status).toBe(2);
+    const merged = runCli(['merge', 'part.json'], { cwd: part });
+    expect(merged).toMatchObject({ status: 2, stderr: 'mcec-result: cannot read missing.jsonl: no such file or directory\n' });
+    expect(merged.stdout).toContain('(1 input not read)');
   });
 
   it('counts a report named twice once: by path, spelt another way, or through a link', () => {
