@@ -416,6 +416,37 @@ describe('mcec-result check: schema and codes files', () => {
     });
   });
 
+  it('--schema: a referenced file resolves its own $refs from its own folder; loops and deep recursion are said', () => {
+    const dir = tempFiles({
+      'run.jsonl': lines({ ok: true, result: {}, error: {} }),
+      // Was: ../d.json in a/b/c.json, reached through #/$defs, read from beside s.json: the wrong file.
+      'n/s.json': JSON.stringify({ $defs: { error: { $ref: 'a/b/c.json' } }, properties: { error: { $ref: '#/$defs/error' } } }),
+      'n/a/b/c.json': JSON.stringify({ $ref: '../d.json' }),
+      'n/a/d.json': JSON.stringify({ type: 'object', required: ['right'] }),
+      'n/d.json': JSON.stringify({ type: 'object', required: ['wrong'] }),
+      // Was: every input "cannot read ...: Maximum call stack size exceeded".
+      'loop/s.json': JSON.stringify({ $ref: 'x.json' }),
+      'loop/x.json': JSON.stringify({ $ref: 'y.json' }),
+      'loop/y.json': JSON.stringify({ $ref: 'x.json' }),
+      'tree.json': JSON.stringify({ $defs: { t: { type: 'array', items: { $ref: '#/$defs/t' } } }, properties: { result: { $ref: '#/$defs/t' } } }),
+      'deep.jsonl': lines(`{"ok":true,"result":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, { ok: true, result: [[]] }, { ok: true, result: [{}] }),
+    });
+    const nested = runJson(['--schema', 'n/s.json', '--rule', 'missing-result=off', 'run.jsonl'], { cwd: dir });
+    expect(nested.report.findings.map((f: { message: string }) => f.message)).toEqual(['error is missing required property "right"']);
+    expect(runCli(['check', '--schema', 'loop/s.json', 'run.jsonl'], { cwd: dir })).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: 'mcec-result: schema loop/s.json: its $refs loop back without end (validating {} overflowed the stack): a $ref, or $dynamicRef, that leads back to itself?\n',
+    });
+    // A tree schema recursing as deep as the record: that record is invalid, the input read on.
+    const deep = runJson(['--schema', 'tree.json', 'deep.jsonl'], { cwd: dir });
+    expect(deep).toMatchObject({ status: 1, stderr: '' });
+    expect(deep.report.findings.map((f: { line: number; message: string }) => [f.line, f.message])).toEqual([
+      [1, 'the envelope is nested too deep to validate against this schema (its $refs recurse past the call stack)'],
+      [3, 'result[0] must be an array (got object)'],
+    ]);
+  });
+
   it('--schema with a $ref to a place that is not there: the place named, not "remote $ref not fetched"', () => {
     const schemaDir = tempFiles({
       'run.jsonl': lines(ok),

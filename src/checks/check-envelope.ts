@@ -85,6 +85,22 @@ export function assertJsonValue(value: unknown): void {
   }
 }
 
+/**
+ * ajv's code recurses with a recursive schema (a tree through `$ref`), and a record nested deep
+ * enough ran the stack out: the whole input was reported unreadable, every record after it unread.
+ * That record is invalid instead, with a finding that says why.
+ */
+function validates(context: CheckContext, envelope: unknown): boolean {
+  const { validate } = context.schema;
+  try {
+    return validate(envelope) as boolean;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    validate.errors = [{ instancePath: '', schemaPath: '#', keyword: '$ref', params: {}, message: 'is nested too deep to validate against this schema (its $refs recurse past the call stack)' }];
+    return false;
+  }
+}
+
 /** The findings of one envelope; the returned array may be shared and must not be modified. */
 export function checkEnvelopeWith(context: CheckContext, envelope: unknown): readonly RecordFinding[] {
   return checkFacts(context, factsOf(envelope));
@@ -95,7 +111,7 @@ export function checkFacts(context: CheckContext, facts: EnvelopeFacts): readonl
   const envelope = facts.value;
   let findings: RecordFinding[] | undefined;
   const schemaSeverity = context.severities.schema;
-  if (schemaSeverity !== 'off' && !context.schema.validate(envelope)) {
+  if (schemaSeverity !== 'off' && !validates(context, envelope)) {
     findings = describeSchemaErrors(context.schema, envelope, context.redact).map((finding) => ({ rule: 'schema', severity: schemaSeverity, ...finding }));
   }
   const rules = rulePlan(context.severities)[partsOf(facts)]!;

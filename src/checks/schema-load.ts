@@ -100,7 +100,9 @@ function addReferenced(ajv: { addSchema(schema: AnySchemaObject, key: string): u
   }
   const schema = asSchema(document, `${label}: ${path}`);
   try {
-    ajv.addSchema(schema, key);
+    // Its own refs resolve against its own place: without an `$id`, ajv resolved `../d.json` in
+    // a/b/c.json, reached through `#/$defs/...`, against the first schema's folder, and read another file.
+    ajv.addSchema(Object.hasOwn(schema, '$id') ? schema : { ...schema, $id: key }, key);
   } catch (error) {
     throw new UsageError(`${label}: ${path} is not a valid JSON Schema: ${describeError(error)}`);
   }
@@ -136,8 +138,10 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
   for (;;) {
     try {
       const compiled = described(schema, source, ajv.compile(schema));
+      refuseEndlessLoop(compiled.validate, label);
       return added.size > 0 ? { ...compiled, referencedFiles: [...added.values()] } : compiled;
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       if (!(error instanceof loadAjv().MissingRefError)) throw new UsageError(`${label} is not a valid JSON Schema: ${describeError(error)}`);
       const { missingRef, missingSchema } = error;
       if (missingSchema === ownId) throw new UsageError(`${label}: $ref ${missingRef}: the schema has no ${missingPlace(missingRef)}`);
@@ -150,6 +154,20 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
       added.set(missingSchema, local);
       addReferenced(ajv, missingSchema, local, `${label}: $ref ${missingRef}`);
     }
+  }
+}
+
+/**
+ * `x.json` -> `y.json` -> `x.json`, or a `$dynamicRef` with no anchor, compiles, then validates
+ * without end on any value: the stack overflowed on every record, and every input was reported
+ * unreadable. One value tried at load time finds such a loop before anything is read.
+ */
+function refuseEndlessLoop(validate: ValidateFunction, label: string): void {
+  try {
+    validate({});
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(`${label}: its $refs loop back without end (validating {} overflowed the stack): a $ref, or $dynamicRef, that leads back to itself?`);
+    throw error;
   }
 }
 
