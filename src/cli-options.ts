@@ -112,9 +112,10 @@ export function parseByteSize(option: string, value: string, max: number): numbe
   return bytes;
 }
 
-export function parseCount(option: string, value: string, { min = 0 } = {}): number {
-  if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`${option}: expected a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${value}"`);
+export function parseCount(option: string, value: string, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max || !Number.isSafeInteger(Number(value))) {
+    const range = max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : min > 0 ? ` of at least ${min}` : '';
+    throw new UsageError(`${option}: expected a whole number${range}, got "${value}"`);
   }
   return Number(value);
 }

@@ -16,6 +16,7 @@ import { maxLineBytesLimit } from './framing/ndjson.js';
 import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
 import { check, type CheckOptions, type OwnFile } from './run.js';
+import { maxJobs } from './context.js';
 import { expandReportPaths, ownFilesByKey, refuseClashes, refuseOverwrite, refuseStdinOverwrite, refuseUnwritable, uniquePaths } from './sources/expand.js';
 import type { Baseline } from './baseline.js';
 import type { Report } from './types.js';
@@ -242,7 +243,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')
-    .option('--jobs <n>', 'worker threads (default: the cores available); the report is the same for any n', count('--jobs', 1))
+    .option('--jobs <n>', `worker threads, 1 to ${maxJobs} (default: the cores available); the report is the same for any n`, (value: string) => parseCount('--jobs', value, { min: 1, max: maxJobs }))
     .option('--findings-in-memory <n>', 'findings held in memory per thread before they wait in a temporary file (default 1000)', count('--findings-in-memory', 1))
     .option('--no-progress', 'no progress line on stderr (it shows only on a terminal, for large inputs)')
     .option('--shard <i/n>', 'check the i-th of n parts of the input files (sorted by path), for CI matrices; merge the JSON reports with `merge`', parseShard)

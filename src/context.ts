@@ -78,6 +78,12 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 const aSettingsPath = (value: unknown): boolean => isString(value) && value !== '' && value !== '-';
 const aPath = expecting('a path (a file, not -)', aSettingsPath);
 const atLeastOne = expecting('a whole number of at least 1', (value) => Number.isSafeInteger(value) && (value as number) >= 1);
+/**
+ * Each worker is an isolate of its own (tens of MiB): --jobs 1000000 started a worker per byte range
+ * and per file until the heap ran out (a V8 fatal error, after 85 s and 12 GB).
+ */
+export const maxJobs = 256;
+const aJobCount = expecting(`a whole number from 1 to ${maxJobs}`, (value) => Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= maxJobs);
 const oneOf = (values: readonly string[]) => expecting(values.length === 2 ? values.join(' or ') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`, (value) => values.includes(value as string));
 
 function stdinProblem(stdin: unknown): string | undefined {
@@ -132,7 +138,7 @@ const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
   stdin: stdinProblem,
   // By its shape: a signal of another realm (a vm context, a test environment) is no instanceof.
   signal: expecting('an AbortSignal', (value) => typeof (value as AbortSignal | null)?.aborted === 'boolean' && typeof (value as AbortSignal).addEventListener === 'function'),
-  jobs: atLeastOne,
+  jobs: aJobCount,
   findingsInMemory: atLeastOne,
   onProgress: expecting('a function', (value) => typeof value === 'function'),
   ownFiles: expecting('an array of { path, role, written }', (value) => Array.isArray(value) && value.every(isOwnFile)),

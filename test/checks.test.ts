@@ -295,7 +295,8 @@ describe('severities', () => {
 describe('library options', () => {
   // The command line parses its own; a library caller's values reach the run as given.
   const bad: [CheckOptions, string][] = [
-    [{ jobs: 0 }, 'jobs: expected a whole number of at least 1, got 0'],
+    [{ jobs: 0 }, 'jobs: expected a whole number from 1 to 256, got 0'],
+    [{ jobs: 257 }, 'jobs: expected a whole number from 1 to 256, got 257'],
     [{ findingsInMemory: -1 }, 'findingsInMemory: expected a whole number of at least 1, got -1'],
     [{ maxLineBytes: 1.5 }, 'maxLineBytes: expected a whole number of at least 1, got 1.5'],
     [{ shard: { index: 3, count: 2 } }, 'shard: expected { index, count } with 1 <= index <= count, got {"index":3,"count":2}'],
@@ -310,7 +311,7 @@ describe('library options', () => {
     [{ signal: 5 as unknown as AbortSignal }, 'signal: expected an AbortSignal, got 5'],
     [{ codes: 'team.json' as unknown as string[] }, 'codes: expected an array of paths (files, not -), got "team.json"'],
     [{ onProgress: true as unknown as CheckOptions['onProgress'] }, 'onProgress: expected a function, got true'],
-    [{ jobs: '2' as unknown as number }, 'jobs: expected a whole number of at least 1, got "2"'],
+    [{ jobs: '2' as unknown as number }, 'jobs: expected a whole number from 1 to 256, got "2"'],
     [{ schema: {} as unknown as string }, 'schema: expected a path (a file, not -), got an object'],
     [{ rules: ['schema'] as unknown as CheckOptions['rules'] }, 'rules: expected { <rule id>: "off" | "warning" | "error" }, got an array'],
     [{ redact: 'yes' as unknown as boolean }, 'redact: expected true or false, got "yes"'],

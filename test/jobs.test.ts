@@ -93,10 +93,12 @@ describe('--jobs', () => {
     expect(run(['--jobs', '2', '--max-listed', '0', 'big.jsonl'], dir).stdout).toBe(run(['--jobs', '1', '--max-listed', '0', 'big.jsonl'], dir).stdout);
   });
 
-  it('rejects --jobs 0', () => {
-    const result = run(['--jobs', '0', join(dir, 'big.jsonl')], dir);
-    expect(result.status).toBe(2);
-    expect(result.stderr).toContain('--jobs: expected a whole number of at least 1');
+  it('rejects --jobs 0, and more than 256 (--jobs 1000000 started workers until V8 ran out of heap)', () => {
+    for (const jobs of ['0', '257', '1000000']) {
+      const result = run(['--jobs', jobs, join(dir, 'big.jsonl')], dir);
+      expect(result, jobs).toMatchObject({ status: 2, stderr: `mcec-result: --jobs: expected a whole number from 1 to 256, got "${jobs}"\n` });
+    }
+    expect(run(['--jobs', '256', '--max-listed', '0', 'big.jsonl'], dir).stdout).toBe(run(['--jobs', '1', '--max-listed', '0', 'big.jsonl'], dir).stdout);
   });
 });
 
