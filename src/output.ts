@@ -25,11 +25,13 @@ const betweenLooks = 1 << 20;
 export async function writePieces(fd: number, reports: readonly Iterable<string>[], signal?: AbortSignal, stopped = `standard ${fd === 2 ? 'error' : 'output'} is cut short`): Promise<void> {
   let text = '';
   let sinceLook = 0;
+  // A full disk under `> report.txt` read "unexpected failure: no space left on device".
+  const write = fd === 1 || fd === 2 ? (out: string) => writeStandard(fd, out) : (out: string) => writeAll(fd, out);
   for (const pieces of reports) {
     for (const piece of pieces) {
       text += piece;
       if (text.length < 64 * 1024) continue;
-      writeAll(fd, text);
+      write(text);
       sinceLook += text.length;
       text = '';
       if (signal && sinceLook >= betweenLooks) {
@@ -39,7 +41,17 @@ export async function writePieces(fd: number, reports: readonly Iterable<string>
       }
     }
   }
-  if (text !== '') writeAll(fd, text);
+  if (text !== '') write(text);
+}
+
+/** Standard output or error: a failure other than a reader gone (EPIPE, which callers take as such) names the stream. */
+function writeStandard(fd: 1 | 2, text: string): void {
+  try {
+    writeAll(fd, text);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') throw error;
+    throw new UsageError(`cannot write standard ${fd === 2 ? 'error' : 'output'}: ${describeError(error)}`);
+  }
 }
 
 /**

@@ -650,6 +650,12 @@ describe('mcec-result check: output', () => {
     expect(quiet).toContain('ok is false, so error is required');
   });
 
+  it('names standard output when it cannot be written (a full disk), exit 2', () => {
+    // Was: "unexpected failure: no space left on device".
+    const result = spawnSync('sh', ['-c', `"${process.execPath}" "${binary}" check --no-config fixtures/valid/blank-lines.ndjson > /dev/full`], { cwd: repoRoot, encoding: 'utf8' });
+    expect(result).toMatchObject({ status: 2, stderr: 'mcec-result: cannot write standard output: no space left on device\n' });
+  });
+
   it('stops quietly when stdout is closed early', () => {
     const big = tempFiles({ 'big.jsonl': lines(...Array.from({ length: 20000 }, () => noError)) });
     const result = spawnSync('sh', ['-c', `"${process.execPath}" "${binary}" check --max-listed 0 big.jsonl | head -n 1`], { cwd: big, encoding: 'utf8' });
