@@ -78,7 +78,19 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
   const inline = runsInline(plan, jobs);
   const progress: Progress | undefined = options.onProgress ? { bytes: 0, entries: 0, findings: 0 } : undefined;
   const started = Date.now();
-  const timer = progress && setInterval(() => options.onProgress!({ ...progress, totalBytes, elapsedMs: Date.now() - started }), 250);
+  // A caller's callback that throws, on a timer, was an uncaught exception that ended the process:
+  // it stops being called, and check() rejects with its error once the run is over.
+  let progressError: { error: unknown } | undefined;
+  const timer =
+    progress &&
+    setInterval(() => {
+      try {
+        options.onProgress!({ ...progress, totalBytes, elapsedMs: Date.now() - started });
+      } catch (error) {
+        progressError = { error };
+        clearInterval(timer);
+      }
+    }, 250);
   // This thread's tally and findings budget, whether it works alone or beside workers.
   const perUnit = unitOptions(options);
   const tally = new Tally(context.schema.categories, context.registry);
@@ -104,6 +116,8 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
     return { results, summaries: [tally.summary()] };
   } finally {
     if (timer) clearInterval(timer);
+    // The caller's own error, rather than a report of a run whose progress it could not follow.
+    if (progressError) throw progressError.error;
   }
 }
 

@@ -416,6 +416,21 @@ describe('library options', () => {
     expect((await checkRun(['-'], { stdin: ['{"ok":true,"result":{}}\n'], signal: AbortSignal.abort() })).interrupted).toBe(true);
   });
 
+  it("an onProgress that throws rejects check() with its error, not the process's uncaught exception", async () => {
+    async function* slow() {
+      yield '{"ok":true,"result":{}}\n';
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      yield '{"ok":true,"result":{}}\n';
+    }
+    let calls = 0;
+    const onProgress = () => {
+      calls++;
+      throw new Error('progress boom');
+    };
+    await expect(checkRun(['-'], { stdin: slow(), onProgress })).rejects.toThrow('progress boom');
+    expect(calls).toBe(1);
+  });
+
   it('the values the command line allows pass, and are used', async () => {
     const options: CheckOptions = { jobs: 1, findingsInMemory: 1, maxLineBytes: 1, shard: { index: 2, count: 2 }, input: 'ndjson', unwrap: 'none', rules: { schema: 'off' } };
     expect(createCheckContext(options).severities.schema).toBe('off');
