@@ -518,6 +518,12 @@ describe('mcec-result check: schema and codes files', () => {
       stdout: '',
       stderr: 'mcec-result: codes file adjacent.json at /errorCodes/no-target/1: "window-{n}{n}" has two {n} side by side, which no code matches: one {n} is the whole number\n',
     });
+    // Was accepted: focus-lost-30 was then unknown, "did you mean focus-lost-300?", itself unknown.
+    writeFileSync(join(dir, 'digit.json'), JSON.stringify({ errorCodes: { focus: ['focus-lost-{n}0', 'retry-1{n}'] } }));
+    expect(runCli(['check', '--codes', 'digit.json', 'run.jsonl'], { cwd: dir })).toMatchObject({
+      status: 2,
+      stderr: 'mcec-result: codes file digit.json at /errorCodes/focus/0: "focus-lost-{n}0" has a digit right after {n}, which no code matches: {n} is the whole number, its digits included\n',
+    });
   });
 
   it('a code that is not kebab-case in a codes file is refused: it could never make a code known', () => {

@@ -41,7 +41,7 @@ function kebabOf(code: string): string | undefined {
 /**
  * Codes a file lists that no record's code can ever be, which would leave those codes unknown
  * without a word: `{n}` stands for the whole run of digits, so `{n}{n}` (the second has no digit
- * left) matches nothing; and a code that is not kebab-case is outside the registry (spec section
+ * left) and `{n}0` match nothing; and a code that is not kebab-case is outside the registry (spec section
  * 6), so `Foo_Bar` listed made `Foo_Bar` in a record known, even under --strict-codes.
  */
 function assertCodes(file: CodesFile, path: string): void {
@@ -51,6 +51,8 @@ function assertCodes(file: CodesFile, path: string): void {
     codes.forEach((code, index) => {
       const place = `codes file ${path} at ${at}/${index}: ${JSON.stringify(code)}`;
       if (code.includes('{n}{n}')) throw new UsageError(`${place} has two {n} side by side, which no code matches: one {n} is the whole number`);
+      // `focus-lost-{n}0`: {n} took every digit, so none is left for the 0.
+      if (/\{n\}\d/.test(code)) throw new UsageError(`${place} has a digit right after {n}, which no code matches: {n} is the whole number, its digits included`);
       if (isKebabCase(code.replaceAll('{n}', '0'))) return;
       const kebab = kebabOf(code);
       throw new UsageError(`${place} is not kebab-case, and a code that is not is never a known one (lower-case letters and digits between single hyphens, {n} for a number)${kebab === undefined ? '' : `: did you mean ${JSON.stringify(kebab)}?`}`);
