@@ -471,6 +471,24 @@ describe('mcec-result check: schema and codes files', () => {
     }
   });
 
+  it('--schema naming its draft by the other scheme is read as that draft; a non-string $id is said', () => {
+    // Was: ajv's "no schema with key or ref ..." for http:// in place of https:// (and back).
+    const drafts = tempFiles({
+      'run.jsonl': lines({ ok: true, result: {} }, { result: {} }),
+      '2020.json': JSON.stringify({ $schema: 'http://json-schema.org/draft/2020-12/schema', type: 'object', required: ['ok'] }),
+      '07.json': JSON.stringify({ $schema: 'https://json-schema.org/draft-07/schema#', type: 'object', required: ['ok'] }),
+      '2019.json': JSON.stringify({ $schema: 'https://json-schema.org/draft/2019-09/schema#', type: 'object', required: ['ok'] }),
+      'id.json': JSON.stringify({ $id: 5, type: 'object' }),
+    });
+    for (const schema of ['2020.json', '07.json', '2019.json']) {
+      const { status, report } = runJson(['--schema', schema, 'run.jsonl'], { cwd: drafts });
+      expect(status, schema).toBe(1);
+      expect(report.findings.map((f: { line: number; message: string }) => [f.line, f.message]), schema).toEqual([[2, 'the envelope is missing required property "ok"']]);
+    }
+    // Was: "unexpected failure"-like "id.replace is not a function".
+    expect(runCli(['check', '--schema', 'id.json', 'run.jsonl'], { cwd: drafts })).toMatchObject({ status: 2, stderr: 'mcec-result: schema id.json: $id must be a string (got 5)\n' });
+  });
+
   const bad: [string, string, RegExp][] = [
     ['a schema that is not JSON', 'broken.schema.json', /^mcec-result: schema broken\.schema\.json:4:2: unexpected end of input: closing brace expected\n$/],
     ['a schema that is not a valid JSON Schema', 'invalid.schema.json', /^mcec-result: schema invalid\.schema\.json is not a valid JSON Schema: .*type/],

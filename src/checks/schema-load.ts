@@ -40,6 +40,14 @@ const drafts = /^https?:\/\/json-schema\.org\/(?:(draft-0[67])\/schema|draft\/(2
  * An ajv for the draft the schema names (none: 2020-12), with ajv-formats: left to itself ajv skips
  * a `format` it does not know, so `"format": "uuid"` passed any string, without a word.
  */
+/** Each draft's meta-schema as ajv knows it: `http://...` for 2020-12, or `https://` for draft-07, read as theirs. */
+const canonical: Record<string, string> = {
+  'draft-06': 'http://json-schema.org/draft-06/schema#',
+  'draft-07': 'http://json-schema.org/draft-07/schema#',
+  '2019-09': 'https://json-schema.org/draft/2019-09/schema',
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+};
+
 function ajvFor(metaSchema: unknown, label: string) {
   const draft = metaSchema === undefined ? '2020-12' : typeof metaSchema === 'string' ? drafts.exec(metaSchema)?.slice(1).find(Boolean) : undefined;
   if (draft === undefined) {
@@ -53,7 +61,7 @@ function ajvFor(metaSchema: unknown, label: string) {
     // ajv's default meta-schema is draft-07's; draft-06's ships beside it.
     if (draft === 'draft-06') ajv.addMetaSchema(packageRequire('ajv/dist/refs/json-schema-draft-06.json') as AnySchemaObject);
   }
-  return loadAjvFormats()(ajv);
+  return { ajv: loadAjvFormats()(ajv), metaSchema: canonical[draft]! };
 }
 
 function categoriesOf(document: AnySchemaObject): string[] {
@@ -131,13 +139,17 @@ const maxReferencedFiles = 100;
 export function compileEnvelopeSchema(document: unknown, source: string, folder?: string): EnvelopeSchema {
   const label = source === 'bundled' ? 'the bundled schema' : `schema ${source}`;
   const schema = asSchema(document, label);
-  const ajv = ajvFor(schema['$schema'], label);
+  const { ajv, metaSchema } = ajvFor(schema['$schema'], label);
+  // ajv read a number here as a string ("id.replace is not a function").
+  if (Object.hasOwn(schema, '$id') && typeof schema['$id'] !== 'string') throw new UsageError(`${label}: $id must be a string (got ${JSON.stringify(schema['$id'])})`);
+  // `http://` for `https://` named the draft all the same, and ajv said "no schema with key or ref".
+  const compiling = schema['$schema'] === undefined || schema['$schema'] === metaSchema ? schema : { ...schema, $schema: metaSchema };
   // Each `$ref`'s schema part, and the file read for it.
   const added = new Map<string, string>();
   const ownId = typeof schema['$id'] === 'string' ? schema['$id'].replace(/#$/, '') : '';
   for (;;) {
     try {
-      const compiled = described(schema, source, ajv.compile(schema));
+      const compiled = described(schema, source, ajv.compile(compiling));
       refuseEndlessLoop(compiled.validate, label);
       return added.size > 0 ? { ...compiled, referencedFiles: [...added.values()] } : compiled;
     } catch (error) {
