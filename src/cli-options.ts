@@ -205,7 +205,7 @@ export function applyConfig(flags: CheckFlags, config: LoadedConfig, fromCommand
   } catch (error) {
     // A format the config names ("json=", "sarf") is parsed as --format is: say which file it came from.
     if (!(error instanceof UsageError)) throw error;
-    const message = error.message.replace(/^--(format|output)\b/, (option, key: 'format' | 'output') => (fromConfig(key) ? `/${key}` : option));
+    const message = error.message.replace(/^--(format|output)\b/, (option, key: 'format' | 'output') => (fromConfig(key) ? `${config.pointer}/${key}` : option));
     throw new UsageError(`config ${config.path}: ${message}`);
   }
   const paths: [string, string | undefined][] = [
@@ -214,7 +214,7 @@ export function applyConfig(flags: CheckFlags, config: LoadedConfig, fromCommand
     ...(fromConfig('codes') ? [settings.codes ?? []].flat().map((path, i, all): [string, string] => [all.length > 1 ? `codes/${i}` : 'codes', path]) : []),
   ];
   for (const [key, path] of paths) {
-    if (path !== undefined && path !== '-' && !existsSync(path)) throw new UsageError(`config ${config.path}: /${key}: there is no ${path} (a config's paths are relative to its own folder)`);
+    if (path !== undefined && path !== '-' && !existsSync(path)) throw new UsageError(`config ${config.path}: ${config.pointer}/${key}: there is no ${path} (a config's paths are relative to its own folder)`);
   }
   return merged;
 }

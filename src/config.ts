@@ -44,6 +44,8 @@ export interface ConfigSettings extends PlainSettings {
 export interface LoadedConfig {
   path: string;
   settings: ConfigSettings;
+  /** Where the settings are in the file: `/mcec-result` in a package.json, else the root (''). */
+  pointer: string;
 }
 
 let validateConfig: ValidateFunction | undefined;
@@ -121,8 +123,9 @@ export function loadConfig(path: string): LoadedConfig {
   if (isPackage && !(typeof data === 'object' && data !== null && Object.hasOwn(data, packageKey))) {
     throw new UsageError(`config ${path}: a package.json holds its settings under the key "${packageKey}", which this one does not have`);
   }
-  const settings = isPackage ? validated((data as Record<string, unknown>)[packageKey], path, `/${packageKey}`) : validated(data, path, '');
-  return { path, settings: resolvePaths(settings, dirname(resolve(path))) };
+  const pointer = isPackage ? `/${packageKey}` : '';
+  const settings = validated(isPackage ? (data as Record<string, unknown>)[packageKey] : data, path, pointer);
+  return { path, settings: resolvePaths(settings, dirname(resolve(path))), pointer };
 }
 
 function packageHasKey(path: string): boolean {

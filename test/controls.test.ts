@@ -120,6 +120,20 @@ describe('config file', () => {
     });
   }
 
+  it("points into a package.json's \"mcec-result\" key, where its settings are", () => {
+    // Was "/format" and "/codes", the pointers of a config file of its own.
+    for (const [settings, message] of [
+      [{ format: 'jsn' }, /package\.json: \/mcec-result\/format: unknown format "jsn"/],
+      [{ codes: ['nope.json'] }, /package\.json: \/mcec-result\/codes: there is no .*nope\.json/],
+      [{ maxWarnings: 'x' }, /package\.json: \/mcec-result\/maxWarnings must be an integer/],
+    ] as const) {
+      const dir = tempFiles({ 'package.json': JSON.stringify({ name: 'x', 'mcec-result': settings }), 'run.jsonl': lines(ok) });
+      const result = runCli(['check', 'run.jsonl'], { cwd: dir });
+      expect(result).toMatchObject({ status: 2, stdout: '' });
+      expect(result.stderr).toMatch(message);
+    }
+  });
+
   it('a missing --config file: exit 2', () => {
     const dir = tempFiles({ 'run.jsonl': lines(ok) });
     expect(runCli(['check', '--config', 'nope.json', 'run.jsonl'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: cannot read config nope.json: no such file or directory\n' });
