@@ -138,6 +138,8 @@ describe('report data with control characters, for people', () => {
       unknownCodes: { [evil]: 2 },
       unknownWarningCodes: { [evil]: 1 },
       invalidCategories: { [evil]: 1 },
+      // A --schema's category: its enum is data as much as a record is.
+      categories: { timeout: 0, [evil]: 1 },
       tools: { [evil]: { ok: 1, failed: 1 } },
       sessions: { [evil]: { records: 2, ok: 1, failed: 1 } },
     }),
@@ -150,7 +152,7 @@ describe('report data with control characters, for people', () => {
     // Every line of the report is one the formatter wrote: none starts with the forged text.
     expect(text.split('\n').filter((line) => line.startsWith('FAKE'))).toEqual([]);
     expect(text).toContain(`run${shown}.jsonl:1  warning  ${shown}: unknown error code ${shown}  unknown-code`);
-    for (const section of ['top codes', 'unknown error codes', 'unknown warning codes', 'tools', 'sessions']) expect(text).toMatch(new RegExp(`${section}\n(.*\n)?  ${shown.replaceAll('\\', '\\\\').replaceAll('[', '\\[')} `));
+    for (const section of ['categories', 'top codes', 'unknown error codes', 'unknown warning codes', 'tools', 'sessions']) expect(text).toMatch(new RegExp(`${section}\n(.*\n)?  ${shown.replaceAll('\\', '\\\\').replaceAll('[', '\\[')} `));
   });
 
   it('human: an empty code or session is a row named "", not a blank one', () => {

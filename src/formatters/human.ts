@@ -62,7 +62,8 @@ function counts(report: Report, c: ChalkInstance): string[] {
 }
 
 function categoryChart(report: Report, c: ChalkInstance): string[] {
-  const entries = Object.entries(report.summary.categories);
+  // A --schema's category names are data too: an ESC in one reached the terminal raw.
+  const entries = Object.entries(report.summary.categories).map(([name, n]): [string, number] => [columnName(name), n]);
   const invalid = byCount(report.summary.invalidCategories).map(([name, n]): [string, number] => [columnName(name), n]);
   if (entries.length === 0 && invalid.length === 0) return [];
   const max = Math.max(1, ...entries.map(([, n]) => n), ...invalid.map(([, n]) => n));
