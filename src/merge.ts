@@ -2,6 +2,7 @@
 // which any formatter can then render; or their baselines into one baseline (src/baseline.ts).
 // Counts and distributions are summed; findings are in input path order, then line, column and
 // rule, the order of one run over the folders the shards split.
+import { posix } from 'node:path';
 import { packageVersion } from './assets.js';
 import { UsageError } from './errors.js';
 import { printable } from './formatters/common.js';
@@ -76,8 +77,10 @@ function inPathOrder(findings: Finding[]): Finding[] {
 export function mergeReports(reports: readonly { path: string; report: JsonReport }[], registry: CodeRegistry): Report {
   const first = reports[0];
   if (!first) throw new UsageError('merge: name at least one JSON report');
+  // The same file however it was spelt on each machine (`--schema ./s.json`, `--schema s.json`).
+  const sourceKey = (source: string) => posix.normalize(source.replaceAll('\\', '/'));
   for (const { path, report } of reports) {
-    if (report.schema.id !== first.report.schema.id || report.schema.source !== first.report.schema.source) {
+    if (report.schema.id !== first.report.schema.id || sourceKey(report.schema.source) !== sourceKey(first.report.schema.source)) {
       throw new UsageError(`merge: ${path} was checked against another schema (${report.schema.source}) than ${first.path} (${first.report.schema.source})`);
     }
   }

@@ -71,6 +71,20 @@ describe('merge', () => {
     expect(merged.stdout).toContain('(1 input not read)');
   });
 
+  it('merges reports of one --schema however it was spelt, and refuses reports of two schemas', () => {
+    const out = tempFiles({});
+    const checked = (name: string, ...args: string[]) => {
+      runCli(['check', ...args, '-f', `json=${join(out, name)}`, 'fixtures/valid/blank-lines.ndjson']);
+      return join(out, name);
+    };
+    const [plain, dotted, bundled] = [checked('a.json', '--schema', 'test/data/newer.schema.json'), checked('b.json', '--schema', './test/data//newer.schema.json'), checked('c.json')];
+    // Was refused: "b.json was checked against another schema".
+    expect(runCli(['merge', '-f', 'json', plain, dotted])).toMatchObject({ status: 0, stderr: '' });
+    const mixed = runCli(['merge', plain, bundled]);
+    expect(mixed.status).toBe(2);
+    expect(mixed.stderr).toBe(`mcec-result: merge: ${bundled} was checked against another schema (bundled) than ${plain} (test/data/newer.schema.json)\n`);
+  });
+
   it('counts a report named twice once: by path, spelt another way, or through a link', () => {
     symlinkSync(shards[0]!, join(dir, 'link.json'));
     const again = runCli(['merge', '-f', 'json', ...shards, `${dir}/./shard-1.json`, join(dir, 'link.json'), shards[1]!]);
