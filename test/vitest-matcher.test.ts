@@ -106,4 +106,20 @@ describe('values with no JSON form', () => {
     expect(() => checkEnvelope({ ok: true, result: { n: 10n } })).toThrow(/not JSON: Do not know how to serialize a BigInt/);
     expect(checkEnvelope({ ok: true, result: { f() {}, u: undefined } })).toEqual([]);
   });
+
+  it('nesting deeper than JSON.stringify walks is checked as the command line checks it; a cycle or BigInt down there is still said', () => {
+    // Was: "not JSON: Maximum call stack size exceeded" from about 5,000 levels.
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(checkEnvelope({ ok: true, result: deep }).map((f) => f.message)).toEqual(['result must be an object or null (got array)']);
+    expect(checkEnvelope({ ok: true, result: { tree: deep } })).toEqual([]);
+    const bottom: Record<string, unknown> = {};
+    let cyclicDeep: unknown = bottom;
+    for (let i = 0; i < 100_000; i++) cyclicDeep = { c: cyclicDeep };
+    bottom['back'] = cyclicDeep;
+    expect(() => checkEnvelope({ ok: true, result: cyclicDeep })).toThrow('mcec-result: the value to check is not JSON: Converting circular structure to JSON');
+    let bigDeep: unknown = 1n;
+    for (let i = 0; i < 100_000; i++) bigDeep = [bigDeep];
+    expect(() => checkEnvelope({ ok: true, result: { n: bigDeep } })).toThrow('not JSON: Do not know how to serialize a BigInt');
+  });
 });

@@ -77,12 +77,36 @@ const noFindings: readonly RecordFinding[] = Object.freeze([]);
  * so one with no JSON form (a cycle, a BigInt) is a TypeError here, saying where.
  */
 export function assertJsonValue(value: unknown): void {
+  let reason: string | undefined;
   try {
     JSON.stringify(value);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/\s*\n\s*/g, ' ') : String(error);
-    throw new TypeError(`mcec-result: the value to check is not JSON: ${reason}`);
+    // Nesting deeper than JSON.stringify's stack (about 5,000 levels) is JSON all the same, as the
+    // command line reads it: was refused as "Maximum call stack size exceeded".
+    reason = error instanceof RangeError ? deepProblem(value) : error instanceof Error ? error.message.replace(/\s*\n\s*/g, ' ') : String(error);
   }
+  if (reason !== undefined) throw new TypeError(`mcec-result: the value to check is not JSON: ${reason}`);
+}
+
+/** What JSON.stringify would refuse in a value too deep for it to walk: a cycle or a BigInt; undefined for none. */
+function deepProblem(value: unknown): string | undefined {
+  // Each container is entered once and left once: `open` holds the ones on the current path.
+  const open = new Set<object>();
+  const stack: { node: unknown; leaving: boolean }[] = [{ node: value, leaving: false }];
+  while (stack.length > 0) {
+    const { node, leaving } = stack.pop()!;
+    if (typeof node === 'bigint') return 'Do not know how to serialize a BigInt';
+    if (typeof node !== 'object' || node === null) continue;
+    if (leaving) {
+      open.delete(node);
+      continue;
+    }
+    if (open.has(node)) return 'Converting circular structure to JSON';
+    open.add(node);
+    stack.push({ node, leaving: true });
+    for (const child of Object.values(node)) stack.push({ node: child, leaving: false });
+  }
+  return undefined;
 }
 
 /**
