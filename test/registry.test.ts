@@ -59,6 +59,11 @@ describe('{n} patterns', () => {
     expect(registry.isKnownErrorCode('retry-2-of-10x')).toBe(false);
   });
 
+  it('a template listed under two categories, in one file or two, is one pattern of both', () => {
+    const registry = new CodeRegistry([{ errorCodes: { timeout: ['retry-{n}'], focus: ['retry-{n}'] } }, { errorCodes: { internal: ['retry-{n}'] } }]);
+    expect([...registry.errorCodeCategories('retry-3')!].sort()).toEqual(['focus', 'internal', 'timeout']);
+  });
+
   it('a placeholder is the whole run of digits, so adjacent ones cannot make matching explode', () => {
     // As plain \d+, `a{n}{n}` matched "a12" (cut as 1 and 2), and matching tried every way to cut
     // the digits: 10 placeholders against 30 digits took 1.5 s, 25 against 40 no answer in 30 s.

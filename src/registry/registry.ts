@@ -40,6 +40,8 @@ function instantiate(template: string, near: string): string {
 class CodeSet {
   private readonly exact = new Map<string, Set<string>>();
   private readonly patterns: CodePattern[] = [];
+  // By template: a search of the list per code added made 50k patterns take 38 s to load.
+  private readonly byTemplate = new Map<string, CodePattern>();
   // A producer's typo repeats on every record it writes: suggest once per distinct code.
   private readonly suggestions = new Map<string, string | undefined>();
   private readonly misses = new Set<string>();
@@ -50,10 +52,11 @@ class CodeSet {
   add(code: string, category: string): void {
     this.knownByLength = undefined;
     if (isPattern(code)) {
-      let pattern = this.patterns.find((p) => p.template === code);
+      let pattern = this.byTemplate.get(code);
       if (!pattern) {
         pattern = { template: code, regex: patternRegex(code), categories: new Set() };
         this.patterns.push(pattern);
+        this.byTemplate.set(code, pattern);
       }
       pattern.categories.add(category);
       return;
