@@ -64,6 +64,15 @@ describe('{n} patterns', () => {
     expect([...registry.errorCodeCategories('retry-3')!].sort()).toEqual(['focus', 'internal', 'timeout']);
   });
 
+  it('a code listed as itself and matching templates belongs to the categories of all of them', () => {
+    // Was the first match's alone: "retry-15" under timeout was a code-category-mismatch.
+    const registry = new CodeRegistry([{ errorCodes: { focus: ['retry-{n}', 'retry-0'], timeout: ['retry-1{n}'], 'no-target': ['retry-0'] } }, { errorCodes: { internal: ['retry-1{n}'] } }]);
+    expect([...registry.errorCodeCategories('retry-15')!].sort()).toEqual(['focus', 'internal', 'timeout']);
+    expect([...registry.errorCodeCategories('retry-3')!]).toEqual(['focus']);
+    expect([...registry.errorCodeCategories('retry-0')!].sort()).toEqual(['focus', 'no-target']);
+    expect(registry.errorCodeCategories('retry-x')).toBeUndefined();
+  });
+
   it('a placeholder is the whole run of digits, so adjacent ones cannot make matching explode', () => {
     // As plain \d+, `a{n}{n}` matched "a12" (cut as 1 and 2), and matching tried every way to cut
     // the digits: 10 placeholders against 30 digits took 1.5 s, 25 against 40 no answer in 30 s.

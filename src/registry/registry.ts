@@ -68,17 +68,26 @@ class CodeSet {
 
   /** The categories a code is listed under, or undefined for an unknown code. */
   categoriesOf(code: string): ReadonlySet<string> | undefined {
-    const exact = this.exact.get(code) ?? this.matched.get(code);
-    if (exact) return exact;
+    const known = this.matched.get(code);
+    if (known) return known;
     if (this.misses.has(code)) return undefined;
+    const exact = this.exact.get(code);
+    // Listed as itself and matching a template, or matching two: each gives its categories (the
+    // first alone made 'retry-15' under timeout a mismatch when 'retry-1{n}' listed it there).
+    let union: Set<string> | undefined;
     for (const pattern of this.patterns) {
       if (!pattern.regex.test(code)) continue;
-      // Remembered apart from the exact codes, which are the candidates for suggestions.
-      if (this.matched.size < maxRemembered) this.matched.set(code, pattern.categories);
-      return pattern.categories;
+      union ??= new Set(exact);
+      for (const category of pattern.categories) union.add(category);
     }
-    if (this.misses.size < maxRemembered) this.misses.add(code);
-    return undefined;
+    const categories = union ?? exact;
+    if (categories === undefined) {
+      if (this.misses.size < maxRemembered) this.misses.add(code);
+      return undefined;
+    }
+    // Remembered apart from the exact codes, which are the candidates for suggestions.
+    if (this.matched.size < maxRemembered) this.matched.set(code, categories);
+    return categories;
   }
 
   nearest(code: string): string | undefined {
