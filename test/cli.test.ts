@@ -429,10 +429,15 @@ describe('mcec-result check: schema and codes files', () => {
       'loop/x.json': JSON.stringify({ $ref: 'y.json' }),
       'loop/y.json': JSON.stringify({ $ref: 'x.json' }),
       'tree.json': JSON.stringify({ $defs: { t: { type: 'array', items: { $ref: '#/$defs/t' } } }, properties: { result: { $ref: '#/$defs/t' } } }),
+      // Was looked for as "my%20defs.json", which no file is called.
+      'spaced.json': JSON.stringify({ properties: { error: { $ref: 'my defs.json' } } }),
+      'my defs.json': JSON.stringify({ type: 'object', required: ['spaced'] }),
       'deep.jsonl': lines(`{"ok":true,"result":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, { ok: true, result: [[]] }, { ok: true, result: [{}] }),
     });
     const nested = runJson(['--schema', 'n/s.json', '--rule', 'missing-result=off', 'run.jsonl'], { cwd: dir });
     expect(nested.report.findings.map((f: { message: string }) => f.message)).toEqual(['error is missing required property "right"']);
+    const spaced = runJson(['--schema', 'spaced.json', '--rule', 'missing-result=off', 'run.jsonl'], { cwd: dir });
+    expect(spaced.report.findings.map((f: { message: string }) => f.message)).toEqual(['error is missing required property "spaced"']);
     expect(runCli(['check', '--schema', 'loop/s.json', 'run.jsonl'], { cwd: dir })).toMatchObject({
       status: 2,
       stdout: '',

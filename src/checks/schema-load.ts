@@ -90,13 +90,23 @@ function described(schema: AnySchemaObject, source: string, validate: ValidateFu
 function localSchemaPath(missingSchema: string, folder: string | undefined, baseId: unknown): { path?: string; tried?: string } {
   if (missingSchema.startsWith('file:')) return { path: fileURLToPath(missingSchema) };
   if (folder === undefined || missingSchema === '') return {};
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(missingSchema)) return { path: resolve(folder, missingSchema) };
+  // A URI reference: `my defs.json` reaches here as `my%20defs.json`, a name no file has.
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(missingSchema)) return { path: resolve(folder, decodedPath(missingSchema)) };
   const base = typeof baseId === 'string' ? baseId.slice(0, baseId.lastIndexOf('/') + 1) : '';
   if (base === '' || !missingSchema.startsWith(base)) return {};
-  const beside = resolve(folder, decodeURIComponent(missingSchema.slice(base.length)));
+  const beside = resolve(folder, decodedPath(missingSchema.slice(base.length)));
   // Beside it, not above it: `../` in the URL does not lead out of the schema's folder.
   if (!beside.startsWith(folder + sep)) return {};
   return existsSync(beside) ? { path: beside } : { tried: beside };
+}
+
+/** A URI path as a file name; one with a malformed escape (`100%.json`) is taken as written. */
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 function addReferenced(ajv: { addSchema(schema: AnySchemaObject, key: string): unknown }, key: string, path: string, label: string): void {
