@@ -85,6 +85,17 @@ describe('merge', () => {
     expect(mixed.stderr).toBe(`mcec-result: merge: ${bundled} was checked against another schema (bundled) than ${plain} (test/data/newer.schema.json)\n`);
   });
 
+  it("merging one report of a baseline run gives check's JSON byte for byte", () => {
+    const part = tempFiles({ 'run.jsonl': lines({ ok: false, sessionId: 's1' }, { ok: true, result: {}, sessionId: 's2' }) });
+    expect(runCli(['check', 'run.jsonl', '--write-baseline', 'b.json'], { cwd: part }).status).toBe(0);
+    writeFileSync(join(part, 'run.jsonl'), lines({ ok: false, sessionId: 's1' }, { ok: false, sessionId: 's3' }));
+    const checked = runCli(['check', 'run.jsonl', '--baseline', 'b.json', '-f', 'json'], { cwd: part });
+    expect(Object.keys(JSON.parse(checked.stdout).summary).slice(-2)).toEqual(['sessions', 'baseline']);
+    writeFileSync(join(part, 'r.json'), checked.stdout);
+    // Was: summary.baseline before sessions.
+    expect(runCli(['merge', '-f', 'json', 'r.json'], { cwd: part }).stdout).toBe(checked.stdout);
+  });
+
   it('counts a report named twice once: by path, spelt another way, or through a link', () => {
     symlinkSync(shards[0]!, join(dir, 'link.json'));
     const again = runCli(['merge', '-f', 'json', ...shards, `${dir}/./shard-1.json`, join(dir, 'link.json'), shards[1]!]);
