@@ -24,9 +24,13 @@ export const aFlag = expecting('true or false', (value) => typeof value === 'boo
  * value is an option left out; a problem starting with "." is said of a member (`rules.schema`).
  */
 export function optionsProblem(options: object, checks: Readonly<Record<string, Check>>, nearest: (key: string, names: string[]) => string | undefined, otherwise = ''): string | undefined {
-  for (const [key, value] of Object.entries(options)) {
-    const check = Object.hasOwn(checks, key) ? checks[key] : undefined;
-    if (check === undefined) return `unknown option ${JSON.stringify(key)}${didYouMean(nearest(key, Object.keys(checks)), otherwise)}`;
+  for (const key of Object.keys(options)) {
+    if (!Object.hasOwn(checks, key)) return `unknown option ${JSON.stringify(key)}${didYouMean(nearest(key, Object.keys(checks)), otherwise)}`;
+  }
+  // Each option read as the run reads it, through getters and prototypes: an own-keys walk let a
+  // class's `get shard()` (or an option inherited with Object.create) through unchecked.
+  for (const [key, check] of Object.entries(checks)) {
+    const value: unknown = (options as Record<string, unknown>)[key];
     const problem = value === undefined ? undefined : check(value);
     if (problem !== undefined) return `${key}${problem.startsWith('.') ? '' : ': '}${problem}`;
   }

@@ -328,6 +328,16 @@ describe('library options', () => {
     }
     // Left out, and left undefined, are the same.
     expect(createCheckContext({ jobs: undefined, signal: undefined }).severities).toEqual(createCheckContext().severities);
+    // Options read through a getter or a prototype are held to the same (were not: a class's
+    // shard 3/2 checked no input at all, without a word).
+    class Options {
+      get shard() {
+        return { index: 3, count: 2 };
+      }
+    }
+    await expect(checkRun(['fixtures/valid'], new Options() as CheckOptions)).rejects.toThrow('check options: shard: expected { index, count } with 1 <= index <= count, got {"index":3,"count":2}');
+    await expect(checkRun(['-'], Object.create({ stdin: 5 }) as CheckOptions)).rejects.toThrow('check options: stdin: expected chunks (a Readable, or an array of Buffers or strings), got 5');
+    expect(createCheckContext(Object.create({ rules: { schema: 'off' } }) as CheckOptions).severities.schema).toBe('off');
   });
 
   it('beside a context of its own, the options that shape a context are refused, not dropped', async () => {
