@@ -162,9 +162,11 @@ export function assertInputs(inputs: unknown): asserts inputs is readonly string
   // An empty list (a glob list that found nothing) passed as a clean run of 0 inputs; the command
   // line reads standard input then, and exits 2 on a folder without input files.
   if (Array.isArray(inputs) && inputs.length === 0) throw new UsageError('check inputs: the list is empty: name files, folders or globs, or - for standard input');
-  if (Array.isArray(inputs) && inputs.every(isString)) return;
+  // Holes read as undefined: every() and find() skip them, and `[,]` passed as a clean run of 0 inputs.
+  const items: unknown[] | undefined = Array.isArray(inputs) ? Array.from(inputs as unknown[]) : undefined;
+  if (items?.every(isString)) return;
   const hint = isString(inputs) ? `: give [${JSON.stringify(shorten(inputs))}]` : '';
-  const what = Array.isArray(inputs) ? `an array holding ${got(inputs.find((item) => !isString(item)))}` : got(inputs);
+  const what = items ? `an array holding ${got(items.find((item) => !isString(item)))}` : got(inputs);
   throw new UsageError(`check inputs: expected an array of paths (files, folders, globs, - for stdin), got ${what}${hint}`);
 }
 

@@ -370,6 +370,8 @@ describe('library options', () => {
   it("inputs: an array of paths; check('run.jsonl') is said so, not read a character at a time", async () => {
     await expect(checkRun('run.jsonl' as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got "run.jsonl": give ["run.jsonl"]');
     await expect(checkRun(['a.jsonl', 5] as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got an array holding 5');
+    // A hole is no path (was a clean report of 0 inputs).
+    await expect(checkRun([, 'a.jsonl'] as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got an array holding undefined');
     await expect(checkRun(undefined as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got undefined');
   });
 
