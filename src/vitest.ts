@@ -7,7 +7,7 @@ import { ruleCatalog } from './checks/catalog.js';
 import { assertJsonValue } from './checks/check-envelope.js';
 import { UsageError } from './errors.js';
 import { messageWithSuggestion } from './formatters/common.js';
-import { aFlag, optionsProblem } from './option-checks.js';
+import { aFlag, got, optionsProblem } from './option-checks.js';
 import { checkEnvelope } from './index.js';
 import type { RecordFinding } from './types.js';
 import { isCallToolResult, unwrapCallToolResult } from './unwrap/mcp.js';
@@ -36,9 +36,12 @@ function describeFindings(findings: readonly RecordFinding[]): string {
   return findings.map((finding, i) => `  ${pointers[i]!.padEnd(width)}  ${finding.severity.padEnd(7)}  ${messageWithSuggestion(finding)} (${finding.rule})`).join('\n');
 }
 
-function toBeMcecResult(received: unknown, options: McecResultOptions = {}) {
+function toBeMcecResult(received: unknown, given: McecResultOptions = {}) {
+  // null read `options.strict` below as a TypeError of the matcher's own.
+  const options = given ?? {};
+  if (typeof options !== 'object' || Array.isArray(options)) throw new UsageError(`toBeMcecResult: expected an options object ({ strict }), got ${got(options)}`);
   // `{ strcit: true }` passed on warnings without a word, as if strict were off.
-  const problem = optionsProblem(options ?? {}, { strict: aFlag }, () => undefined, ' (the one option is strict)');
+  const problem = optionsProblem(options, { strict: aFlag }, () => undefined, ' (the one option is strict)');
   if (problem !== undefined) throw new UsageError(`toBeMcecResult: ${problem}`);
   const findings = mcecFindings(received);
   const failing = findings.filter((finding) => options.strict === true || finding.severity === 'error');

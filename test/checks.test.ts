@@ -6,6 +6,7 @@ import { pointerName } from '../src/checks/schema.js';
 import { compileEnvelopeSchema } from '../src/checks/schema-load.js';
 import { check as checkRun, createCheckContext, type CheckOptions } from '../src/run.js';
 import type { RecordFinding } from '../src/types.js';
+import type { CheckContext } from '../src/checks/check-envelope.js';
 
 const context = createCheckContext();
 const check = (value: unknown, ctx = context) => checkEnvelopeWith(ctx, value);
@@ -370,6 +371,8 @@ describe('library options', () => {
   it("inputs: an array of paths; check('run.jsonl') is said so, not read a character at a time", async () => {
     await expect(checkRun('run.jsonl' as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got "run.jsonl": give ["run.jsonl"]');
     await expect(checkRun(['a.jsonl', 5] as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got an array holding 5');
+    // Not a context (was "Cannot read properties of undefined (reading 'source')").
+    await expect(checkRun(['fixtures/valid'], {}, {} as CheckContext)).rejects.toThrow('check(): the third argument is a context made by createCheckContext(), got an object');
     // A hole is no path (was a clean report of 0 inputs).
     await expect(checkRun([, 'a.jsonl'] as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got an array holding undefined');
     await expect(checkRun(undefined as unknown as string[])).rejects.toThrow('check inputs: expected an array of paths (files, folders, globs, - for stdin), got undefined');
