@@ -427,6 +427,18 @@ describe('library options', () => {
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 200);
     expect((await checkRun(['-'], { stdin: endless, signal: stop.signal })).interrupted).toBe(true);
+    // Nor an endless source that answers in microtasks alone, async generator or Readable.from:
+    // the timer of AbortSignal.timeout never ran (the first read all 400k lines, the second never ended).
+    const busy = (async function* () {
+      for (;;) yield '{"ok":true,"result":{}}\n';
+    })();
+    expect((await checkRun(['-'], { stdin: busy, signal: AbortSignal.timeout(200) })).interrupted).toBe(true);
+    const endlessStream = Readable.from(
+      (function* () {
+        for (;;) yield '{"ok":true,"result":{}}\n';
+      })(),
+    );
+    expect((await checkRun(['-'], { stdin: endlessStream, signal: AbortSignal.timeout(200) })).interrupted).toBe(true);
     // One already aborted reads nothing.
     expect((await checkRun(['-'], { stdin: ['{"ok":true,"result":{}}\n'], signal: AbortSignal.abort() })).interrupted).toBe(true);
   });

@@ -38,7 +38,12 @@ function kindOf(value: unknown): string {
  * TypeError, which the run reports as an input failure of `-`.
  */
 export async function* asBytes(chunks: StdinChunks): AsyncGenerator<Buffer> {
+  let count = 0;
   for await (const chunk of chunks) {
+    // A caller's source that answers in microtasks alone (an async generator that never waits on
+    // I/O, Readable.from of an endless iterable) never let a timer run, AbortSignal.timeout's
+    // included: the event loop gets a turn now and then, and the abort fires.
+    if (++count % 1024 === 0) await new Promise((resolve) => setImmediate(resolve));
     if (Buffer.isBuffer(chunk)) yield chunk;
     else if (typeof chunk === 'string') yield Buffer.from(chunk, 'utf8');
     else if (chunk instanceof Uint8Array) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
