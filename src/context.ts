@@ -157,6 +157,12 @@ export function assertCheckOptions(options: unknown): asserts options is CheckOp
   if (problem !== undefined) throw new UsageError(`check options: ${problem}`);
 }
 
+/** What createCheckContext() makes, by its shape (a context may come from another copy of the package). */
+export function isCheckContext(value: unknown): value is CheckContext {
+  const context = value as Partial<CheckContext> | null;
+  return typeof context === 'object' && context !== null && typeof context.schema?.validate === 'function' && typeof context.registry?.isKnownErrorCode === 'function' && typeof context.severities === 'object' && context.severities !== null;
+}
+
 /** check()'s first argument: a caller's `check('run.jsonl')` would be read a character at a time. */
 export function assertInputs(inputs: unknown): asserts inputs is readonly string[] {
   // An empty list (a glob list that found nothing) passed as a clean run of 0 inputs; the command

@@ -2,6 +2,8 @@
 import { assertJsonValue, checkEnvelopeWith as checkJsonEnvelope, type CheckContext } from './checks/check-envelope.js';
 import { createCheckContext, type CheckOptions } from './run.js';
 import { UsageError } from './errors.js';
+import { isCheckContext } from './context.js';
+import { got } from './option-checks.js';
 import type { RecordFinding } from './types.js';
 
 export { check, createCheckContext, type CheckOptions, type OwnFile, type RunProgress } from './run.js';
@@ -15,6 +17,8 @@ let defaultContext: CheckContext | undefined;
 
 /** Checks one value as a bare envelope with a context made once by createCheckContext (for many values). */
 export function checkEnvelopeWith(context: CheckContext, value: unknown): readonly RecordFinding[] {
+  // `checkEnvelopeWith({}, v)` failed inside as "Cannot read properties of undefined (reading 'schema')".
+  if (!isCheckContext(context)) throw new UsageError(`checkEnvelopeWith(): the first argument is a context made by createCheckContext(), got ${got(context)}`);
   assertJsonValue(value);
   return checkJsonEnvelope(context, value);
 }

@@ -8,7 +8,7 @@ import { checkUnit, type Unit, type UnitOptions, type UnitResult } from './check
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { UsageError } from './errors.js';
 import { got } from './option-checks.js';
-import { assertCheckOptions, assertInputs, conflictsWithContext, createCheckContext, type CheckOptions, type OwnFile } from './context.js';
+import { assertCheckOptions, assertInputs, conflictsWithContext, createCheckContext, isCheckContext, type CheckOptions, type OwnFile } from './context.js';
 import { ConcatList, RunFolder, SpillBudget, StoredList } from './findings/store.js';
 import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
@@ -150,12 +150,6 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
 }
 
 /** Checks every input and returns the finished report (spec section 6). */
-/** What createCheckContext() makes, by its shape (a context may come from another copy of the package). */
-function isCheckContext(value: unknown): value is CheckContext {
-  const context = value as Partial<CheckContext> | null;
-  return typeof context === 'object' && context !== null && typeof context.schema?.validate === 'function' && typeof context.registry?.isKnownErrorCode === 'function' && typeof context.severities === 'object' && context.severities !== null;
-}
-
 export async function check(inputs: readonly string[], options: CheckOptions = {}, given?: CheckContext): Promise<Report> {
   assertInputs(inputs);
   // createCheckContext checks the options; a caller's own context was made without seeing these.

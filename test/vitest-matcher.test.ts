@@ -66,6 +66,9 @@ describe('toBeMcecResult', () => {
     expect(() => expect(noResult).toBeMcecResult(null as unknown as object)).not.toThrow();
     expect(() => expect(noError).toBeMcecResult(null as unknown as object)).toThrow(/ok is false, so error is required/);
     expect(() => expect(noResult).toBeMcecResult(true as unknown as object)).toThrow('toBeMcecResult: expected an options object ({ strict }), got true');
+    // Nor does checkEnvelopeWith read a context that is none (was "reading 'schema'").
+    expect(() => checkEnvelopeWith({} as ReturnType<typeof createCheckContext>, ok)).toThrow('checkEnvelopeWith(): the first argument is a context made by createCheckContext(), got an object');
+    expect(checkEnvelopeWith(createCheckContext(), ok)).toEqual([]);
     expect(() => expect(noResult).toBeMcecResult({ strict: 'yes' } as unknown as { strict: boolean })).toThrow('toBeMcecResult: strict: expected true or false, got "yes"');
   });
 
