@@ -328,6 +328,9 @@ function describeCached(error: ErrorObject, schema: EnvelopeSchema, root: unknow
   return finding;
 }
 
+/** One finding per (pointer, keyword), spec section 7. */
+const placeKey = (finding: SchemaFinding): string => `${finding.pointer}\0${finding.keyword}`;
+
 /** The findings of `value`, which `schema.validate` has just rejected (its errors are read). */
 export function describeSchemaErrors(schema: EnvelopeSchema, value: unknown, redact = false): SchemaFinding[] {
   const byPlace = new Map<string, SchemaFinding>();
@@ -336,7 +339,7 @@ export function describeSchemaErrors(schema: EnvelopeSchema, value: unknown, red
     if (error.keyword === 'if') continue;
     const finding = describeCached(error, schema, value, redact);
     if (!finding) continue;
-    const key = `${finding.pointer}\0${finding.keyword}`;
+    const key = placeKey(finding);
     const earlier = byPlace.get(key);
     if (!earlier) byPlace.set(key, finding);
     else if (finding.keyword === 'required' && !earlier.message.includes(finding.message)) {
@@ -349,7 +352,7 @@ export function describeSchemaErrors(schema: EnvelopeSchema, value: unknown, red
     for (const error of schema.validate.errors ?? []) {
       if (error.keyword === 'if') continue;
       const finding = describe(error, schema, valueAt(value, error.instancePath), redact, '', false);
-      if (finding && !byPlace.has(`${finding.pointer}\0${finding.keyword}`)) byPlace.set(`${finding.pointer}\0${finding.keyword}`, finding);
+      if (finding && !byPlace.has(placeKey(finding))) byPlace.set(placeKey(finding), finding);
     }
   }
   return [...byPlace.values()];

@@ -39,9 +39,8 @@ function instantiate(template: string, near: string): string {
 
 class CodeSet {
   private readonly exact = new Map<string, Set<string>>();
-  private readonly patterns: CodePattern[] = [];
-  // By template: a search of the list per code added made 50k patterns take 38 s to load.
-  private readonly byTemplate = new Map<string, CodePattern>();
+  // By template, in the order added: a search of a list per code added made 50k patterns take 38 s to load.
+  private readonly patterns = new Map<string, CodePattern>();
   // A producer's typo repeats on every record it writes: suggest once per distinct code.
   private readonly suggestions = new Map<string, string | undefined>();
   private readonly misses = new Set<string>();
@@ -52,12 +51,8 @@ class CodeSet {
   add(code: string, category: string): void {
     this.knownByLength = undefined;
     if (isPattern(code)) {
-      let pattern = this.byTemplate.get(code);
-      if (!pattern) {
-        pattern = { template: code, regex: patternRegex(code), categories: new Set() };
-        this.patterns.push(pattern);
-        this.byTemplate.set(code, pattern);
-      }
+      let pattern = this.patterns.get(code);
+      if (!pattern) this.patterns.set(code, (pattern = { template: code, regex: patternRegex(code), categories: new Set() }));
       pattern.categories.add(category);
       return;
     }
@@ -75,7 +70,7 @@ class CodeSet {
     // Listed as itself and matching a template, or matching two: each gives its categories (the
     // first alone made 'retry-15' under timeout a mismatch when 'retry-1{n}' listed it there).
     let union: Set<string> | undefined;
-    for (const pattern of this.patterns) {
+    for (const pattern of this.patterns.values()) {
       if (!pattern.regex.test(code)) continue;
       union ??= new Set(exact);
       for (const category of pattern.categories) union.add(category);
@@ -94,7 +89,7 @@ class CodeSet {
     if (this.suggestions.has(code)) return this.suggestions.get(code);
     // The known codes are normalized once; a pattern's stand-in depends on the code's number.
     this.knownByLength ??= byLength(candidates(this.exact.keys()));
-    const instances = candidates(this.patterns.map((p) => instantiate(p.template, code)));
+    const instances = candidates([...this.patterns.keys()].map((template) => instantiate(template, code)));
     const suggestion = nearestCandidate(code, this.knownByLength, byLength(instances));
     if (this.suggestions.size < maxRemembered) this.suggestions.set(code, suggestion);
     return suggestion;
