@@ -23,13 +23,13 @@ export function checkEnvelopeWith(context: CheckContext, value: unknown): readon
   return checkJsonEnvelope(context, value);
 }
 
+/** Options of a run over inputs: given to checkEnvelope(), they were accepted and did nothing. */
+const runOptions = ['input', 'unwrap', 'stdinFilename', 'maxLineBytes', 'extract', 'fingerprints', 'shard', 'stdin', 'signal', 'jobs', 'findingsInMemory', 'onProgress', 'ownFiles'] as const satisfies readonly (keyof CheckOptions)[];
+
 /**
  * Checks one value as a bare envelope: the schema and every contract rule. With no options the
  * bundled schema and registry are compiled once and reused across calls.
  */
-/** Options of a run over inputs: given to checkEnvelope(), they were accepted and did nothing. */
-const runOptions = ['input', 'unwrap', 'stdinFilename', 'maxLineBytes', 'extract', 'fingerprints', 'shard', 'stdin', 'signal', 'jobs', 'findingsInMemory', 'onProgress', 'ownFiles'] as const satisfies readonly (keyof CheckOptions)[];
-
 export function checkEnvelope(value: unknown, options?: CheckOptions): RecordFinding[] {
   const given = options === undefined || options === null || typeof options !== 'object' ? [] : runOptions.filter((key) => options[key] !== undefined);
   if (given.length > 0) throw new UsageError(`checkEnvelope(): ${given.join(', ')} apply to a run over inputs (check()), not to one value: schema, codes, strictCodes, rules and redact do`);

@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
-import { checkEnvelope } from '../src/index.js';
+import { checkEnvelope, formatNames, formatReport, formatters, ruleCatalog, ruleIds } from '../src/index.js';
 import { pointerName } from '../src/checks/schema.js';
 import { compileEnvelopeSchema } from '../src/checks/schema-load.js';
 import { check as checkRun, createCheckContext, type CheckOptions } from '../src/run.js';
@@ -290,6 +290,22 @@ describe('severities', () => {
     expect(check(failure({ code: 'window-minimized-{n}'.replace('{n}', '3'), category: 'no-target' }), extended)).toEqual([]);
     expect(check(failure({ code: 'dialog-blocked', category: 'foreground' }), extended)).toEqual([]);
     expect(check({ ok: true, result: {}, warnings: [{ code: 'dpi-scaled', detail: '150%' }] }, extended)).toEqual([]);
+  });
+});
+
+describe('what the library exports is read by every later run', () => {
+  it('the rule catalog, the rule ids, the formats and their names cannot be changed by a caller', async () => {
+    const catalog = ruleCatalog as unknown as Record<string, { defaultSeverity: string }>;
+    expect(() => (catalog.schema!.defaultSeverity = 'off')).toThrow(TypeError);
+    expect(() => (catalog.invented = { defaultSeverity: 'error' })).toThrow(TypeError);
+    expect(() => (ruleIds as string[]).push('invented')).toThrow(TypeError);
+    expect(() => (formatNames as unknown as string[]).push('xml')).toThrow(TypeError);
+    expect(() => ((formatters as Record<string, unknown>).json = () => ['forged'])).toThrow(TypeError);
+    // Everything still as it was: the schema rule is an error, and 'xml' is no format.
+    expect(brief(checkEnvelope({ ok: 'yes' }))).toEqual([['schema', '/ok', 'error']]);
+    const report = await checkRun(['fixtures/valid/single-object.json'], { jobs: 1 });
+    expect(() => formatReport('xml' as 'json', report)).toThrow('formatReport: unknown format "xml"');
+    expect(formatReport('json', report)).toMatch(/^\{\n {2}"reportVersion": 1/);
   });
 });
 

@@ -27,7 +27,16 @@ function info(rule: RuleInfo): RuleInfo {
   return { id: rule.id, defaultSeverity: rule.defaultSeverity, description: rule.description };
 }
 
-export const ruleCatalog = {
+/**
+ * Exported, and read by every run of the process: frozen, so that a library caller who edits an
+ * entry (or the list) cannot change later runs' severities, SARIF rules or --rule checks.
+ */
+function frozen<T extends Record<RuleId, RuleInfo>>(catalog: T): Readonly<T> {
+  for (const entry of Object.values(catalog)) Object.freeze(entry);
+  return Object.freeze(catalog);
+}
+
+export const ruleCatalog = frozen({
   // framing/
   'parse-error': { id: 'parse-error', defaultSeverity: 'error', description: 'a record that is not valid JSON, not UTF-8, or over the line-size limit' },
   // checks/schema.ts
@@ -50,9 +59,9 @@ export const ruleCatalog = {
   'structured-content-mismatch': { id: 'structured-content-mismatch', defaultSeverity: 'error', description: "structuredContent and the text block's envelope differ" },
   // run.ts
   'empty-input': { id: 'empty-input', defaultSeverity: 'warning', description: 'an input that holds no record at all' },
-} as const satisfies Record<RuleId, RuleInfo>;
+} as const satisfies Record<RuleId, RuleInfo>);
 
-export const ruleIds = Object.keys(ruleCatalog) as RuleId[];
+export const ruleIds: readonly RuleId[] = Object.freeze(Object.keys(ruleCatalog) as RuleId[]);
 
 export function isRuleId(name: string): name is RuleId {
   return Object.hasOwn(ruleCatalog, name);

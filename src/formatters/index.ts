@@ -13,7 +13,8 @@ import { defaultFormatOptions, type FormatOptions } from './options.js';
 import { formatNdjson } from './ndjson.js';
 import { formatSarif } from './sarif.js';
 
-export const formatters = {
+/** Frozen, as the catalog of rules: a caller who replaced an entry would change every later run's output. */
+export const formatters = Object.freeze({
   human: formatHuman,
   json: formatJson,
   ndjson: formatNdjson,
@@ -21,7 +22,7 @@ export const formatters = {
   junit: formatJunit,
   github: formatGithub,
   markdown: formatMarkdown,
-} satisfies Record<FormatName, Formatter>;
+} satisfies Record<FormatName, Formatter>);
 
 /**
  * The whole text of one format (for a report small enough to hold as one string); options left out

@@ -4,7 +4,8 @@
 import type { Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 
-export const formatNames = ['human', 'json', 'ndjson', 'sarif', 'junit', 'github', 'markdown'] as const;
+// Frozen: exported, and what formatReport() accepts; a caller's push() must not add a format that has no formatter.
+export const formatNames = Object.freeze(['human', 'json', 'ndjson', 'sarif', 'junit', 'github', 'markdown'] as const);
 
 export type FormatName = (typeof formatNames)[number];
 
