@@ -2,7 +2,7 @@
 // package.json, found from the working directory upward; `--config FILE` names one, `--no-config`
 // turns the search off. Keys are the long option names in camelCase; paths are relative to the file.
 // It is validated by data/config.schema.json, so a mistake names the file and the key.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
@@ -140,11 +140,24 @@ function packageHasKey(path: string): boolean {
   }
 }
 
+/** Where `path` links to, when it is a link; undefined when it is none or cannot be looked at. */
+function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The nearest config from `cwd` upward: the config file first, then package.json with our key. */
 export function findConfig(cwd: string): LoadedConfig | undefined {
   for (let folder = resolve(cwd); ; folder = dirname(folder)) {
     const file = join(folder, configFileName);
     if (existsSync(file)) return loadConfig(file);
+    // existsSync() follows links: a config linked to a file that is gone was passed over without a
+    // word, and the search went on upward to another config, or to none.
+    const target = linkTarget(file);
+    if (target !== undefined) throw new UsageError(`config ${file}: a link to ${target}, which leads to no file: mend or remove the link, or run with --no-config`);
     const pkg = join(folder, 'package.json');
     if (existsSync(pkg) && packageHasKey(pkg)) return loadConfig(pkg);
     if (dirname(folder) === folder) return undefined;

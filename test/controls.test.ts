@@ -1,5 +1,5 @@
 // Config files, baselines and --redact, through the built CLI on real files.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJsonAsset } from '../src/assets.js';
@@ -47,6 +47,18 @@ describe('config file', () => {
     expect(runCli(['check', '-f', 'sarif=out.sarif', 'run.jsonl'], { cwd: dir })).toMatchObject({ status: 1, stdout: '', stderr: '' });
     expect(JSON.parse(readFileSync(join(dir, 'out.sarif'), 'utf8')).version).toBe('2.1.0');
     expect(existsSync(join(dir, 'report.txt'))).toBe(false);
+  });
+
+  it('a config file that is a link to nothing is said so, not passed over for a config further up', () => {
+    const dir = tempFiles({ 'mcec-result.config.json': JSON.stringify({ rules: { schema: 'off' } }), 'runs/run.jsonl': lines({ ok: 'yes' }) });
+    symlinkSync('gone.json', join(dir, 'runs/mcec-result.config.json'));
+    // Was: exit 0, the parent's config (schema off) used as if the link were not there.
+    expect(runCli(['check', 'run.jsonl'], { cwd: join(dir, 'runs') })).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: `mcec-result: config ${join(dir, 'runs/mcec-result.config.json')}: a link to gone.json, which leads to no file: mend or remove the link, or run with --no-config\n`,
+    });
+    expect(runCli(['check', '--no-config', 'run.jsonl'], { cwd: join(dir, 'runs') }).status).toBe(1);
   });
 
   it('a broken package.json: passed over, unless it names "mcec-result", whose config it would hold', () => {
