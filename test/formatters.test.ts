@@ -208,6 +208,22 @@ describe('streamed JSON formats', () => {
       expect(lines).toEqual(Array.from({ length: count }, (_, i) => i + 1));
     });
   }
+
+  it.each(['json', 'sarif'] as const)('--format %s: codes, sessions and files named like the streamed array\'s marker are data like any other', (format) => {
+    // Was: the findings were streamed into summary.codes, where a code held the marker, and the report was no JSON.
+    const names = ['\u0000items\u0000', '\u0000items 0\u0000', '\u0000items 1\u0000'];
+    const summary = sampleSummary({ errors: 2 });
+    summary.codes = Object.fromEntries(names.map((name) => [name, 1]));
+    summary.sessions = Object.fromEntries(names.map((name) => [name, { records: 1, ok: 0, failed: 1 }]));
+    const findings = [...report().findings].map((f, i): Finding => ({ ...f, location: { ...f.location, source: names[i]! } }));
+    const text = formatReport(format, report({ summary, findings }), plain);
+    const parsed = JSON.parse(text) as { summary?: typeof summary; findings?: { source: string }[]; runs?: { results: unknown[] }[] };
+    expect(text).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
+    if (format === 'json') {
+      expect(parsed.summary!.codes).toEqual(summary.codes);
+      expect(parsed.findings!.map((f) => f.source)).toEqual(names);
+    } else expect(parsed.runs![0]!.results).toHaveLength(3);
+  });
 });
 
 describe('formatReport, the library entry', () => {

@@ -33,7 +33,8 @@ export function* listedBySource(findings: Iterable<Finding>, maxListed: number):
   if (group) yield group;
 }
 
-const placeholder = '\u0000items\u0000';
+/** Stands for the streamed array in a value; known by identity, so that no string of the data can pass for it. */
+const placeholder: readonly unknown[] = Object.freeze([]);
 
 /**
  * Items stringified in one call: one call for 64 took half the time of 64 calls (larger batches
@@ -46,9 +47,20 @@ const batchSize = 64;
  * long array whose items are streamed a batch at a time: the same bytes, never the whole text at once.
  */
 export function* streamJson(value: unknown, items: Iterable<unknown>): Generator<string> {
-  const text = JSON.stringify(value, null, 2);
-  const marker = JSON.stringify(placeholder);
-  const at = text.indexOf(marker);
+  // The array is written as a marker string, whose place in the text is where the items go. A
+  // fixed marker was found in the data first when a code or a sessionId held it (the findings were
+  // streamed into summary.codes, and the report was no JSON): a marker found twice is drawn again.
+  let text = '';
+  let marker = '';
+  let at = -1;
+  for (let draw = 0; ; draw++) {
+    const candidate = `\u0000items ${draw}\u0000`;
+    text = JSON.stringify(value, (_key, member: unknown) => (member === placeholder ? candidate : member), 2);
+    marker = JSON.stringify(candidate);
+    at = text.indexOf(marker);
+    if (at === -1) throw new Error('streamJson(): the value holds no streamedArray()');
+    if (text.indexOf(marker, at + 1) === -1) break;
+  }
   const indent = /^ */.exec(text.slice(text.lastIndexOf('\n', at) + 1))![0];
   // A batch is stringified nested as deep as the array, so that JSON.stringify indents its items as
   // they stand in the report; the brackets of that nesting are cut off again.
@@ -80,7 +92,7 @@ export function* streamJson(value: unknown, items: Iterable<unknown>): Generator
 
 /**
  * What a value holds where `streamJson` puts the streamed array. Typed as the array it stands for
- * (a cast: it is a marker string) so that the value keeps the shape of the format's own types.
+ * (a cast: it is an empty frozen array) so that the value keeps the shape of the format's own types.
  */
 export function streamedArray<T>(): T[] {
   return placeholder as unknown as T[];
