@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { ruleCatalog } from './checks/catalog.js';
 import { assertJsonValue } from './checks/check-envelope.js';
 import { UsageError } from './errors.js';
-import { messageWithSuggestion } from './formatters/common.js';
+import { messageWithSuggestion, widest } from './formatters/common.js';
 import { aFlag, got, optionsProblem } from './option-checks.js';
 import { checkEnvelope } from './index.js';
 import type { RecordFinding } from './types.js';
@@ -32,7 +32,7 @@ export function mcecFindings(value: unknown): RecordFinding[] {
 
 function describeFindings(findings: readonly RecordFinding[]): string {
   const pointers = findings.map((finding) => (finding.pointer ? finding.pointer : '(root)'));
-  const width = Math.max(...pointers.map((pointer) => pointer.length));
+  const width = widest(pointers);
   return findings.map((finding, i) => `  ${pointers[i]!.padEnd(width)}  ${finding.severity.padEnd(7)}  ${messageWithSuggestion(finding)} (${finding.rule})`).join('\n');
 }
 

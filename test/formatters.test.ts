@@ -113,6 +113,20 @@ describe('formatHuman', () => {
     expect(text).not.toContain('a.jsonl:12');
   });
 
+  it('150,000 distinct codes, categories and tools, or as many findings listed: a bounded summary, not a stack overflow', () => {
+    const names = Array.from({ length: 150_000 }, (_, i) => `name-${i}`);
+    const counted = Object.fromEntries(names.map((name) => [name, 1]));
+    const summary = sampleSummary({ codes: counted, unknownCodes: counted, unknownWarningCodes: counted, invalidCategories: counted, tools: Object.fromEntries(names.map((name) => [name, { ok: 1, failed: 0 }])) });
+    // Was: "Maximum call stack size exceeded" from Math.max(...widths), and no report at all.
+    const text = formatReport('human', report({ summary, findings: [] }), plain);
+    expect(text.split('\n').length).toBeLessThan(700);
+    expect(text.match(/… and 149900 more \(the JSON report lists them all\)/g)).toHaveLength(4);
+    const findings = Array.from({ length: 150_000 }, (_, i): Finding => ({ rule: 'schema', severity: 'error', message: 'ok is false, so error is required', location: { source: 'a.jsonl', line: i + 1, pointer: '' } }));
+    const all = formatReport('human', report({ findings }), { ...plain, maxListed: 0 });
+    expect(all.split('\n').filter((line) => line.startsWith('a.jsonl:'))).toHaveLength(150_000);
+    expect(all).toContain('a.jsonl:150000  error    ok is false, so error is required  schema\n');
+  });
+
   it('--quiet keeps errors and the summary', () => {
     const text = formatReport('human', report(), { ...plain, quiet: true });
     expect(text).not.toContain('a.jsonl:12');

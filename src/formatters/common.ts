@@ -128,6 +128,17 @@ export function columnName(text: string): string {
   return shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
 }
 
+/**
+ * The length of the longest of `texts`, at least `least`. A loop: `Math.max(...lengths)` passes
+ * every length as an argument, and past ~125,000 of them (distinct codes, or findings listed with
+ * --max-listed 0) the call overflowed the stack and the report was lost.
+ */
+export function widest(texts: Iterable<string>, least = 0): number {
+  let width = least;
+  for (const text of texts) if (text.length > width) width = text.length;
+  return width;
+}
+
 /** What people's formats say when the warnings fail the run (`--max-warnings`), or undefined. */
 export function tooManyWarnings(report: Report, options: FormatOptions): string | undefined {
   const { maxWarnings } = options;

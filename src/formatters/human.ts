@@ -3,14 +3,20 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { byCount, columnName, interruptedText, notCovered, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, type SourceGroup } from './common.js';
+import { byCount, columnName, interruptedText, notCovered, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, widest, type SourceGroup } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
+/** Rows of names (unknown codes, categories not in the schema, tools) a list shows, as in Markdown: 3,000 codes were 3,000 lines. */
+const maxNameRows = 100;
+
+function more(count: number, c: ChalkInstance): string {
+  return c.dim(`  … and ${count} more (the JSON report lists them all)`);
+}
 
 function findingLines({ source, listed, rest }: SourceGroup, c: ChalkInstance): string[] {
   const places = listed.map((f) => printable(placeOf(f)));
-  const placeWidth = Math.max(...places.map((place) => place.length));
+  const placeWidth = widest(places);
   const lines = listed.map((f, i) => {
     const severity = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
     const tool = f.tool === undefined ? '' : `${c.cyan(columnName(f.tool))}: `;
@@ -66,26 +72,29 @@ function categoryChart(report: Report, c: ChalkInstance): string[] {
   const entries = Object.entries(report.summary.categories).map(([name, n]): [string, number] => [columnName(name), n]);
   const invalid = byCount(report.summary.invalidCategories).map(([name, n]): [string, number] => [columnName(name), n]);
   if (entries.length === 0 && invalid.length === 0) return [];
-  const max = Math.max(1, ...entries.map(([, n]) => n), ...invalid.map(([, n]) => n));
-  const width = Math.max(...[...entries, ...invalid].map(([name]) => name.length));
+  let max = 1;
+  for (const [, n] of [...entries, ...invalid]) if (n > max) max = n;
+  const shownInvalid = invalid.slice(0, maxNameRows);
+  const width = widest([...entries, ...shownInvalid].map(([name]) => name));
   const bar = (n: number) => (n === 0 ? c.dim('·') : c.cyan('█'.repeat(Math.max(1, Math.round((n / max) * barWidth)))));
   const lines = ['categories'];
   for (const [name, n] of entries) lines.push(`  ${(n === 0 ? c.dim(name.padEnd(width)) : name.padEnd(width))}  ${bar(n)} ${n}`);
-  for (const [name, n] of invalid) lines.push(`  ${c.red(name.padEnd(width))}  ${bar(n)} ${n} ${c.red('(not a category of the schema)')}`);
+  for (const [name, n] of shownInvalid) lines.push(`  ${c.red(name.padEnd(width))}  ${bar(n)} ${n} ${c.red('(not a category of the schema)')}`);
+  if (invalid.length > shownInvalid.length) lines.push(more(invalid.length - shownInvalid.length, c));
   return lines;
 }
 
-function codeList(title: string, codes: Record<string, number>, suggestions: Record<string, string>, c: ChalkInstance, limit?: number): string[] {
+function codeList(title: string, codes: Record<string, number>, suggestions: Record<string, string>, c: ChalkInstance, limit = maxNameRows): string[] {
   const entries = byCount(codes);
   if (entries.length === 0) return [];
-  const shown = (limit === undefined ? entries : entries.slice(0, limit)).map(([code, n]) => ({ code, n, name: columnName(code) }));
-  const width = Math.max(...shown.map(({ name }) => name.length));
+  const shown = entries.slice(0, limit).map(([code, n]) => ({ code, n, name: columnName(code) }));
+  const width = widest(shown.map(({ name }) => name));
   const lines = [title];
   for (const { code, n, name } of shown) {
     const suggestion = ownEntry(suggestions, code);
-    lines.push(`  ${name.padEnd(width)}  ${String(n).padStart(4)}${suggestion === undefined ? '' : c.dim(`  did you mean "${suggestion}"?`)}`);
+    lines.push(`  ${name.padEnd(width)}  ${String(n).padStart(4)}${suggestion === undefined ? '' : c.dim(`  did you mean "${printable(suggestion)}"?`)}`);
   }
-  if (shown.length < entries.length) lines.push(c.dim(`  … and ${entries.length - shown.length} more`));
+  if (shown.length < entries.length) lines.push(limit === topCodes ? c.dim(`  … and ${entries.length - shown.length} more`) : more(entries.length - shown.length, c));
   return lines;
 }
 
@@ -94,8 +103,8 @@ const maxSessions = 10;
 /** A small aligned table: a title, a header row, then rows of a name and numbers. */
 function table(title: string, header: string[], data: [string, number[]][], c: ChalkInstance): string[] {
   const rows = data.map(([name, values]): [string, number[]] => [columnName(name), values]);
-  const nameWidth = Math.max(...rows.map(([name]) => name.length), 4);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map(([, values]) => String(values[i]).length)));
+  const nameWidth = widest(rows.map(([name]) => name), 4);
+  const widths = header.map((h, i) => widest(rows.map(([, values]) => String(values[i])), h.length));
   const line = (name: string, cells: string[]) => `  ${name.padEnd(nameWidth)}  ${cells.map((cell, i) => cell.padStart(widths[i]!)).join('  ')}`;
   return [title, c.dim(line('', header)), ...rows.map(([name, values]) => line(name, values.map(String)))];
 }
@@ -104,7 +113,9 @@ function toolTable(report: Report, c: ChalkInstance): string[] {
   const tools = report.summary.tools;
   if (!tools) return [];
   const rows = Object.entries(tools).map(([name, t]): [string, number[]] => [name, [t.ok, t.failed]]);
-  return table('tools', ['ok', 'failed'], rows, c);
+  const lines = table('tools', ['ok', 'failed'], rows.slice(0, maxNameRows), c);
+  if (rows.length > maxNameRows) lines.push(more(rows.length - maxNameRows, c));
+  return lines;
 }
 
 function sessionTable(report: Report, c: ChalkInstance): string[] {
