@@ -157,6 +157,13 @@ describe('formatSarif', () => {
     expect(run.results.at(-1)!.locations[0]!.physicalLocation.artifactLocation.uri).toBe('logs/my%20run%231.jsonl');
   });
 
+  it('a file name with a lone surrogate (Windows allows one) is a URI with U+FFFD, not a lost log', () => {
+    // Was: "URIError: URI malformed" from encodeURIComponent, and no SARIF at all.
+    const odd = [...findings].map((f, i): Finding => ({ ...f, location: { ...f.location, source: ['x\ud800.jsonl', '/work/\udc00y.jsonl', '/elsewhere/z\ud83d.jsonl', 'ok\ud83d\ude00.jsonl'][i]! } }));
+    const log = JSON.parse(formatReport('sarif', report({ findings: odd }), plain)) as SarifLog;
+    expect(log.runs[0].results.map((r) => r.locations[0]!.physicalLocation.artifactLocation.uri)).toEqual(['x%EF%BF%BD.jsonl', '%EF%BF%BDy.jsonl', '../elsewhere/z%EF%BF%BD.jsonl', 'ok%F0%9F%98%80.jsonl']);
+  });
+
   it('lists every finding, whatever --max-listed says', () => {
     const many = JSON.parse(formatReport('sarif', report({ findings: manyFindings('a.jsonl', 150) }), { ...plain, maxListed: 1 })) as SarifLog;
     expect(many.runs[0].results).toHaveLength(150);

@@ -98,10 +98,14 @@ const ruleIndex = new Map<RuleId, number>(ruleIds.map((id, index) => [id, index]
  * file-name characters. A path that stays absolute (another Windows drive) becomes a file: URL.
  */
 function artifactUri(source: string, cwd: string): string {
-  const path = relativeSourcePath(source, cwd);
+  // A lone surrogate (a Windows file name may hold one) has no UTF-8 bytes: encodeURIComponent threw
+  // URIError, and the whole SARIF log was lost. It is written as U+FFFD, as JSON text cannot hold it either.
+  const path = relativeSourcePath(source, cwd).replace(loneSurrogate, '\ufffd');
   if (isAbsolute(path)) return pathToFileURL(path).href;
   return path.split('/').map(encodeURIComponent).join('/');
 }
+
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * artifactUri, remembered for the last source: a report lists an input's findings together, and
