@@ -202,6 +202,14 @@ describe('contract rules', () => {
     ]);
   });
 
+  it('a value quoted in a message is cut between characters, never inside a surrogate pair', () => {
+    // Was: the 57th unit was half an emoji, written to JSON reports as a lone "\ud83d".
+    const [finding] = check(failure({ code: `${'a'.repeat(55)}😀${'b'.repeat(10)}` }));
+    expect(finding!.message).toBe(`unknown error code "${'a'.repeat(55)}...`);
+    const [whole] = check(failure({ code: `${'a'.repeat(54)}😀${'b'.repeat(10)}` }));
+    expect(whole!.message).toBe(`unknown error code "${'a'.repeat(54)}😀...`);
+  });
+
   it('code-category-mismatch: a known code under another category', () => {
     expect(check(failure({ category: 'timeout' }))).toEqual([
       expect.objectContaining({ rule: 'code-category-mismatch', pointer: '/error/category', suggestion: 'no-target' }),

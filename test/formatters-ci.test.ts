@@ -208,8 +208,22 @@ describe('formatJunit', () => {
     expect(xml).not.toMatch(/[\u0001\u0002\uFFFE]|\uD800(?![\uDC00-\uDFFF])/);
     expect(xml).toContain('detail &lt;&amp;&gt;&quot;&apos;');
     const suite = parseJunit(xml).testsuites.testsuite[0]!;
-    expect(suite.name).toBe(`we<ird>&"'.jsonl`);
-    expect(suite.testcase[0]).toMatchObject({ name: `line 3 (t<&>"')`, failure: { message: `got detail <&>"'    ok 😀` } });
+    // What XML allows of the controls is shown as escapes, as in human output; what it forbids goes.
+    expect(suite.name).toBe(`we<ird>&"'\\u0002.jsonl`);
+    expect(suite.testcase[0]).toMatchObject({ name: `line 3 (t<&>"'\\u0001)`, failure: { message: `got detail <&>"' \\u0001   ok 😀` } });
+  });
+
+  it('shows ESC, DEL, C1 controls and bidirectional overrides as escapes, and cuts a 200 KB pointer', () => {
+    // Was: raw in names, messages and text, which CI pages show to people (found by an audit helper).
+    const key = 'k'.repeat(200_000);
+    const odd: Finding = { rule: 'schema', severity: 'error', message: 'bad \u001b[2J\u202eevil\u007f\u009b', location: { source: 'r\u001b]0;x\u0007.jsonl', line: 3, pointer: `/${key}` }, tool: '\u202etool' };
+    const xml = formatReport('junit', report({ findings: [odd] }), plain);
+    expect(xml).not.toMatch(/[\u001b\u0007\u007f\u009b\u202e]/);
+    expect(xml.length).toBeLessThan(3000);
+    const suite = parseJunit(xml).testsuites.testsuite[0]!;
+    expect(suite.name).toBe('r\\u001b]0;x\\u0007.jsonl');
+    expect(suite.testcase[0]).toMatchObject({ name: 'line 3 (\\u202etool)', failure: { message: 'bad \\u001b[2J\\u202eevil\\u007f\\u009b' } });
+    expect(xml).toContain(`at /${'k'.repeat(198)}…): bad`);
   });
 
   it('keeps line breaks of messages', () => {
@@ -254,6 +268,15 @@ describe('formatGithub', () => {
       '::warning title=unknown-code::standard input, line 12: unknown error code "window-not-fonud" (did you mean "window-not-found"?)',
       '::notice::1 more finding in standard input not annotated (--max-listed 0 lists all)',
     ]);
+  });
+
+  it('shows controls and bidirectional overrides of messages, tools and file names as escapes, never raw in the log', () => {
+    // Was: ESC ] 0 ; ... BEL retitled the terminal of whoever read the job's log (found by an audit helper).
+    const odd: Finding = { rule: 'duplicate-response', severity: 'error', message: 'a second response (\u001b]0;pwned\u0007\u001b[2J\u202eevil\u009b)', location: { source: '/work/r\u001b[31m.jsonl', line: 2 }, tool: 't' };
+    const text = formatReport('github', report({ findings: [odd], summary: summary({ unreadable: [{ source: 'x\u001b.jsonl', message: 'cannot read x\u001b.jsonl: gone' }] }) }), { ...plain, maxListed: 1 });
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text).toContain('::error file=r\\u001b[31m.jsonl,line=2,title=duplicate-response::a second response (\\u001b]0;pwned\\u0007\\u001b[2J\\u202eevil\\u009b)\n');
+    expect(text).toContain('::error title=mcec-result::cannot read x\\u001b.jsonl: gone\n');
   });
 
   it('escapes %, CR and LF in messages, and : and , in properties too', () => {

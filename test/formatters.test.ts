@@ -169,6 +169,24 @@ describe('report data with control characters, for people', () => {
     for (const section of ['categories', 'top codes', 'unknown error codes', 'unknown warning codes', 'tools', 'sessions']) expect(text).toMatch(new RegExp(`${section}\n(.*\n)?  ${shown.replaceAll('\\', '\\\\').replaceAll('[', '\\[')} `));
   });
 
+  it('human: characters that show as nothing or turn text around are escapes too; two codes never print alike', () => {
+    // Was: "ascii\u200b-code" printed as "ascii-code", and U+061C, U+00AD, U+2060 and tags raw.
+    const codes = ['ascii-code', 'ascii\u200b-code', 'x\u061cy', 'soft\u00adhyphen', 'w\u2060j', 'tag\udb40\udc41', 'zwj\u200dkept'];
+    const text = formatReport('human', report({ summary: sampleSummary({ unknownCodes: Object.fromEntries(codes.map((code) => [code, 1])) }) }), plain);
+    const rows = text.slice(text.indexOf('unknown error codes\n')).split('\n').slice(1, 1 + codes.length).map((row) => row.trim().split(/ {2,}/)[0]);
+    expect(rows.sort()).toEqual(['ascii-code', 'ascii\\u200b-code', 'x\\u061cy', 'soft\\u00adhyphen', 'w\\u2060j', 'tag\\udb40\\udc41', 'zwj\u200dkept'].sort());
+  });
+
+  it('human: a long name is cut by its characters, never inside an escape or a surrogate pair', () => {
+    // Was: cut after escaping, 20 ESCs ended in "\u001…"; and half an emoji in JSON messages.
+    const escapes = '\u001b'.repeat(20);
+    const emoji = `${'a'.repeat(58)}😀tail`;
+    const text = formatReport('human', report({ summary: sampleSummary({ unknownCodes: { [escapes]: 1, [emoji]: 1 } }) }), plain);
+    expect(text).toContain(`  ${'\\u001b'.repeat(9)}…  `);
+    expect(text).toContain(`  ${'a'.repeat(58)}…  `);
+    expect(text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+
   it('human: an empty code or session is a row named "", not a blank one', () => {
     const empty = report({ summary: sampleSummary({ codes: { '': 2, 'window-not-found': 1 }, unknownCodes: { '': 2 }, sessions: { '': { records: 2, ok: 0, failed: 2 } } }) });
     const text = formatReport('human', empty, plain);

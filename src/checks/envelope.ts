@@ -1,4 +1,5 @@
 // Small accessors shared by the rules and the tally: an envelope is untrusted data of any shape.
+import { cutText } from '../text.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -182,5 +183,5 @@ export function quote(value: unknown): string {
 
 /** Text from a record, cut to 60 characters for a message. */
 export function shorten(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return text.length > 60 ? `${cutText(text, 57)}...` : text;
 }

@@ -102,18 +102,37 @@ export function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): Generato
   for (const item of items) yield map(item);
 }
 
-// C0 and C1 controls, the bidirectional overrides that can make text read in another order than
-// it is stored ("Trojan Source"), and U+FEFF, which shows as nothing. Report data comes from
-// whatever produced the records.
-const unprintable = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+// C0 and C1 controls, the bidirectional controls that can make text read in another order than
+// it is stored ("Trojan Source", U+061C and U+200E/F among them), and characters that show as
+// nothing (U+00AD, U+180E, U+200B, U+2060-2064, U+FEFF, U+FFF9-FFFB, the tag characters
+// U+E0000-E007F): two codes that differ by one of them printed alike. Report data comes from
+// whatever produced the records. U+200C/D stay: emoji sequences and several scripts need them.
+const hidden = '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\ufff9-\\ufffb';
+const tag = '\\udb40[\\udc00-\\udc7f]';
+const unprintable = new RegExp(`[\\u0000-\\u001f${hidden}]|${tag}`);
 const unprintables = new RegExp(unprintable.source, 'g');
+/** The same, less the tab and the line breaks: for formats that write those their own way (GitHub's %0A, XML's &#10;). */
+const unprintableInLines = new RegExp(`[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f${hidden}]|${tag}`);
+const unprintablesInLines = new RegExp(unprintableInLines.source, 'g');
+
+/** Each UTF-16 unit as a `\u001b` escape (a tag character is two). */
+function escaped(chars: string): string {
+  let text = '';
+  for (let i = 0; i < chars.length; i++) text += `\\u${chars.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return text;
+}
 
 /**
  * Report data as text for a person: control characters as `\u001b` escapes. Raw, an error code
  * read from a log could clear the terminal, recolour or forge lines of the report, or hide itself.
  */
 export function printable(text: string): string {
-  return unprintable.test(text) ? text.replace(unprintables, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+  return unprintable.test(text) ? text.replace(unprintables, escaped) : text;
+}
+
+/** printable(), keeping tabs and line breaks, for a format that escapes them itself. */
+export function printableLines(text: string): string {
+  return unprintableInLines.test(text) ? text.replace(unprintablesInLines, escaped) : text;
 }
 
 /**
@@ -125,7 +144,16 @@ export function columnName(text: string): string {
   // An empty code, session or tool is a row of its own, not a blank one that reads as a glitch.
   if (text === '') return '""';
   const shown = printable(text);
-  return shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
+  if (shown.length <= 60) return shown;
+  // Cut by characters of the text, not of its escapes: `\u001b` cut after `\u001` reads as something
+  // else, and a surrogate pair cut in two is no character at all.
+  let cut = '';
+  for (const char of text) {
+    const piece = printable(char);
+    if (cut.length + piece.length > 59) break;
+    cut += piece;
+  }
+  return `${cut}…`;
 }
 
 /**

@@ -10,13 +10,18 @@
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
-import { interruptedText, listedBySource, messageWithSuggestion, tooManyWarnings, type SourceGroup } from './common.js';
+import { interruptedText, listedBySource, messageWithSuggestion, printableLines, tooManyWarnings, type SourceGroup } from './common.js';
 
 type CommandName = 'error' | 'warning' | 'notice';
 
-/** `%` first, so that the escapes added next are not escaped again. */
+/**
+ * `%` first, so that the escapes added next are not escaped again. Controls and bidirectional
+ * overrides from the data are shown as escapes first, as in human output: the runner prints every
+ * command to the job's log, where an ESC or OSC sequence in a tool name or a file name recoloured,
+ * retitled or cleared what people read.
+ */
 function escapeData(text: string): string {
-  return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+  return printableLines(text).replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
 }
 
 /** Properties also end at `,` (the next property) and `:` (the `::` before the message). */

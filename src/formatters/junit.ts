@@ -3,10 +3,13 @@
 // when the line has an error finding (an invalid record or an unparseable entry), and its warnings
 // go to <system-out>. A last suite holds one passing case for the valid records, so that the
 // totals read as "N tests, M failures". Nothing else in the report maps onto tests.
-// Schema: https://github.com/windyroad/JUnit-Schema/blob/master/JUnit.xsd
-// (as the reporters read it: https://github.com/testmoapp/junitxml)
+// The format as CI reporters read it: https://github.com/testmoapp/junitxml. The stricter XSD
+// (https://github.com/windyroad/JUnit-Schema/blob/master/JUnit.xsd) also requires a timestamp,
+// hostname, id and package on every suite and allows one <failure> or <system-out> per case, which
+// no reporter needs and this output does not follow.
 import type { Finding, Report } from '../types.js';
-import { messageWithSuggestion, tooManyWarnings } from './common.js';
+import { columnName, messageWithSuggestion, printableLines, tooManyWarnings } from './common.js';
+import { cutText } from '../text.js';
 import type { FormatOptions } from './options.js';
 
 interface LineCase {
@@ -29,9 +32,14 @@ const attributeSpecial = /[&<>"'\r\t\n]/g;
 // is needed only then (a surrogate pair is legal; a control character or a lone surrogate is not).
 const maybeNotXmlChar = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD]/;
 
-/** One replace for the entities, and the Char pass only for text that may need it: a third of the time. */
+/**
+ * One replace for the entities, and the Char pass only for text that may need it: a third of the
+ * time. Controls XML allows (ESC as &#27;, DEL, C1) and bidirectional overrides are shown as
+ * escapes first, as in human output: CI pages show this text to people.
+ */
 function escapeWith(text: string, special: RegExp): string {
-  const chars = maybeNotXmlChar.test(text) ? text.replace(notXmlChar, '') : text;
+  const shown = printableLines(text);
+  const chars = maybeNotXmlChar.test(shown) ? shown.replace(notXmlChar, '') : shown;
   return chars.replace(special, entity);
 }
 
@@ -53,7 +61,8 @@ function findingText(finding: Finding): string {
   const text = messageWithSuggestion(finding);
   const { line, column, pointer } = finding.location;
   const place = column === undefined ? `line ${line}` : `line ${line}, column ${column}`;
-  const at = pointer === undefined ? '' : pointer === '' ? ' at the envelope' : ` at ${pointer}`;
+  // A pointer names a property of the record, which may be of any length: 200 KB of one key was 200 KB of report.
+  const at = pointer === undefined ? '' : pointer === '' ? ' at the envelope' : ` at ${pointer.length > 200 ? `${cutText(pointer, 199)}…` : pointer}`;
   return `${finding.severity} ${finding.rule} (${place}${at}): ${text}`;
 }
 
@@ -92,7 +101,7 @@ function countSuites(findings: Iterable<Finding>): Map<string, SuiteCounts> {
 
 function caseName(lineCase: LineCase): string {
   const tool = lineCase.findings.find((f) => f.tool !== undefined)?.tool;
-  return tool === undefined ? `line ${lineCase.line}` : `line ${lineCase.line} (${tool})`;
+  return tool === undefined ? `line ${lineCase.line}` : `line ${lineCase.line} (${columnName(tool)})`;
 }
 
 function isFailure(lineCase: LineCase): boolean {

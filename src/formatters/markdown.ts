@@ -3,6 +3,7 @@
 // first findings of each input, at most --max-listed.
 // Tables: https://github.github.com/gfm/#tables-extension-
 // Mermaid pie: https://mermaid.js.org/syntax/pie.html
+import { cutText } from '../text.js';
 import type { Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { byCount, interruptedText, notCovered, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable } from './common.js';
@@ -66,7 +67,7 @@ function totals(report: Report): string[] {
 const maxNameRows = 100;
 
 function shortName(name: string): string {
-  return name.length > 60 ? `${name.slice(0, 59)}…` : name;
+  return name.length > 60 ? `${cutText(name, 59)}…` : name;
 }
 
 /** At most maxNameRows of `rows`, then one that says how many more the JSON report lists. */
@@ -111,7 +112,7 @@ function unknownCodes(report: Report): string[] {
 
 /** An unreadable input's message, whose path may run to 4 KiB, cut to 300 characters. */
 function shortMessage(message: string): string {
-  return message.length > 300 ? `${message.slice(0, 299)}…` : message;
+  return message.length > 300 ? `${cutText(message, 299)}…` : message;
 }
 
 /**
