@@ -260,6 +260,19 @@ describe('contract rules', () => {
     expect(check(failure({ lastObservation: { text: 'short', artifact: 'shots/0001.png' } }))).toEqual([]);
   });
 
+  it('inline-image: base64 broken into lines (MIME, 76 a line) or ending with a line break is image bytes too', () => {
+    // Was: no finding for either (found by an audit helper).
+    const png = 'iVBORw0KGgo'.padEnd(240, 'A');
+    const mime = png.match(/.{1,76}/g)!.join('\r\n');
+    const findings = check(failure({ lastObservation: { mime, unix: png.match(/.{1,76}/g)!.join('\n'), trailing: `${png}\n`, prose: `${'word '.repeat(50)}\n${'x'.repeat(40)}`, short: 'QUJD\nQUJD\n'.repeat(30) } }));
+    expect(findings.map((f) => [f.pointer, f.message])).toEqual([
+      ['/error/lastObservation/mime', 'error.lastObservation inlines image bytes (a 240-character base64 string); write them to an artifact file and name the file instead'],
+      ['/error/lastObservation/unix', 'error.lastObservation inlines image bytes (a 240-character base64 string); write them to an artifact file and name the file instead'],
+      ['/error/lastObservation/trailing', 'error.lastObservation inlines image bytes (a 240-character base64 string); write them to an artifact file and name the file instead'],
+      ['/error/lastObservation/short', 'error.lastObservation inlines image bytes (a 240-character base64 string); write them to an artifact file and name the file instead'],
+    ]);
+  });
+
   it('inline-image: a base64 member is reported whatever it holds, in the order the members stand', () => {
     const observation = { a: { base64: null }, b: 1, c: { base64: 7, d: 'data:image/png;base64,AA' }, e: [{ base64: false }, 'D'.repeat(250)], f: { base64: { nested: true } } };
     expect(brief(check(failure({ lastObservation: observation })))).toEqual([
