@@ -133,7 +133,7 @@ describe('mcec-result explain', () => {
     expect(runCli(['explain', 'ocr-text-missing-3', '--no-config'], { cwd: dir })).toMatchObject({ status: 2, stdout: '' });
     // The file is held to the schema's categories, as check holds it.
     const typo = tempFiles({ 'typo.json': JSON.stringify({ errorCodes: { 'no-targt': ['x-1'] } }) });
-    expect(runCli(['explain', 'x-1', '--codes', 'typo.json'], { cwd: typo }).stderr).toBe('mcec-result: codes file typo.json at /errorCodes/no-targt: "no-targt" is not a category of the schema: did you mean "no-target"?\n');
+    expect(runCli(['explain', 'x-1', '--codes', 'typo.json'], { cwd: typo }).stderr).toBe('mcec-result: codes file typo.json at /errorCodes/no-targt: "no-targt" is not a category of the schema, nor of a newer MCEC release: did you mean "no-target"?\n');
   });
 
   it("knows a category only the --schema (or the config's schema) lists, and codes under it", () => {

@@ -21,7 +21,7 @@ function assertCategories(file: CodesFile, path: string, categories: readonly st
     if (categories.includes(category)) continue;
     const near = nearestName(category, categories);
     const hint = near === undefined ? ` (${categories.join(', ')}): codes of another schema's categories need that schema (--schema)` : `: did you mean ${JSON.stringify(near)}?`;
-    throw new UsageError(`codes file ${path} at ${childPointer('/errorCodes', category)}: ${JSON.stringify(category)} is not a category of the schema${hint}`);
+    throw new UsageError(`codes file ${path} at ${childPointer('/errorCodes', category)}: ${JSON.stringify(category)} is not a category of the schema, nor of a newer MCEC release${hint}`);
   }
 }
 
@@ -62,11 +62,15 @@ function assertCodes(file: CodesFile, path: string): void {
 
 /** `categories`: the schema's category set, which each `--codes` file's categories must be in (when it has one). */
 export function loadRegistry(extraFiles: readonly string[] = [], categories: readonly string[] = []): CodeRegistry {
-  const files = [readJsonFile(bundledCodesPath(), 'codes file') as CodesFile];
+  const bundled = readJsonFile(bundledCodesPath(), 'codes file') as CodesFile;
+  const files = [bundled];
+  // The bundled registry lists codes under newer MCEC releases' categories (ocr-blank, ocr-no-text),
+  // which the bundled schema lacks; a team's file in the same format may too (spec section 7).
+  const allowed = categories.length === 0 ? [] : [...new Set([...categories, ...Object.keys(bundled.errorCodes ?? {})])];
   for (const path of extraFiles) {
     const file = readCodesFile(path);
     assertCodes(file, path);
-    if (categories.length > 0) assertCategories(file, path, categories);
+    if (allowed.length > 0) assertCategories(file, path, allowed);
     files.push(file);
   }
   return new CodeRegistry(files);
