@@ -12,6 +12,8 @@ export { ruleCatalog, ruleIds } from './checks/catalog.js';
 export { formatReport, formatters, formatNames, type FormatName, type Formatter, type FormatOptions } from './formatters/index.js';
 export { toJsonReport, type JsonReport, type JsonFinding } from './formatters/json.js';
 export type * from './types.js';
+// What check(), createCheckContext() and formatReport() throw for a caller's mistake: README names it, so `instanceof` must work.
+export { UsageError } from './errors.js';
 
 let defaultContext: CheckContext | undefined;
 

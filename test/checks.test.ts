@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
-import { checkEnvelope, formatNames, formatReport, formatters, ruleCatalog, ruleIds } from '../src/index.js';
+import { UsageError, checkEnvelope, check as libraryCheck, formatNames, formatReport, formatters, ruleCatalog, ruleIds } from '../src/index.js';
 import { pointerName } from '../src/checks/schema.js';
 import { compileEnvelopeSchema } from '../src/checks/schema-load.js';
 import { check as checkRun, createCheckContext, type CheckOptions } from '../src/run.js';
@@ -357,6 +357,13 @@ describe('library options', () => {
     [{ strict: true } as CheckOptions, 'unknown option "strict" (did you mean "strictCodes"?)'],
     [null as unknown as CheckOptions, 'expected an object, got null'],
   ];
+
+  it('a caller tells its own mistakes by the exported UsageError class', async () => {
+    // Was: README named UsageError, but the package did not export it.
+    await expect(libraryCheck(['x.jsonl'], { jobs: 0 })).rejects.toBeInstanceOf(UsageError);
+    expect(() => formatReport('xml' as 'json', {} as never)).toThrow(UsageError);
+    expect(() => createCheckContext({ maxLineByte: 5 } as CheckOptions)).toThrow(UsageError);
+  });
 
   it('out of range or unknown: an error naming the option, before anything is read', async () => {
     for (const [options, message] of bad) {

@@ -2,7 +2,8 @@
 import type { CodeRegistry } from '../registry/registry.js';
 import type { RecordFinding, RuleId, Severity } from '../types.js';
 import { envelopeRules } from './catalog.js';
-import { factsOf, type EnvelopeFacts } from './envelope.js';
+import { childPointer, factsOf, type EnvelopeFacts } from './envelope.js';
+import { cutText } from '../text.js';
 import type { EnvelopeRule, RuleReport } from './rules/rule.js';
 import { describeSchemaErrors } from './schema.js';
 import type { EnvelopeSchema } from './schema-load.js';
@@ -82,29 +83,43 @@ export function assertJsonValue(value: unknown): void {
     JSON.stringify(value);
   } catch (error) {
     // Nesting deeper than JSON.stringify's stack (about 5,000 levels) is JSON all the same, as the
-    // command line reads it: was refused as "Maximum call stack size exceeded".
-    reason = error instanceof RangeError ? deepProblem(value) : error instanceof Error ? error.message.replace(/\s*\n\s*/g, ' ') : String(error);
+    // command line reads it: was refused as "Maximum call stack size exceeded". A BigInt's message
+    // names no place (V8's message for a cycle names the property that closes it); the walk does.
+    const message = error instanceof Error ? error.message.replace(/\s*\n\s*/g, ' ') : String(error);
+    reason = error instanceof RangeError ? deepProblem(value) : isBigIntError(error) ? (deepProblem(value) ?? message) : message;
   }
   if (reason !== undefined) throw new TypeError(`mcec-result: the value to check is not JSON: ${reason}`);
 }
 
-/** What JSON.stringify would refuse in a value too deep for it to walk: a cycle or a BigInt; undefined for none. */
+function isBigIntError(error: unknown): boolean {
+  return error instanceof TypeError && error.message.includes('BigInt');
+}
+
+/** A pointer for a message: a 100,000-level one would be 200 KB of it. */
+function shownPointer(pointer: string): string {
+  if (pointer === '') return 'the value itself';
+  return pointer.length > 200 ? `${cutText(pointer, 199)}…` : pointer;
+}
+
+/** What JSON.stringify would refuse in a value, and where: a cycle or a BigInt; undefined for none. */
 function deepProblem(value: unknown): string | undefined {
   // Each container is entered once and left once: `open` holds the ones on the current path.
   const open = new Set<object>();
-  const stack: { node: unknown; leaving: boolean }[] = [{ node: value, leaving: false }];
+  const stack: { node: unknown; pointer: string; leaving: boolean }[] = [{ node: value, pointer: '', leaving: false }];
   while (stack.length > 0) {
-    const { node, leaving } = stack.pop()!;
-    if (typeof node === 'bigint') return 'Do not know how to serialize a BigInt';
+    const { node, pointer, leaving } = stack.pop()!;
+    if (typeof node === 'bigint') return `Do not know how to serialize a BigInt, at ${shownPointer(pointer)} (JSON has none: give a number or a string)`;
     if (typeof node !== 'object' || node === null) continue;
     if (leaving) {
       open.delete(node);
       continue;
     }
-    if (open.has(node)) return 'Converting circular structure to JSON';
+    if (open.has(node)) return `Converting circular structure to JSON: the value at ${shownPointer(pointer)} holds itself`;
     open.add(node);
-    stack.push({ node, leaving: true });
-    for (const child of Object.values(node)) stack.push({ node: child, leaving: false });
+    stack.push({ node, pointer, leaving: true });
+    // Last member first onto the stack: the first problem in member order is the one said.
+    const members = Object.entries(node);
+    for (let i = members.length - 1; i >= 0; i--) stack.push({ node: members[i]![1], pointer: childPointer(pointer, members[i]![0]), leaving: false });
   }
   return undefined;
 }
