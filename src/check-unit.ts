@@ -141,7 +141,9 @@ class SourceChecker {
     this.progress.entries++;
     if (framed.kind === 'unparseable') {
       this.tally.addUnparseable();
-      const place = this.identify(at(framed.line, framed.column), `parse-error:${framed.column ?? 0}:${framed.message}`, 1);
+      // A digest of the record, its text, where framing held it: the message quotes it or not
+      // (--redact), and a cut-off last line's says so until the next line is written.
+      const place = this.identify(at(framed.line, framed.column), framed.text === undefined ? `parse-error:${framed.column ?? 0}:${framed.message}` : `parse-error:${framed.text}`, 1);
       this.add(ruleFinding(this.context, 'parse-error', { message: framed.message }), place, framed.hint);
       return;
     }

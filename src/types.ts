@@ -85,7 +85,11 @@ export type ParseHint = 'pretty' | 'prefix';
 /** What framing yields for every non-blank line (or `.json` array element): a value or why there is none. */
 export type Framed =
   | { kind: 'value'; line: number; value: unknown; extracted?: boolean }
-  | { kind: 'unparseable'; line: number; column?: number; message: string; hint?: ParseHint }
+  /**
+   * `text`: the entry's own text, when framing held it, for a baseline's digest of the record: the
+   * message depends on --redact and on what follows the line, the text does not.
+   */
+  | { kind: 'unparseable'; line: number; column?: number; message: string; hint?: ParseHint; text?: string }
   /** A line with no JSON object under --extract: counted as skipped. */
   | { kind: 'noise'; line: number };
 

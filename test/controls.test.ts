@@ -190,6 +190,24 @@ describe('baselines', () => {
     expect(same.report.summary).toMatchObject({ errors: 0, warnings: 0, baseline: { suppressed: 3, stale: 0 } });
   });
 
+  it("a parse error is matched by its line's text: with or without --redact, and after a cut-off last line is followed by more", () => {
+    // Was: matched on its message, which quotes the line or not (--redact) and says "cut off" until
+    // the next line is written: each made a known parse error new, and its entry stale.
+    const dir = tempFiles({ 'run.jsonl': lines(ok, 'not json', '{"ok":tru', ok), 'live.jsonl': `${lines(ok)}{"ok":false,"error":{"detail":"abc`, 'doc.json': '[{"ok":true,"result":{}}, nope]' });
+    expect(runCli(['check', '--redact', '--write-baseline', 'redacted.json', 'run.jsonl', 'doc.json'], { cwd: dir }).status).toBe(0);
+    expect(runJson(['--baseline', 'redacted.json', 'run.jsonl', 'doc.json'], { cwd: dir })).toMatchObject({ status: 0, report: { findings: [], summary: { baseline: { suppressed: 3, stale: 0 } } } });
+    expect(runCli(['check', '--write-baseline', 'plain.json', 'run.jsonl', 'doc.json'], { cwd: dir }).status).toBe(0);
+    expect(runJson(['--redact', '--baseline', 'plain.json', 'run.jsonl', 'doc.json'], { cwd: dir })).toMatchObject({ status: 0, report: { summary: { baseline: { suppressed: 3, stale: 0 } } } });
+    expect(runCli(['check', '--write-baseline', 'live-baseline.json', 'live.jsonl'], { cwd: dir }).status).toBe(0);
+    writeFileSync(join(dir, 'live.jsonl'), `${lines(ok)}{"ok":false,"error":{"detail":"abc\n${lines(ok)}`);
+    expect(runJson(['--baseline', 'live-baseline.json', 'live.jsonl'], { cwd: dir })).toMatchObject({ status: 0, report: { findings: [], summary: { baseline: { suppressed: 1, stale: 0 } } } });
+    // Two different broken lines with the same message at the same column are two entries, not one.
+    writeFileSync(join(dir, 'two.jsonl'), lines('{"ok":tru', '{"ok":fal'));
+    expect(runCli(['check', '--write-baseline', 'two-baseline.json', 'two.jsonl'], { cwd: dir }).status).toBe(0);
+    writeFileSync(join(dir, 'two.jsonl'), lines('{"ok":fal', '{"ok":fal'));
+    expect(runJson(['--baseline', 'two-baseline.json', 'two.jsonl'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 1, stale: 1 });
+  });
+
   it('counts as stale only the entries of inputs the run read: shards and partial runs see no stale entries of the rest', () => {
     const dir = tempFiles(Object.fromEntries(['a', 'b', 'c', 'd'].map((name) => [`${name}.jsonl`, lines({ ok: false }, { ok: true, result: {}, extra: 1 })])));
     expect(runCli(['check', '.', '--write-baseline', 'baseline.json'], { cwd: dir }).status).toBe(0);

@@ -17,6 +17,15 @@ async function streamed(text: string, chunkSize: number, maxLineBytes?: number):
 }
 
 describe('streamed .json arrays', () => {
+  it('quote no text of a broken element under --redact, and keep its text for a baseline digest', async () => {
+    // Was: quoted under --redact too, in a report that promised to hold no record text.
+    const text = '[{"ok":true,"result":{}},\n {"ok":secret}]';
+    const out: Framed[] = [];
+    await frameInput(chunks(Buffer.from(text), 7), 'json', { maxDocumentBytes: 1, redact: true }, out);
+    expect(out[1]).toEqual({ kind: 'unparseable', line: 2, message: 'unexpected character', text: '{"ok":secret}' });
+    expect((await streamed(text, 7))[1]).toMatchObject({ message: 'unexpected "secret"' });
+  });
+
   it('give the same values at the same lines as reading the file whole, for any chunking', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.jsonValue(), { maxLength: 12 }), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 64 }), async (values, indent, size) => {

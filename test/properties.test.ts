@@ -550,7 +550,7 @@ describe('accounting end to end', () => {
 
 describe('frameDocument at the end of the input', () => {
   it('reports a document cut short where its content ends, not on a line past the last', () => {
-    expect(frameDocument(Buffer.from('{\n'))).toEqual([{ kind: 'unparseable', line: 1, column: 2, message: expect.any(String) }]);
+    expect(frameDocument(Buffer.from('{\n'))).toEqual([{ kind: 'unparseable', line: 1, column: 2, message: expect.any(String), text: '{\n' }]);
     expect(frameDocument(Buffer.from('{"ok": true,\n\n  \n'))).toMatchObject([{ kind: 'unparseable', line: 1, column: 13 }]);
   });
 });

@@ -45,7 +45,7 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
   let elements: Framed[] | undefined;
   if (bytes[first] === 0x5b) {
     elements = [];
-    const streamer = new JsonArrayStreamer(Number.POSITIVE_INFINITY);
+    const streamer = new JsonArrayStreamer(Number.POSITIVE_INFINITY, !options.redact);
     streamer.push(bytes, elements);
     streamer.end(elements);
     if (elements.every((f) => f.kind === 'value')) return elements;
@@ -64,7 +64,7 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
     const failure = locateParseError(text, syntaxError, !options.redact);
     // Input that ends too early is reported where its content ends, not on a line past its last.
     const { line, column } = new LineIndex(text).position(Math.min(failure.offset, text.trimEnd().length));
-    return [{ kind: 'unparseable', line, column, message: failure.message + ndjsonHint(text, failure.offset) }];
+    return [{ kind: 'unparseable', line, column, message: failure.message + ndjsonHint(text, failure.offset), text }];
   }
   // The streamer and JSON.parse agree on every array (a property test holds them to it); should they
   // not, the streamer's entries, errors included, are the more precise report.

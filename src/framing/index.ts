@@ -49,7 +49,7 @@ export function frameBuffer(bytes: Buffer, framing: Framing, options: FramingOpt
     for (const framed of frameDocument(bytes, options)) sink.push(framed);
     return 0;
   }
-  const streamer = new JsonArrayStreamer(options.maxLineBytes ?? defaultMaxLineBytes);
+  const streamer = new JsonArrayStreamer(options.maxLineBytes ?? defaultMaxLineBytes, !options.redact);
   try {
     streamer.push(bytes, sink);
   } catch (error) {
@@ -81,7 +81,7 @@ export async function frameInput(chunks: AsyncIterable<Buffer>, framing: Framing
       length += chunk.length;
       if (length > limit) {
         // Too large to hold: from here on, an array is cut into its elements as it streams past.
-        streamer = new JsonArrayStreamer(options.maxLineBytes ?? defaultMaxLineBytes);
+        streamer = new JsonArrayStreamer(options.maxLineBytes ?? defaultMaxLineBytes, !options.redact);
         for (const part of parts.splice(0)) streamer.push(part, sink);
       }
     }

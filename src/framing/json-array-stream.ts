@@ -41,7 +41,11 @@ export class JsonArrayStreamer {
   private elementLine = 0;
   private reportedTrailing = false;
 
-  constructor(private readonly maxElementBytes: number) {}
+  /** `quote`: parse messages may quote the element's text; not under --redact. */
+  constructor(
+    private readonly maxElementBytes: number,
+    private readonly quote = true,
+  ) {}
 
   push(chunk: Buffer, out: FramedSink): void {
     // Where the current element's bytes begin in this chunk (0: it began in an earlier one).
@@ -195,8 +199,9 @@ export class JsonArrayStreamer {
     try {
       return { kind: 'value', line, value: JSON.parse(text) };
     } catch (error) {
-      const failure = locateParseError(text, error);
-      return { kind: 'unparseable', line: line + new LineIndex(text).position(failure.offset).line - 1, message: failure.message };
+      // Was quoted under --redact too: the text of a record in a report that promised to hold none.
+      const failure = locateParseError(text, error, this.quote);
+      return { kind: 'unparseable', line: line + new LineIndex(text).position(failure.offset).line - 1, message: failure.message, text };
     }
   }
 }

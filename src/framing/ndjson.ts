@@ -200,7 +200,7 @@ export class NdjsonFramer {
       const content = bytes.subarray(start, end);
       if (!isUtf8(content)) {
         const { index, column } = firstInvalidUtf8(content);
-        out.push({ kind: 'unparseable', line, column, message: `invalid UTF-8 (byte 0x${content[index]!.toString(16).padStart(2, '0')})` });
+        out.push({ kind: 'unparseable', line, column, message: `invalid UTF-8 (byte 0x${content[index]!.toString(16).padStart(2, '0')})`, text: content.toString('latin1') });
         return;
       }
     }
@@ -208,7 +208,7 @@ export class NdjsonFramer {
       const extracted = extractObject(text, this.quote);
       if (extracted.kind === 'value') out.push({ kind: 'value', line, value: extracted.value, extracted: true });
       else if (extracted.kind === 'noise') out.push({ kind: 'noise', line });
-      else out.push({ kind: 'unparseable', line, column: extracted.failure.offset + 1, message: extracted.failure.message });
+      else out.push({ kind: 'unparseable', line, column: extracted.failure.offset + 1, message: extracted.failure.message, text });
       return;
     }
     let value: unknown;
@@ -220,14 +220,14 @@ export class NdjsonFramer {
       const failure = locateParseError(own, error, this.quote);
       // What a crashed writer leaves: the last record stops mid-value, with no line break after it.
       if (this.unterminated && failure.atEnd) {
-        out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: `${failure.message} ${cutOffText}` });
+        out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: `${failure.message} ${cutOffText}`, text: own });
         return;
       }
       // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off
       // one. Which hinted line is the input's first is decided later: a file may be framed in parts.
       const hint = this.hinted ? undefined : parseHint(own, failure.atEnd);
       if (hint) this.hinted = true;
-      out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: failure.message, ...(hint && { hint }) });
+      out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: failure.message, text: own, ...(hint && { hint }) });
       return;
     }
     // Outside the try: a fault in the sink is not a syntax error of the line.
