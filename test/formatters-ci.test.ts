@@ -104,6 +104,12 @@ describe('relativeSourcePath', () => {
     expect(relativeSourcePath('runs/a.jsonl', '/work')).toBe('runs/a.jsonl');
     expect(relativeSourcePath('-', '/work')).toBe('-');
   });
+
+  it('names one file one way, however it was reached', () => {
+    // Was: ./runs/a.jsonl (check .) and runs/a.jsonl (check runs/a.jsonl) were two artifacts.
+    for (const spelt of ['./runs/a.jsonl', 'runs//a.jsonl', 'runs/../runs/a.jsonl', '.\\runs\\a.jsonl', '/work/./runs/a.jsonl']) expect(relativeSourcePath(spelt, '/work'), spelt).toBe('runs/a.jsonl');
+    expect(relativeSourcePath('../other/a.jsonl', '/work')).toBe('../other/a.jsonl');
+  });
 });
 
 describe('formatSarif', () => {

@@ -2,8 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { loadRegistry } from '../src/registry/load.js';
 import { factsOf } from '../src/checks/envelope.js';
 import { Tally, suggestionsFor } from '../src/tally.js';
+import { byCodePoint } from '../src/findings/order.js';
 
 const categories = ['timeout', 'no-target', 'internal'];
+
+describe('byCodePoint', () => {
+  it('sorts by code point: a character past U+FFFF after U+FF5E, which UTF-16 units put it before', () => {
+    // Was: "😀" (U+1F600, units D83D DE00) before "～" (U+FF5E), against spec section 6.
+    expect(['😀.jsonl', '～.jsonl', 'z.jsonl', 'a.jsonl', '\uE000.jsonl', '\uD7FF.jsonl'].sort(byCodePoint)).toEqual(['a.jsonl', 'z.jsonl', '\uD7FF.jsonl', '\uE000.jsonl', '～.jsonl', '😀.jsonl']);
+    expect(['ab', 'a', 'abc', 'a'].sort(byCodePoint)).toEqual(['a', 'a', 'ab', 'abc']);
+    expect(byCodePoint('😀', '😁')).toBe(-1);
+    expect(byCodePoint('x', 'x')).toBe(0);
+  });
+});
 
 describe('Tally', () => {
   it('counts outcomes, categories (every enum member), codes, tools and sessions as spec section 6 does', () => {

@@ -3,11 +3,25 @@
 import type { Finding } from '../types.js';
 
 /**
- * Strings in the order of their UTF-16 code units (as `<` compares them; code point order but for
- * characters past U+FFFF), the same on every machine, unlike localeCompare.
+ * Strings in code point order (spec section 6: files "sorted by path, by code point"), the same on
+ * every machine, unlike localeCompare. `<` compares UTF-16 units, which puts a character past
+ * U+FFFF (a surrogate pair, from U+D800) before U+E000-U+FFFF (U+FF5E, say); the first differing
+ * units are compared with the surrogates moved above that range instead.
  */
 export function byCodePoint(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return (x < 0xd800 || y < 0xd800 ? x - y : codePointRank(x) - codePointRank(y)) < 0 ? -1 : 1;
+  }
+  return a.length < b.length ? -1 : 1;
+}
+
+/** A unit at or past U+D800 ranked as its code point sorts: surrogates after U+E000-U+FFFF. */
+function codePointRank(unit: number): number {
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
 }
 
 export function byPlace(a: Finding, b: Finding): number {
