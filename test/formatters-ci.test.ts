@@ -389,6 +389,20 @@ describe('formatMarkdown', () => {
     // Every row of the table still has its four cells.
     expect(row!.split(/(?<!\\)\|/).length - 2).toBe(4);
   });
+
+  it('keeps URLs, www. names and e-mail addresses from the data as text, not links (GFM extended autolinks)', () => {
+    // Was: a code "https://evil.example/log_in" became a link in the job summary (found by an audit helper).
+    const odd: Finding = { rule: 'unknown-code', severity: 'warning', message: 'unknown error code "https://evil.example/x" or www.evil.example or a@evil.example', location: { source: 'x.jsonl', line: 1 } };
+    const row = formatReport('markdown', report({ findings: [odd] }), plain)
+      .split('\n')
+      .find((l) => l.startsWith('| x.jsonl:1 '));
+    expect(row).toBe('| x.jsonl:1 | warning | unknown-code | unknown error code "https\\://evil.example/x" or www\\.evil.example or a\\@evil.example |');
+  });
+
+  it("writes a Mermaid label's #, quotes and angle brackets as entities: no HTML, no entity read from the data", () => {
+    const text = formatReport('markdown', report({ summary: summary({ categories: { '<img src=x onerror=alert(1)>': 1, 'a#35;b': 2, 'say "hi"': 3 } }) }), plain);
+    expect(text).toContain(['pie title Error categories', '  "#60;img src=x onerror=alert(1)#62;" : 1', '  "a#35;35;b" : 2', '  "say #quot;hi#quot;" : 3'].join('\n'));
+  });
 });
 
 describe('formatNdjson', () => {

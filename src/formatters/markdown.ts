@@ -14,20 +14,31 @@ import { byCount, interruptedText, notCovered, tooManyWarnings, listedBySource, 
  * and `>` become entities so that no value renders as HTML or as a character reference; a line
  * break would end the row, so it becomes <br>; other control characters are shown as escapes.
  */
+/**
+ * GFM turns `https://…`, `www.…` and `a@b.example` in plain text into links ("extended autolinks"):
+ * a code or detail from a record became a link in the job summary. A backslash before the `:` of
+ * `://`, before `@` and before the dot after `www` keeps them text, and shows as nothing.
+ */
 function escapeCell(text: string): string {
   return text
     .split(/\r\n|\r|\n/)
     .map((part) =>
       printable(part)
-        .replace(/[\\`*_[\]|~]/g, (c) => `\\${c}`)
+        .replace(/[\\`*_[\]|~@]/g, (c) => `\\${c}`)
+        .replace(/:\/\//g, '\\://')
+        .replace(/(www)\./gi, '$1\\.')
         .replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;')),
     )
     .join('<br>');
 }
 
 /** A pie label is a double-quoted string on one line; Mermaid reads `#quot;` as a quote. */
+/**
+ * Mermaid reads `#name;` and `#35;` in a label as entities and passes HTML through: `#` is written
+ * as an entity first (so that a name holding `#35;` shows as written), then `"`, `<` and `>`.
+ */
 function escapePieLabel(text: string): string {
-  return printable(text.replaceAll('"', '#quot;').replace(/[\r\n]+/g, ' '));
+  return printable(text.replaceAll('#', '#35;').replaceAll('"', '#quot;').replaceAll('<', '#60;').replaceAll('>', '#62;').replace(/[\r\n]+/g, ' '));
 }
 
 function tableRow(cells: (string | number)[]): string {
