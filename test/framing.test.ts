@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { frameDocument as frameDocumentWithText } from '../src/framing/document.js';
 import { frameInput } from '../src/framing/index.js';
-import { NdjsonFramer } from '../src/framing/ndjson.js';
+import { NdjsonFramer, hintText } from '../src/framing/ndjson.js';
 import { decodeInput } from '../src/sources/decode.js';
 import type { Framed } from '../src/types.js';
 
@@ -196,6 +196,13 @@ describe('frameDocument', () => {
       { kind: 'unparseable', line: 2, column: 1, message: `unexpected text after the JSON value, found "{"${hint}` },
     ]);
     expect(frameDocument(Buffer.from('[1]\n  [2]\n'))[0]).toMatchObject({ line: 2, column: 3, message: `unexpected text after the JSON value, found "["${hint}` });
+    // Pretty-printed values one after another (jq .): neither a .json document nor NDJSON. Was the
+    // NDJSON advice, which sent the user back to --input json.
+    expect(frameDocument(Buffer.from('{\n  "ok": true\n}\n{\n  "ok": false\n}\n'))).toEqual([
+      { kind: 'unparseable', line: 4, column: 1, message: 'unexpected text after the JSON value, found "{" (pretty-printed values one after another: a .json file holds one value, and NDJSON one a line: make them one a line with jq -c . and check that)' },
+    ]);
+    expect(frameAll('{\n  "ok": true\n}\n')[0]).toMatchObject({ line: 1, hint: 'pretty' });
+    expect(hintText.pretty).toBe(' (a JSON value spread over several lines? check the file with --input json; several of them one after another: make them one a line with jq -c .)');
     // Two values on one line, or text after the value, are not that.
     expect(frameDocument(Buffer.from('{"ok": true} {"ok": false}\n'))[0]).toMatchObject({ line: 1, message: 'unexpected text after the JSON value, found "{"' });
     expect(frameDocument(Buffer.from('{"ok": true}\nok\n'))[0]).toMatchObject({ line: 2, message: 'unexpected "ok"' });

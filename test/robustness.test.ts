@@ -89,7 +89,7 @@ describe('bad inputs', () => {
     expect(status).toBe(1);
     expect(report.findings.map((f: { source: string; rule: string; line: number; column?: number; message: string }) => [f.source, f.line, f.column ?? null, f.message])).toEqual([
       ['deep.jsonl', 2, 100_001, 'unexpected "x"'],
-      ['deep.jsonl', 3, 100_006, 'unexpected end of input: closing bracket expected (a JSON value spread over several lines? check the file with --input json)'],
+      ['deep.jsonl', 3, 100_006, 'unexpected end of input: closing bracket expected (a JSON value spread over several lines? check the file with --input json; several of them one after another: make them one a line with jq -c .)'],
       ['deep.jsonl', 4, null, 'ok is false, so error is required'],
       ['deep.json', 3, 100_001, 'value expected, found "}"'],
     ]);

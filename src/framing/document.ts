@@ -77,9 +77,13 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
  * the file is one parse error at line 2, and the message says what it is instead.
  */
 function ndjsonHint(text: string, offset: number): string {
-  return /\n[ \t\r]*$/.test(text.slice(Math.max(0, offset - 64), offset)) && /^[{[]/.test(text.slice(offset, offset + 1))
-    ? ' (one record a line is NDJSON: give --input ndjson, or name the file .jsonl)'
-    : '';
+  if (!(/\n[ \t\r]*$/.test(text.slice(Math.max(0, offset - 64), offset)) && /^[{[]/.test(text.slice(offset, offset + 1)))) return '';
+  // The first value spread over lines (what `jq .` writes) is no NDJSON either: that advice led back
+  // to --input json's. Only the first 64 KiB are looked at, as a line of a log is shorter.
+  const first = text.slice(0, Math.min(offset, 64 * 1024)).trim();
+  return first.includes('\n')
+    ? ' (pretty-printed values one after another: a .json file holds one value, and NDJSON one a line: make them one a line with jq -c . and check that)'
+    : ' (one record a line is NDJSON: give --input ndjson, or name the file .jsonl)';
 }
 
 /**

@@ -29,7 +29,7 @@ export interface FramingOptions {
 export type { FramedSink } from './ndjson.js';
 
 function tooLargeDocument(limit: number): InputDataError {
-  return new InputDataError(`a .json document over ${Math.round(limit / 1024 / 1024)} MiB is read only when it is an array; write it as NDJSON (one envelope a line) and check that instead`);
+  return new InputDataError(`a .json document over ${Math.round(limit / 1024 / 1024)} MiB is read only when it is an array; write it as NDJSON (one envelope a line) and check that instead, with --max-line-bytes above its longest line (64M unless set)`);
 }
 
 /**

@@ -36,7 +36,9 @@ const cutOffText = '(the input ends inside this record, with no line break after
 
 /** Added by the run to the first hinted parse error of each input (see src/run.ts). */
 export const hintText: Record<ParseHint, string> = {
-  pretty: ' (a JSON value spread over several lines? check the file with --input json)',
+  // Several such values one after another (what `jq .` writes) are no .json document either: the
+  // first advice alone led to --input json, whose own advice led back here.
+  pretty: ' (a JSON value spread over several lines? check the file with --input json; several of them one after another: make them one a line with jq -c .)',
   prefix: ' (a log line with a prefix before its JSON? --extract finds the object in it)',
 };
 
