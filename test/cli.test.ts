@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
@@ -202,6 +202,13 @@ describe('mcec-result check: inputs', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toBe('mcec-result: cut.jsonl.gz: gzip data ends early\n');
     expect(result.report.summary.records + result.report.summary.unparseable).toBeGreaterThan(0);
+    // Every line decoded is an entry: the one cut off with the data too, as in a plain file cut
+    // short (was dropped without a word; found by an audit helper).
+    const decoded = gunzipSync(whole.subarray(0, whole.length >> 1), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString();
+    const { summary, findings } = result.report;
+    expect(summary.records + summary.unparseable + summary.skipped).toBe(decoded.split('\n').filter((l) => l.trim() !== '').length);
+    expect(findings.at(-1)).toMatchObject({ rule: 'parse-error', line: decoded.split('\n').length });
+    expect(findings.at(-1)!.message).toMatch(/the input ends inside this record/);
   });
 
   it('garbage after the gzip data: exit 2, and the records before it reported, not those of the last MiB decoded lost', () => {

@@ -1,5 +1,5 @@
 // Picks the framing for an input and runs it over its decoded chunks.
-import { InputDataError } from '../sources/decode.js';
+import { InputDataError, InputEndsEarly } from '../sources/decode.js';
 import { frameDocument } from './document.js';
 import { JsonArrayStreamer, NotAnArray } from './json-array-stream.js';
 import { NdjsonFramer, defaultMaxLineBytes, type FramedSink } from './ndjson.js';
@@ -63,7 +63,15 @@ export function frameBuffer(bytes: Buffer, framing: Framing, options: FramingOpt
 export async function frameInput(chunks: AsyncIterable<Buffer>, framing: Framing, options: FramingOptions, sink: FramedSink): Promise<number> {
   if (framing === 'ndjson') {
     const framer = new NdjsonFramer(options);
-    for await (const chunk of chunks) framer.push(chunk, sink);
+    try {
+      for await (const chunk of chunks) framer.push(chunk, sink);
+    } catch (error) {
+      // A .gz cut short ends where a plain file cut short would: its last line, cut off with it, is
+      // a parse error that says so, where it was dropped without a word. (Not after Ctrl-C, nor
+      // after corrupt data, whose last decoded piece ends wherever zlib stopped.)
+      if (error instanceof InputEndsEarly) framer.end(sink);
+      throw error;
+    }
     framer.end(sink);
     return framer.lineCount;
   }

@@ -8,6 +8,11 @@ export class InputDataError extends Error {
   override name = 'InputDataError';
 }
 
+/** The input's data stops short (gzip cut off): what was decoded is all there is, its last line cut with it. */
+export class InputEndsEarly extends InputDataError {
+  override name = 'InputEndsEarly';
+}
+
 /** A whole small file is one Buffer in an array; streams and stdin are async. */
 export type ChunkSource = AsyncIterable<Buffer> | Iterable<Buffer>;
 
@@ -48,7 +53,7 @@ async function* gunzip(chunks: AsyncIterable<Buffer>, reread?: Reread): AsyncGen
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // Data cut short loses nothing: zlib gives what it decoded before the end.
-    if (code === 'Z_BUF_ERROR') throw new InputDataError('gzip data ends early');
+    if (code === 'Z_BUF_ERROR') throw new InputEndsEarly('gzip data ends early');
     if (reread) yield* decodedBeforeFault(reread(), delivered);
     throw new InputDataError(`gzip data is corrupt (${(error as Error).message})`);
   }
