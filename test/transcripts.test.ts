@@ -153,7 +153,8 @@ describe('server logs with --extract', () => {
     ].join('\n');
     const { report } = runJson(['--extract', '-'], { input: `${log}\n` });
     expect(report.summary).toMatchObject({ records: 3, unparseable: 0, skipped: 1, outcomes: { ok: 1, failed: 2, unknown: 0 }, codes: { 'window-not-found': 1 } });
-    expect(brief(report.findings)).toEqual([['schema', 2, null, 'log']]);
+    // Line 2 is an object alone on its line: bare, not log (spec section 3: a log line has a prefix).
+    expect(brief(report.findings)).toEqual([['schema', 2, null, 'bare']]);
   });
 
   it('without --extract every prefixed line is a parse error', () => {

@@ -19,7 +19,8 @@ function nextStart(text: string, from: number): number {
   return objectStart.exec(text)?.index ?? -1;
 }
 
-export type Extracted = { kind: 'value'; value: unknown } | { kind: 'noise' } | { kind: 'unparseable'; failure: ParseFailure };
+/** `prefixed`: text stood before the object (wrapping `log`); a line that is JSON as it stands is a bare record. */
+export type Extracted = { kind: 'value'; value: unknown; prefixed: boolean } | { kind: 'noise' } | { kind: 'unparseable'; failure: ParseFailure };
 
 function parseObject(text: string): { value: unknown } | { error: unknown } {
   try {
@@ -34,14 +35,15 @@ export function extractObject(text: string, quote = true): Extracted {
   // A line that is JSON as it stands needs no search (and may have a space after its brace).
   if (text.trimStart().startsWith('{')) {
     const whole = parseObject(text);
-    if ('value' in whole) return { kind: 'value', value: whole.value };
+    if ('value' in whole) return { kind: 'value', value: whole.value, prefixed: false };
   }
   const first = nextStart(text, 0);
   if (first === -1) return { kind: 'noise' };
   let attempts = 0;
   for (let at = first; at !== -1 && attempts < maxAttempts; at = nextStart(text, at + 1), attempts++) {
     const found = parseObject(text.slice(at));
-    if ('value' in found) return { kind: 'value', value: found.value };
+    // Text stands before `at`: with only blanks there, the whole line would have parsed above.
+    if ('value' in found) return { kind: 'value', value: found.value, prefixed: true };
   }
   const rest = text.slice(first);
   let failure: ParseFailure;

@@ -208,7 +208,8 @@ export class NdjsonFramer {
     }
     if (this.extract) {
       const extracted = extractObject(text, this.quote);
-      if (extracted.kind === 'value') out.push({ kind: 'value', line, value: extracted.value, extracted: true });
+      // Wrapping `log` is the object after a prefix (spec section 3); a line that is one alone is bare.
+      if (extracted.kind === 'value') out.push({ kind: 'value', line, value: extracted.value, extracted: extracted.prefixed });
       else if (extracted.kind === 'noise') out.push({ kind: 'noise', line });
       else out.push({ kind: 'unparseable', line, column: extracted.failure.offset + 1, message: extracted.failure.message, text });
       return;
