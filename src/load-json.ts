@@ -13,7 +13,8 @@ import { didYouMean, nearestName } from './registry/nearest.js';
 import { decodeWhole } from './sources/decode.js';
 
 /** `fromStdin`: `path` is only the name standard input goes by (`merge -`). */
-export function readJsonFile(path: string, what: string, fromStdin = false): unknown {
+/** `hint`: said after a parse error, for a file kind that is often confused with another (an ndjson report given to merge). */
+export function readJsonFile(path: string, what: string, fromStdin = false, hint?: string): unknown {
   let text: string;
   try {
     text = decodeWhole(readFileSync(fromStdin ? 0 : path));
@@ -25,7 +26,7 @@ export function readJsonFile(path: string, what: string, fromStdin = false): unk
   } catch (error) {
     const failure = locateParseError(text, error);
     const { line, column } = new LineIndex(text).position(failure.offset);
-    throw new UsageError(`${what} ${path}:${line}:${column}: ${failure.message}`);
+    throw new UsageError(`${what} ${path}:${line}:${column}: ${failure.message}${hint === undefined ? '' : ` (${hint})`}`);
   }
 }
 

@@ -25,7 +25,8 @@ export function readMergeInputs(paths: readonly string[]): MergeInputs {
   const reports: { path: string; report: JsonReport }[] = [];
   const baselines: { path: string; baseline: Baseline }[] = [];
   for (const path of paths) {
-    const data = readJsonFile(path, 'report', path === '-');
+    // An ndjson report (check --format ndjson) was a bare parse error at its line 2.
+    const data = readJsonFile(path, 'report', path === '-', mergeTakes);
     if (isObject(data) && Object.hasOwn(data, 'baselineVersion')) baselines.push({ path, baseline: validatedJson<Baseline>(data, path, 'baseline', baselineSchema, mergeTakes) });
     else reports.push({ path, report: validatedJson<JsonReport>(data, path, 'report', 'schemas/report-v1.schema.json', mergeTakes) });
   }

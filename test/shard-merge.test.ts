@@ -141,6 +141,13 @@ describe('merge', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/^mcec-result: report .*not-a-report\.json: .* \(merge takes reports of check --format json, or baselines of check --write-baseline\)\n$/);
     expect(readFileSync(shards[0]!, 'utf8')).toContain('"reportVersion": 1');
+    // An ndjson report is no JSON document: was a bare parse error at its line 2, without the hint.
+    const dir = tempFiles({ 'run.jsonl': lines({ ok: false }) });
+    expect(runCli(['check', '-f', 'ndjson=run.ndjson', 'run.jsonl'], { cwd: dir }).status).toBe(1);
+    expect(runCli(['merge', 'run.ndjson'], { cwd: dir })).toMatchObject({
+      status: 2,
+      stderr: 'mcec-result: report run.ndjson:2:1: unexpected text after the JSON value, found "{" (merge takes reports of check --format json, or baselines of check --write-baseline)\n',
+    });
   });
 
   it('names the key or the values a hand-edited report got wrong, not just ajv\'s "additional properties"', () => {
