@@ -4,6 +4,7 @@ import { constants } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { check } from '../src/index.js';
 import { binary, lines, runCli, runJson, tempFiles } from './helpers/cli.js';
@@ -447,6 +448,25 @@ describe('folders and globs that could loop, fail or surprise', () => {
     const merged = runCli(['merge', 'report.json', 'report.json', '-o', 'report.json'], { cwd: dir });
     expect(merged).toMatchObject({ status: 2, stderr: 'mcec-result: report.json is an input, and the report this run writes would overwrite it: write the report to another file\n' });
     expect(readFileSync(join(dir, 'report.json'), 'utf8')).toBe(report);
+  });
+
+  it('a file a folder or glob finds that holds records, not an earlier report, is refused as the report, not replaced', () => {
+    // Was: left out of the inputs and overwritten with the report, the records lost (found by an audit helper).
+    const log = lines({ ok: false });
+    const dir = tempFiles({ 'ow/1.jsonl': lines({ ok: true, result: {} }), 'ow/2.jsonl': log, 'ow/3.json.gz': gzipSync(log), 'ow/empty.jsonl': '' });
+    for (const [args, name, role] of [
+      [['ow', '-o', 'ow/2.jsonl'], 'ow/2.jsonl', 'the report'],
+      [['ow/*.jsonl', '-f', 'json=ow/2.jsonl'], 'ow/2.jsonl', 'the json report'],
+      [['ow', '--write-baseline', 'ow/3.json.gz'], 'ow/3.json.gz', 'the baseline'],
+    ] as const) {
+      expect(runCli(['check', ...args], { cwd: dir }), args.join(' ')).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: ${name} (found in ${args[0]}) is an input, and ${role} this run writes would overwrite it: write ${role} to another file\n` });
+    }
+    expect(readFileSync(join(dir, 'ow/2.jsonl'), 'utf8')).toBe(log);
+    expect(gunzipSync(readFileSync(join(dir, 'ow/3.json.gz'))).toString()).toBe(log);
+    // An empty file, or an earlier report (JSON, ndjson, SARIF, human text), is left out and written again.
+    for (const format of ['json', 'ndjson', 'sarif', 'human', 'json']) {
+      expect(runCli(['check', 'ow', '!ow/2.jsonl', '!ow/3.json.gz', '-f', `${format}=ow/empty.jsonl`], { cwd: dir }), format).toMatchObject({ status: 0, stderr: '' });
+    }
   });
 
   it('a file redirected to standard input is refused as the report too (check - < run.jsonl -o run.jsonl)', () => {

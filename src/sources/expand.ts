@@ -2,7 +2,7 @@
 // `-` is stdin; an argument that exists on disk is a file or a folder (searched recursively);
 // anything else is a glob, and a glob starting with `!` leaves out the files it matches from what
 // the folders and globs find. Files found under a folder or glob are sorted by code point.
-import { accessSync, constants, fstatSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { OwnFile } from '../context.js';
 import { UsageError, describeError, describeReadError } from '../errors.js';
@@ -228,6 +228,44 @@ export function refuseOverwrite(name: string, path: string, owned: ReadonlyMap<s
 }
 
 /**
+ * Whether a file this run writes, found by a folder or glob, holds data of its own: JSON or gzip
+ * that no run of this tool wrote. Left out and replaced like an earlier report, an envelope log was
+ * lost (`check logs/ -o logs/2.jsonl`). An earlier report or baseline names the tool in its first
+ * bytes (an ndjson report's lines start with its `type`); text formats are not JSON; an empty file
+ * holds nothing to lose.
+ */
+function holdsData(path: string): boolean {
+  const head = Buffer.alloc(4096);
+  let read = 0;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      read = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Unreadable: nothing this run could read from it either, and writing it says why it fails.
+    return false;
+  }
+  const bytes = head.subarray(0, read);
+  if ((bytes[0] === 0x1f && bytes[1] === 0x8b) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return true;
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (text.includes('mcec-result') || text.startsWith('{"type":"finding"') || text.startsWith('{"type":"summary"')) return false;
+  return text.startsWith('{') || text.startsWith('[');
+}
+
+/** A file a walk found that the run would write over, holding data: refused, as a file named would be. */
+function refuseFoundOverwrite(files: readonly Found[], arg: string, owned: ReadonlyMap<string, OwnFile>): void {
+  for (const { source, key } of files) {
+    const clash = owned.get(key) ?? owned.get(realPathOf(key));
+    if (clash?.written && holdsData(key)) {
+      throw new UsageError(`${source.name} (found in ${toSlashes(arg)}) is an input, and ${clash.role} this run writes would overwrite it: write ${clash.role} to another file`);
+    }
+  }
+}
+
+/**
  * `check - < run.jsonl -o run.jsonl`: the shell opens the file for reading (it does not truncate
  * it), the run reads it whole, then the report replaced it. Standard input has no name, so it is
  * matched with the written files by device and inode.
@@ -352,7 +390,10 @@ export async function expandInputs(args: readonly string[], stdinName = '-', own
     }
     let { files } = result;
     if (result.searched) {
-      if (owned) files = files.filter((f) => !owned.has(f.key));
+      if (owned) {
+        refuseFoundOverwrite(files, arg, owned);
+        files = files.filter((f) => !owned.has(f.key));
+      }
       // A file named on the command line is checked: exclusions narrow what folders and globs find.
       const beforeExclusions = files.length;
       if (excluded) files = files.filter((f) => !excluded(f));
