@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { binary, repoRoot, runCli, runJson } from './helpers/cli.js';
+import { binary, lines, repoRoot, runCli, runJson } from './helpers/cli.js';
 
 interface JsonFinding {
   rule: string;
@@ -193,5 +193,41 @@ describe('gzip', () => {
   it('gzip on stdin is detected by its magic bytes', () => {
     const result = runJson(['-'], { input: readFileSync(`${repoRoot}/fixtures/gzip/tool-calls.jsonl.gz`) });
     expect(result.report.summary.records).toBe(7);
+  });
+});
+
+describe('pairing faults, end to end', () => {
+  const envelope = { ok: true, result: {} };
+  const toolResult = { content: [{ type: 'text', text: JSON.stringify(envelope) }], isError: false };
+  const rpcRequest = (id: unknown, method: string, name?: string) => ({ jsonrpc: '2.0', id, method, ...(name !== undefined && { params: { name, arguments: {} } }) });
+  const rpcResult = (id: unknown, result: unknown) => ({ jsonrpc: '2.0', id, result });
+  const rpcError = (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -1, message: 'x' } });
+  const transcript = (direction: 'request' | 'response', payload: unknown) => ({ ts: '2026-07-01T10:15:02.123Z', sessionId: 's1', direction, method: 'tools/call', payload });
+
+  it('a JSON-RPC error as a second response is a record, invalid through duplicate-response, outcome unknown', () => {
+    // Was skipped and a protocol error: errors 1 with invalid 0, and JUnit's failures said nothing.
+    const cases: [string, unknown[], string | null, string][] = [
+      ['tools/list', [rpcRequest(1, 'tools/list'), rpcResult(1, { tools: [] }), rpcError(1)], null, 'jsonrpc'],
+      ['tools/call', [rpcRequest(1, 'tools/call', 'capture'), rpcResult(1, toolResult), rpcError(1)], 'capture', 'jsonrpc'],
+      ['a transcript', [transcript('request', rpcRequest(1, 'tools/call', 'capture')), transcript('response', rpcResult(1, toolResult)), transcript('response', rpcError(1))], 'capture', 'transcript'],
+    ];
+    for (const [what, values, tool, wrapping] of cases) {
+      const { status, report } = runJson(['-'], { input: lines(...values) });
+      const firstIsRecord = what !== 'tools/list';
+      expect(status, what).toBe(1);
+      expect(report.summary, what).toMatchObject({
+        records: firstIsRecord ? 2 : 1,
+        valid: firstIsRecord ? 1 : 0,
+        invalid: 1,
+        skipped: firstIsRecord ? 1 : 2,
+        errors: 1,
+        protocolErrors: 0,
+        outcomes: { ok: firstIsRecord ? 1 : 0, failed: 0, unknown: 1 },
+      });
+      expect(brief(report.findings), what).toEqual([['duplicate-response', 3, tool, wrapping]]);
+      const junit = runCli(['check', '--format', 'junit', '-'], { input: lines(...values) }).stdout;
+      expect(junit, what).toContain('<property name="invalid" value="1"/>');
+      expect(junit, what).toMatch(/<testsuite name="-" tests="\d+" failures="1" /);
+    }
   });
 });

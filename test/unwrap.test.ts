@@ -145,14 +145,15 @@ describe('JSON-RPC and transcripts', () => {
     const { results } = run([line('request', request(3, 'invoke')), line('response', response(3, callResult(ok))), line('response', response(3, callResult(ok)))]);
     expect(rules(results[1]!)).toEqual([]);
     expect(results[2]).toMatchObject({ kind: 'record', tool: 'invoke', findings: [expect.objectContaining({ rule: 'duplicate-response', severity: 'error' })] });
-    // A JSON-RPC error as the second answer stays a skipped protocol error, and is a duplicate
-    // too (was: no finding), after a result or after another error.
+    // A JSON-RPC error as the second answer, after a result or after another error, is a record
+    // without an envelope, invalid through duplicate-response (was: skipped, a protocol error).
     const boom = (id: number) => ({ jsonrpc: '2.0', id, error: { code: -32603, message: 'boom' } });
     const errors = run([line('request', request(3, 'invoke')), line('response', response(3, callResult(ok))), line('response', boom(3)), line('request', request(4, 'find')), line('response', boom(4)), line('response', boom(4))]);
-    expect(errors.results.map((r) => r.kind)).toEqual(['skipped', 'record', 'skipped', 'skipped', 'skipped', 'skipped']);
-    expect(errors.results[2]).toMatchObject({ protocolError: true, findings: [{ rule: 'duplicate-response', severity: 'error', message: 'a second response to id 3 (invoke, requested on line 1): a JSON-RPC error' }] });
+    expect(errors.results.map((r) => r.kind)).toEqual(['skipped', 'record', 'record', 'skipped', 'skipped', 'record']);
+    expect(errors.results[2]).toEqual({ kind: 'record', envelope: undefined, hasEnvelope: false, wrapping: 'transcript', tool: 'invoke', sessionId: S, findings: [expect.objectContaining({ rule: 'duplicate-response', severity: 'error', message: 'a second response to id 3 (invoke, requested on line 1): a JSON-RPC error' })] });
     expect(errors.results[4]).toMatchObject({ protocolError: true, findings: [] });
-    expect(errors.results[5]).toMatchObject({ protocolError: true, findings: [{ rule: 'duplicate-response', message: 'a second response to id 4 (find, requested on line 4): a JSON-RPC error' }] });
+    expect(errors.results[5]).toMatchObject({ kind: 'record', hasEnvelope: false, tool: 'find', findings: [{ rule: 'duplicate-response', message: 'a second response to id 4 (find, requested on line 4): a JSON-RPC error' }] });
+    expect(errors.results[5]).not.toHaveProperty('protocolError');
     expect(errors.late).toEqual([]);
   });
 

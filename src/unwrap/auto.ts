@@ -199,9 +199,14 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
 
     const secondResponse = () => `a second response to id ${quote(id)}${request ? ` (${shorten(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`;
     if (isError) {
-      // A transport fault, not a tool outcome (spec section 3, wrapping 3); still a second answer
-      // when its request was answered already, which passed without a word.
-      if (duplicate) findings.push(...finding('duplicate-response', `${secondResponse()}: a JSON-RPC error`));
+      // A second answer is a record whatever it holds (spec section 7): skipped, its error finding
+      // made `errors` count what neither `invalid` nor JUnit's failures did. It holds no envelope
+      // (outcome unknown), and answers nothing, so it is no protocol error of a request.
+      if (duplicate) {
+        findings.push(...finding('duplicate-response', `${secondResponse()}: a JSON-RPC error`));
+        return noEnvelope(where, wrapping, request?.tool, findings);
+      }
+      // A transport fault, not a tool outcome (spec section 3, wrapping 3).
       return { kind: 'skipped', protocolError: true, findings };
     }
     if (!isResponse) {
