@@ -202,6 +202,7 @@ describe('pairing faults, end to end', () => {
   const rpcRequest = (id: unknown, method: string, name?: string) => ({ jsonrpc: '2.0', id, method, ...(name !== undefined && { params: { name, arguments: {} } }) });
   const rpcResult = (id: unknown, result: unknown) => ({ jsonrpc: '2.0', id, result });
   const rpcError = (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -1, message: 'x' } });
+  const cancelled = (requestId: unknown) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } });
   const transcript = (direction: 'request' | 'response', payload: unknown) => ({ ts: '2026-07-01T10:15:02.123Z', sessionId: 's1', direction, method: 'tools/call', payload });
 
   it('a JSON-RPC error as a second response is a record, invalid through duplicate-response, outcome unknown', () => {
@@ -229,5 +230,19 @@ describe('pairing faults, end to end', () => {
       expect(junit, what).toContain('<property name="invalid" value="1"/>');
       expect(junit, what).toMatch(/<testsuite name="-" tests="\d+" failures="1" /);
     }
+  });
+
+  it('a cancellation excuses the request pending when it came, not a later one that reuses its id', () => {
+    const values = [
+      transcript('request', rpcRequest(1, 'tools/call', 'capture')),
+      transcript('request', cancelled(1)),
+      transcript('response', rpcResult(1, toolResult)),
+      transcript('request', rpcRequest(1, 'tools/call', 'find')),
+    ];
+    const { status, report } = runJson(['-'], { input: lines(...values) });
+    expect(status).toBe(0);
+    expect(brief(report.findings)).toEqual([['unanswered-request', 4, 'find', 'transcript']]);
+    // Cancelled while pending and never answered: not reported (MCP: it need not be answered).
+    expect(runJson(['-'], { input: lines(...values.slice(0, 2)) }).report.findings).toEqual([]);
   });
 });

@@ -233,6 +233,18 @@ describe('JSON-RPC and transcripts', () => {
     const reused = run([line('request', request(4, 'wait-for')), cancel(4), line('request', request(4, 'capture')), line('response', response(4, callResult(ok)))]);
     expect(reused.results[3]).toMatchObject({ kind: 'record', tool: 'wait-for', findings: [] });
     expect(reused.late).toEqual([]);
+    // A cancellation concerns the request pending when it came: once that one is answered, a later
+    // request of the id is reported when nobody answers it (was: excused by the old cancel).
+    const answered = run([line('request', request(1, 'capture')), cancel(1), line('response', response(1, callResult(ok))), line('request', request(1, 'find'))]);
+    expect(answered.late).toEqual([expect.objectContaining({ line: 4, tool: 'find', finding: expect.objectContaining({ rule: 'unanswered-request' }) })]);
+    // Nor does a cancel that comes after the answer, or before any request of the id.
+    const after = run([line('request', request(2, 'capture')), line('response', response(2, callResult(ok))), cancel(2), line('request', request(2, 'find'))]);
+    expect(after.late).toEqual([expect.objectContaining({ line: 4, tool: 'find' })]);
+    const before = run([line('request', request(3, 'capture')), line('response', response(3, callResult(ok))), cancel(4), line('request', request(4, 'find'))]);
+    expect(before.late).toEqual([expect.objectContaining({ line: 4, tool: 'find' })]);
+    // Two pending and cancelled, one answered: the other stays excused.
+    const two = run([line('request', request(5, '', 'roots/list')), line('request', request(5, 'x')), cancel(5), cancel(5), line('response', response(5, { roots: [] }))]);
+    expect(two.late).toEqual([]);
   });
 
   it('a rule set to off is not reported', () => {

@@ -58,7 +58,9 @@ interface Slot {
   /**
    * `notifications/cancelled` for this id: either side may cancel a request it sent, and a
    * transcript does not say which sent it, so as many of the requests left open are not reported
-   * unanswered (MCP: a cancelled request should not be answered).
+   * unanswered (MCP: a cancelled request should not be answered). Never more than are open: a
+   * cancellation concerns the requests pending when it came, not a later one that reuses the id
+   * (which it excused once the cancelled request was answered).
    */
   cancels: number;
 }
@@ -69,8 +71,13 @@ function newSlot(answered: Request | null | undefined): Slot {
 
 function answerOf(slot: Slot, toolResult: boolean): Request | undefined {
   const { toolCalls, others } = slot;
-  if (toolResult) return toolCalls.size > 0 ? toolCalls.take() : others?.take();
-  return others && others.size > 0 ? others.take() : toolCalls.take();
+  const request = toolResult ? (toolCalls.size > 0 ? toolCalls.take() : others?.take()) : others && others.size > 0 ? others.take() : toolCalls.take();
+  slot.cancels = Math.min(slot.cancels, openCount(slot));
+  return request;
+}
+
+function openCount(slot: Slot): number {
+  return slot.toolCalls.size + (slot.others?.size ?? 0);
 }
 
 /** A JSON-RPC id as a key: only a string or a number is one (null answers an unreadable request). */
@@ -178,7 +185,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       } else if (method === 'notifications/cancelled' && isObject(message['params'])) {
         const cancelledKey = idKey(message['params']['requestId']);
         const slot = cancelledKey === undefined ? undefined : requests.get(cancelledKey);
-        if (slot) slot.cancels++;
+        if (slot && slot.cancels < openCount(slot)) slot.cancels++;
       }
       return { kind: 'skipped', findings: [] };
     }
@@ -186,7 +193,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     const result = message['result'];
     const slot = key === undefined ? undefined : requests.get(key);
     // Nearly always one open request an id: the result is looked at only when there are more.
-    const open = slot ? slot.toolCalls.size + (slot.others?.size ?? 0) : 0;
+    const open = slot ? openCount(slot) : 0;
     const request: Request | undefined = !slot ? undefined : open > 0 ? answerOf(slot, open > 1 && looksLikeToolResult(result)) : (slot.answered ?? undefined);
     const duplicate = slot !== undefined && open === 0;
     if (slot && open > 0) slot.answered = request;
