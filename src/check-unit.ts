@@ -154,7 +154,7 @@ class SourceChecker {
     const unwrapped = this.unwrapper.unwrap(framed);
     if (unwrapped.kind === 'skipped') {
       this.tally.addSkipped(unwrapped);
-      if (unwrapped.findings.length > 0) this.addAll(unwrapped.findings, this.identify(at(framed.line), framed.value, unwrapped.findings.length));
+      if (unwrapped.findings.length > 0) this.addAll(unwrapped.findings, this.identify(at(framed.line, undefined, undefined, unwrapped.wrapping), framed.value, unwrapped.findings.length));
       return;
     }
     // Read once, for the rules and the tally alike.

@@ -80,8 +80,8 @@ describe('a folder of evidence bundles', () => {
       ['not-an-envelope', 14, 'invoke', 'transcript'],
       ['duplicate-response', 15, 'invoke', 'transcript'],
       ['unpaired-response', 16, null, 'transcript'],
-      ['unpaired-response', 17, null, null],
-      ['transcript-truncated', 20, null, null],
+      ['unpaired-response', 17, null, 'transcript'],
+      ['transcript-truncated', 20, null, 'transcript'],
     ]);
     expect(run2[1].pointer).toBe('/result/artifact');
   });
@@ -244,5 +244,22 @@ describe('pairing faults, end to end', () => {
     expect(brief(report.findings)).toEqual([['unanswered-request', 4, 'find', 'transcript']]);
     // Cancelled while pending and never answered: not reported (MCP: it need not be answered).
     expect(runJson(['-'], { input: lines(...values.slice(0, 2)) }).report.findings).toEqual([]);
+  });
+
+  it('findings on skipped lines carry the wrapping of their line', () => {
+    // Was no wrapping at all on unpaired-response to a non-tool response and on the truncation marker.
+    const values = [
+      transcript('response', rpcResult(5, { tools: [] })),
+      transcript('request', rpcRequest(6, 'tools/call', 'find')),
+      { truncated: 'tool-call log size cap reached' },
+      transcript('request', rpcRequest(7, 'tools/call', 'capture')),
+    ];
+    const { report } = runJson(['-'], { input: lines(...values) });
+    expect(report.summary).toMatchObject({ records: 0, skipped: 4, truncated: 1 });
+    expect(brief(report.findings)).toEqual([
+      ['unpaired-response', 1, null, 'transcript'],
+      ['transcript-truncated', 3, null, 'transcript'],
+      ['unanswered-request', 4, 'capture', 'transcript'],
+    ]);
   });
 });

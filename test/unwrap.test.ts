@@ -85,7 +85,7 @@ describe('recognition (spec section 7 order)', () => {
 
   it('the truncation marker is skipped and reported', () => {
     const [marker] = run([{ truncated: 'tool-call log size cap reached' }]).results;
-    expect(marker).toMatchObject({ kind: 'skipped', truncated: true });
+    expect(marker).toMatchObject({ kind: 'skipped', truncated: true, wrapping: 'transcript' });
     expect(rules(marker!)).toEqual(['transcript-truncated']);
     // Another member makes it an ordinary (invalid) envelope.
     expect(run([{ truncated: 'x', ok: true }]).results[0]!.kind).toBe('record');
@@ -131,6 +131,9 @@ describe('JSON-RPC and transcripts', () => {
     expect(results.map((r) => r.kind)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
     expect(results[3]).toMatchObject({ protocolError: true, findings: [] });
     expect(late).toEqual([]);
+    // The wrapping of the line, for findings a skipped line may have.
+    expect(results[1]).toMatchObject({ kind: 'skipped', wrapping: 'transcript' });
+    expect(run([{ jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'boom' } }]).results[0]).toMatchObject({ kind: 'skipped', protocolError: true, wrapping: 'jsonrpc' });
   });
 
   it('unpaired-response: a transcript response with no request before it', () => {

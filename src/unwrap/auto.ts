@@ -214,7 +214,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
         return noEnvelope(where, wrapping, request?.tool, findings);
       }
       // A transport fault, not a tool outcome (spec section 3, wrapping 3).
-      return { kind: 'skipped', protocolError: true, findings };
+      return { kind: 'skipped', protocolError: true, wrapping, findings };
     }
     if (!isResponse) {
       const what = has(message, 'error') ? 'a JSON-RPC response with "error": null and no result' : 'a JSON-RPC message with neither method, result nor error';
@@ -225,7 +225,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     if (duplicate) {
       findings.push(...finding('duplicate-response', secondResponse()));
     } else if (!isToolOutcome) {
-      return { kind: 'skipped', findings };
+      return { kind: 'skipped', wrapping, findings };
     }
     return mcpRecord(result, where, wrapping, request?.tool, findings);
   }
@@ -234,7 +234,8 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     if (isObject(value)) {
       if (!where.inTranscript && isTruncationMarker(value)) {
         truncatedAt = where.line;
-        return { kind: 'skipped', truncated: true, findings: finding('transcript-truncated', `the transcript was cut off here: ${quote(value[truncationKey])}; later tool calls are missing`) };
+        // The marker is the transcript's last line (spec section 3, wrapping 4).
+        return { kind: 'skipped', truncated: true, wrapping: 'transcript', findings: finding('transcript-truncated', `the transcript was cut off here: ${quote(value[truncationKey])}; later tool calls are missing`) };
       }
       if (!where.inTranscript && has(value, 'direction') && has(value, 'payload')) {
         const sessionId = stringMember(value, 'sessionId');

@@ -14,7 +14,14 @@ export type Unwrapped =
       /** Findings only the wrapper can tell (isError, structuredContent, pairing). */
       findings: RecordFinding[];
     }
-  | { kind: 'skipped'; protocolError?: boolean; truncated?: boolean; findings: RecordFinding[] };
+  | {
+      kind: 'skipped';
+      protocolError?: boolean;
+      truncated?: boolean;
+      findings: RecordFinding[];
+      /** The line's wrapping, which its findings carry (spec section 6: omitted only when it does not apply). */
+      wrapping?: Wrapping;
+    };
 
 /** A finding that concerns a line other than the one being unwrapped (e.g. an unanswered request). */
 export interface LateFinding {
