@@ -262,4 +262,21 @@ describe('pairing faults, end to end', () => {
       ['unanswered-request', 4, 'capture', 'transcript'],
     ]);
   });
+
+  it('a transcript line whose payload is no object is a schema-invalid record of the transcript', () => {
+    // Was not-an-envelope (no envelope, nothing checked); spec section 7 recognises the payload in turn.
+    const values = [
+      { ts: 't', sessionId: 's1', direction: 'response', method: 'tools/call', payload: 'oops' },
+      { ts: 't', sessionId: 's1', direction: 'response', method: 'tools/call', payload: [1] },
+      { ts: 't', sessionId: 's1', direction: 'request', method: 'tools/call', payload: 'oops' },
+    ];
+    const { status, report } = runJson(['-'], { input: lines(...values) });
+    expect(status).toBe(1);
+    expect(report.summary).toMatchObject({ records: 3, invalid: 3, skipped: 0, outcomes: { ok: 0, failed: 0, unknown: 3 }, sessions: { s1: { records: 3, ok: 0, failed: 0 } } });
+    expect(report.findings.map((f: JsonFinding & { keyword?: string }) => [f.rule, f.line, f.pointer, f.keyword, f.wrapping])).toEqual([
+      ['schema', 1, '', 'type', 'transcript'],
+      ['schema', 2, '', 'type', 'transcript'],
+      ['schema', 3, '', 'type', 'transcript'],
+    ]);
+  });
 });

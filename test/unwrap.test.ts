@@ -74,12 +74,15 @@ describe('recognition (spec section 7 order)', () => {
     }
   });
 
-  it("a transcript line whose payload is no object: not-an-envelope, not a schema error of an envelope it never had", () => {
-    const line = (payload: unknown) => ({ ts: 't', sessionId: 's1', direction: 'response', method: 'tools/call', payload });
-    for (const [payload, got] of [['oops', '"oops"'], [null, 'null'], [[1], 'an array']] as const) {
-      const [result] = run([line(payload)]).results;
-      expect(result).toMatchObject({ kind: 'record', hasEnvelope: false, wrapping: 'transcript', sessionId: 's1' });
-      expect(result!.findings).toEqual([{ rule: 'not-an-envelope', severity: 'error', message: `the transcript line's payload is no JSON-RPC message (got ${got})` }]);
+  it('a transcript line whose payload is no object: the payload recognised in turn, a bare envelope of the transcript', () => {
+    // Was a record without an envelope, not-an-envelope; spec section 7 recognises the payload in
+    // turn, and a non-object is a bare envelope (a schema-invalid record), whichever the direction.
+    for (const direction of ['response', 'request']) {
+      const line = (payload: unknown) => ({ ts: 't', sessionId: 's1', direction, method: 'tools/call', payload });
+      for (const payload of ['oops', null, [1], 7]) {
+        const [result] = run([line(payload)]).results;
+        expect(result).toEqual({ kind: 'record', envelope: payload, hasEnvelope: true, wrapping: 'transcript', tool: undefined, sessionId: 's1', findings: [] });
+      }
     }
   });
 

@@ -239,13 +239,9 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       }
       if (!where.inTranscript && has(value, 'direction') && has(value, 'payload')) {
         const sessionId = stringMember(value, 'sessionId');
-        const payload = value['payload'];
-        // "the envelope must be an object (got string)" blamed an envelope the line never had.
-        if (!isObject(payload)) {
-          const found = finding('not-an-envelope', `the transcript line's payload is no JSON-RPC message (got ${quote(payload)})`);
-          return noEnvelope({ ...where, sessionId }, 'transcript', undefined, found);
-        }
-        return recognise(payload, { line: where.line, extracted: where.extracted, inTranscript: true, sessionId });
+        // Recognised in turn whatever it is and whichever its direction, as an object payload
+        // always was (spec section 7): a non-object is a bare envelope, a schema-invalid record.
+        return recognise(value['payload'], { line: where.line, extracted: where.extracted, inTranscript: true, sessionId });
       }
       if (has(value, 'jsonrpc')) return jsonRpc(value, where);
       if (isCallToolResult(value)) return mcpRecord(value, where, wrappingOf(where, 'mcp'));
