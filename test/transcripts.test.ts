@@ -279,4 +279,16 @@ describe('pairing faults, end to end', () => {
       ['schema', 3, '', 'type', 'transcript'],
     ]);
   });
+
+  it('a transcript response with a null id is unpaired: no request has that id', () => {
+    const values = [
+      transcript('request', rpcRequest(1, 'tools/call', 'capture')),
+      transcript('response', rpcResult(null, toolResult)),
+      transcript('response', rpcResult(1, toolResult)),
+    ];
+    const { status, report } = runJson(['-'], { input: lines(...values) });
+    expect(status).toBe(0);
+    expect(report.summary).toMatchObject({ records: 2, valid: 2, tools: { capture: { ok: 1, failed: 0 } } });
+    expect(brief(report.findings)).toEqual([['unpaired-response', 2, null, 'transcript']]);
+  });
 });

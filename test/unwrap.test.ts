@@ -145,6 +145,15 @@ describe('JSON-RPC and transcripts', () => {
     // Outside a transcript an unknown id is not a finding: a capture may start mid-stream.
     expect(rules(run([response(9, callResult(ok, false))]).results[0]!)).toEqual([]);
     expect(run([response(9, callResult(ok, false))]).results[0]).toMatchObject({ kind: 'record', wrapping: 'jsonrpc' });
+    // A null id matches no request (was: no finding), nor does a missing one; not outside a transcript either.
+    const nullId = run([line('request', request(1, 'capture')), line('response', { jsonrpc: '2.0', id: null, result: callResult(ok, false) })]);
+    expect(nullId.results[1]).toMatchObject({
+      kind: 'record',
+      tool: undefined,
+      findings: [{ rule: 'unpaired-response', severity: 'warning', message: 'response with id null has no request before it in this transcript: only a string or a number id pairs with one' }],
+    });
+    expect(run([line('response', { jsonrpc: '2.0', result: callResult(ok, false) })]).results[0]!.findings[0]!.message).toBe('response without an id has no request before it in this transcript: only a string or a number id pairs with one');
+    expect(rules(run([{ jsonrpc: '2.0', id: null, result: callResult(ok, false) }]).results[0]!)).toEqual([]);
   });
 
   it('duplicate-response: a second response to one id is a record and an error', () => {

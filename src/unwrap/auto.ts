@@ -200,8 +200,14 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     // A response without a request leaves a slot, so that a second response to its id is still a duplicate.
     else if (!slot && key !== undefined) requests.set(key, newSlot(null));
     const findings: RecordFinding[] = [];
-    if (!slot && where.inTranscript && key !== undefined) {
-      findings.push(...finding('unpaired-response', `response to id ${quote(id)} has no request of that id before it in this transcript`));
+    if (!slot && where.inTranscript) {
+      // A null (or missing, or container) id can never be a request's: it is as unpaired as an id
+      // no request had, where it used to pass without a word.
+      const said =
+        key !== undefined
+          ? `response to id ${quote(id)} has no request of that id before it in this transcript`
+          : `response ${has(message, 'id') ? `with id ${quote(id)}` : 'without an id'} has no request before it in this transcript: only a string or a number id pairs with one`;
+      findings.push(...finding('unpaired-response', said));
     }
 
     const secondResponse = () => `a second response to id ${quote(id)}${request ? ` (${shorten(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`;
