@@ -292,3 +292,25 @@ describe('pairing faults, end to end', () => {
     expect(brief(report.findings)).toEqual([['unpaired-response', 2, null, 'transcript']]);
   });
 });
+
+describe('MCP results under --redact', () => {
+  it('a structuredContent that is no envelope is not quoted', () => {
+    // Was: structured-content-mismatch quoted it whole, "it is \"token=abc123\"".
+    const secret = 'token=abc123';
+    const text = { type: 'text', text: JSON.stringify({ ok: true, result: {} }) };
+    const input = lines({ content: [text], structuredContent: secret }, { content: [text], structuredContent: 4242 });
+    for (const format of ['json', 'human', 'sarif', 'junit']) {
+      const result = runCli(['check', '--redact', '-f', format, '-'], { input });
+      expect(result.status, format).toBe(1);
+      expect(result.stdout, format).not.toContain(secret);
+      expect(result.stdout, format).not.toContain('4242');
+    }
+    const { report } = runJson(['--redact', '-'], { input });
+    expect(report.findings.map((f: JsonFinding & { message: string }) => [f.rule, f.line, f.message])).toEqual([
+      ['structured-content-mismatch', 1, "structuredContent differs from the text block's envelope: it is a string (value withheld by --redact)"],
+      ['structured-content-mismatch', 2, "structuredContent differs from the text block's envelope: it is a number (value withheld by --redact)"],
+    ]);
+    // Without --redact the value is said, as before.
+    expect(runJson(['-'], { input }).report.findings[0].message).toBe(`structuredContent differs from the text block's envelope: it is "${secret}"`);
+  });
+});

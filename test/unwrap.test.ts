@@ -293,4 +293,15 @@ describe('unwrapCallToolResult', () => {
   it('a non-object result holds no envelope', () => {
     expect(unwrapCallToolResult('text')).toMatchObject({ found: false, findings: [{ rule: 'not-an-envelope' }] });
   });
+
+  it('under redact, names what a structuredContent that is no envelope is without its value', () => {
+    const said = (structuredContent: unknown) => unwrapCallToolResult({ ...callResult(ok, false), structuredContent }, true).findings.map((f) => f.message);
+    expect(said('token=abc123')).toEqual(["structuredContent differs from the text block's envelope: it is a string (value withheld by --redact)"]);
+    expect(said(true)).toEqual(["structuredContent differs from the text block's envelope: it is a boolean (value withheld by --redact)"]);
+    expect(said(null)).toEqual(["structuredContent differs from the text block's envelope: it is null"]);
+    expect(said([1])).toEqual(["structuredContent differs from the text block's envelope: it is an array"]);
+    expect(said({ a: 1 })).toEqual(["structuredContent differs from the text block's envelope: it is an object without ok"]);
+    const redacted = autoUnwrapper(createCheckContext({ redact: true })).unwrap({ value: { ...callResult(ok, false), structuredContent: 'token=abc123' }, line: 1 });
+    expect(redacted.findings.map((f) => f.message)).toEqual(["structuredContent differs from the text block's envelope: it is a string (value withheld by --redact)"]);
+  });
 });

@@ -142,7 +142,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
   }
 
   function mcpRecord(result: unknown, where: Where, wrapping: Wrapping, tool?: string, findings: RecordFinding[] = []): Unwrapped {
-    const unwrapped = unwrapCallToolResult(result);
+    const unwrapped = unwrapCallToolResult(result, context.redact);
     for (const { rule, ...report } of unwrapped.findings) {
       const made = ruleFinding(context, rule, report);
       if (made) findings.push(made);

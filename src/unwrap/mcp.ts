@@ -3,6 +3,7 @@
 // exist they must be equal (member order ignored), and `isError` (missing = false) must equal !ok.
 import { childPointer, has, holdsJsonObject, isObject, quote, type JsonObject } from '../checks/envelope.js';
 import type { RuleReport } from '../checks/rules/rule.js';
+import { withheld } from '../redact.js';
 import type { RuleId } from '../types.js';
 
 export interface McpFinding extends RuleReport {
@@ -78,7 +79,18 @@ export function firstDifference(a: unknown, b: unknown): string | undefined {
   return undefined;
 }
 
-export function unwrapCallToolResult(result: unknown): McpUnwrapped {
+/**
+ * What a structuredContent that is no envelope is, for a message. It stands where the envelope
+ * would be, so under --redact no value of it is shown: a string there quoted a token verbatim.
+ */
+function describeStructured(structured: unknown, redact: boolean): string {
+  if (isObject(structured)) return 'an object without ok';
+  if (redact && structured !== null && !Array.isArray(structured)) return `a ${typeof structured} ${withheld}`;
+  return quote(structured);
+}
+
+/** `redact`: keep values of the result out of messages (--redact). */
+export function unwrapCallToolResult(result: unknown, redact = false): McpUnwrapped {
   if (!isObject(result)) {
     return { found: false, findings: [{ rule: 'not-an-envelope', message: `the tool response holds no envelope: its result is ${Array.isArray(result) ? 'an array' : result === null ? 'null' : `a ${typeof result}`}, not a CallToolResult` }] };
   }
@@ -94,7 +106,7 @@ export function unwrapCallToolResult(result: unknown): McpUnwrapped {
   if (fromText.envelope && structured !== undefined && !structuredEnvelope) {
     // Spec section 3: "when both are there they must agree". Compared only when it had ok, a
     // structuredContent of another shape beside the text envelope passed without a word.
-    findings.push({ rule: 'structured-content-mismatch', message: `structuredContent differs from the text block's envelope: it is ${isObject(structured) ? 'an object without ok' : quote(structured)}`, pointer: '' });
+    findings.push({ rule: 'structured-content-mismatch', message: `structuredContent differs from the text block's envelope: it is ${describeStructured(structured, redact)}`, pointer: '' });
   } else if (fromText.envelope && structuredEnvelope) {
     const where = firstDifference(fromText.envelope, structuredEnvelope);
     if (where !== undefined) {
