@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { binary, lines, repoRoot, runCli, runJson } from './helpers/cli.js';
+import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 interface JsonFinding {
   rule: string;
@@ -312,5 +312,36 @@ describe('MCP results under --redact', () => {
     ]);
     // Without --redact the value is said, as before.
     expect(runJson(['-'], { input }).report.findings[0].message).toBe(`structuredContent differs from the text block's envelope: it is "${secret}"`);
+  });
+});
+
+describe('several records on one line', () => {
+  it('their findings come in report order, by column then rule id across the records, as merge has them', () => {
+    // Was record by record: schema of the first, then code-format and unknown-code of the second.
+    const extra = { ok: true, result: {}, x: 1 };
+    const badCode = { ok: false, error: { code: 'Bad_Code', category: 'internal', detail: 'd' } };
+    const other = { ok: true, result: {}, y: 2 };
+    const dir = tempFiles({
+      'one-line.json': `${JSON.stringify([extra, badCode, other])}\n`,
+      'two-lines.json': `[${JSON.stringify(extra)},\n${JSON.stringify(badCode)}, ${JSON.stringify(other)}]\n`,
+    });
+    const expected = (line: number) => [
+      ['code-format', line, '/error/code'],
+      ['schema', line, '/x'],
+      ['schema', line, '/y'],
+      ['unknown-code', line, '/error/code'],
+    ];
+    const brief = (findings: JsonFinding[]) => findings.map((f) => [f.rule, f.line, f.pointer]);
+    for (const budget of ['1000', '1']) {
+      const { report } = runJson(['--findings-in-memory', budget, 'one-line.json', 'two-lines.json'], { cwd: dir });
+      const [oneLine, twoLines] = [report.findings.filter((f: JsonFinding) => f.source === 'one-line.json'), report.findings.filter((f: JsonFinding) => f.source === 'two-lines.json')];
+      expect(brief(oneLine), budget).toEqual(expected(1));
+      const second = expected(2).filter(([, , pointer]) => pointer !== '/x');
+      expect(brief(twoLines), budget).toEqual([['schema', 1, '/x'], ...second]);
+    }
+    const { report } = runJson(['one-line.json', 'two-lines.json'], { cwd: dir });
+    expect(runCli(['check', '-f', 'json=report.json', 'one-line.json', 'two-lines.json'], { cwd: dir }).status).toBe(1);
+    const merged = runCli(['merge', '-f', 'json', 'report.json'], { cwd: dir });
+    expect(JSON.parse(merged.stdout).findings).toEqual(report.findings);
   });
 });
