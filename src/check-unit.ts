@@ -7,7 +7,7 @@ import { checkFacts, ruleFinding, type CheckContext } from './checks/check-envel
 import { errorObject, factsOf, stringMember } from './checks/envelope.js';
 import type { CheckOptions } from './context.js';
 import { UsageError, describeReadError } from './errors.js';
-import { FindingStore, SpillBudget, type StoredFindings } from './findings/store.js';
+import { FindingStore, LineFindings, SpillBudget, type StoredFindings } from './findings/store.js';
 import { byPlace } from './findings/order.js';
 import { fingerprint } from './fingerprint.js';
 import { frameBuffer, frameInput, framingFor, type FramingOptions } from './framing/index.js';
@@ -84,6 +84,8 @@ function locate(finding: RecordFinding, source: string, place: Place): Finding {
 
 class SourceChecker {
   readonly findings: FindingStore;
+  /** Findings reach the store through this: those of records that share a line, in report order. */
+  private readonly line: LineFindings;
   entries = 0;
   private readonly unwrapper;
 
@@ -97,6 +99,7 @@ class SourceChecker {
   ) {
     this.unwrapper = unwrappers[unwrap]({ check: context });
     this.findings = new FindingStore(budget);
+    this.line = new LineFindings(this.findings, budget);
   }
 
   /** What a baseline matches a record's findings on; computed only when asked for and needed. */
@@ -115,54 +118,19 @@ class SourceChecker {
   /** Counters for the progress line; a throwaway object when nobody watches. */
   progress: Progress = { bytes: 0, entries: 0, findings: 0 };
 
-  /**
-   * The findings of the line being read, held back until one on a later line comes (or the input
-   * ends): several records may share a line (a `.json` array written on one), and report order is
-   * by column and rule id across them, not record by record. One line's worth at most.
-   */
-  private readonly held: Finding[] = [];
-  private heldLine = 0;
-  /** A second record added findings at the held line: they need sorting among themselves. */
-  private heldMixed = false;
-  /** The held parse error that framing gave a hint for, which the store marks. */
-  private hinted: Finding | undefined;
-  private hint: ParseHint | undefined;
-
-  /** A record's findings are about to be held at `line`: an earlier line's go to the store first. */
-  private startRecord(line: number): void {
-    if (this.held.length === 0) this.heldLine = line;
-    else if (line !== this.heldLine) this.flush(), (this.heldLine = line);
-    else this.heldMixed = true;
-  }
-
-  /** Hands the held findings to the store, in report order. */
-  private flush(): void {
-    const held = this.held;
-    if (held.length === 0) return;
-    // Stable: findings that tie keep the order they came in, as `merge` keeps them.
-    if (this.heldMixed) held.sort(byPlace);
-    for (const finding of held) this.findings.append(finding, finding === this.hinted ? this.hint : undefined);
-    held.length = 0;
-    this.heldMixed = false;
-    this.hinted = undefined;
-    this.hint = undefined;
-  }
-
   /** The findings of one record, which share its line: in report order among themselves. */
   private addAll(findings: readonly RecordFinding[], place: Place): void {
     if (findings.length === 1) return this.add(findings[0], place);
     const located = findings.map((finding) => locate(finding, this.source.name, place));
-    this.startRecord(place.line);
-    for (const finding of located.sort(byPlace)) this.held.push(finding);
+    this.line.startRecord(place.line);
+    for (const finding of located.sort(byPlace)) this.line.add(finding);
     this.progress.findings += located.length;
   }
 
   private add(finding: RecordFinding | undefined, place: Place, hint?: ParseHint): void {
     if (!finding) return;
-    const located = locate(finding, this.source.name, place);
-    this.startRecord(place.line);
-    this.held.push(located);
-    if (hint !== undefined && this.hinted === undefined) (this.hinted = located), (this.hint = hint);
+    this.line.startRecord(place.line);
+    this.line.add(locate(finding, this.source.name, place), hint);
     this.progress.findings++;
   }
 
@@ -210,7 +178,7 @@ class SourceChecker {
   }
 
   finish(readFailed: boolean, reportEmpty: boolean): void {
-    this.flush();
+    this.line.flush();
     for (const late of this.unwrapper.finish()) {
       this.addLate(late.finding, this.identify(at(late.line, undefined, late.tool, late.wrapping), `${late.finding.rule}:${late.finding.message}`, 1));
     }

@@ -1,6 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FindingStore, LineFindings, SpillBudget, StoredList } from '../src/findings/store.js';
+import type { Finding, RuleId } from '../src/types.js';
 import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 interface JsonFinding {
@@ -343,5 +347,49 @@ describe('several records on one line', () => {
     expect(runCli(['check', '-f', 'json=report.json', 'one-line.json', 'two-lines.json'], { cwd: dir }).status).toBe(1);
     const merged = runCli(['merge', '-f', 'json', 'report.json'], { cwd: dir });
     expect(JSON.parse(merged.stdout).findings).toEqual(report.findings);
+  });
+
+  it('a long line of records is ordered the same when its findings pass the memory budget', () => {
+    // One line's findings are held against the budget: past it they wait in the spool, one run per
+    // rule, so that an array written on one line does not hold all its findings in memory.
+    const records = Array.from({ length: 300 }, (_, i) =>
+      i % 3 === 0 ? { ok: true, result: {}, [`x${i}`]: 1 } : i % 3 === 1 ? { ok: false, error: { code: `Bad_Code_${i}`, category: 'internal', detail: 'd' } } : { ok: 'yes', result: {} },
+    );
+    const dir = tempFiles({ 'long.json': `${JSON.stringify(records)}\n`, 'after.json': `[${records.map((r) => JSON.stringify(r)).join(',')},\n{"ok":1}]\n` });
+    const inMemory = runJson(['after.json', 'long.json'], { cwd: dir }).report;
+    const rules = inMemory.findings.filter((f: JsonFinding) => f.source === 'long.json').map((f: JsonFinding) => f.rule);
+    expect(new Set(rules)).toEqual(new Set(['code-format', 'schema', 'unknown-code']));
+    expect(rules.length).toBeGreaterThan(300);
+    expect(rules).toEqual([...rules].sort());
+    const after = inMemory.findings.filter((f: JsonFinding) => f.source === 'after.json').map((f: JsonFinding) => [f.rule, f.line]);
+    expect(after).toEqual([...rules.map((rule: string) => [rule, 1]), ['schema', 2]]);
+    for (const budget of ['1', '7', '64']) {
+      const spooled = runJson(['--findings-in-memory', budget, 'after.json', 'long.json'], { cwd: dir }).report;
+      expect(spooled.findings, budget).toEqual(inMemory.findings);
+    }
+    expect(runCli(['check', '-f', 'json=report.json', 'after.json', 'long.json'], { cwd: dir }).status).toBe(1);
+    expect(JSON.parse(runCli(['merge', '-f', 'json', 'report.json'], { cwd: dir }).stdout).findings).toEqual(inMemory.findings);
+  });
+
+  it("a line's findings past the budget wait in the spool, not in memory, and come out in report order", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcec-result-line-'));
+    try {
+      const budget = new SpillBudget(4, () => dir);
+      const store = new FindingStore(budget);
+      const line = new LineFindings(store, budget);
+      const rules: RuleId[] = ['unknown-code', 'schema', 'code-format'];
+      const finding = (i: number, at = 1): Finding => ({ rule: rules[i % 3]!, severity: 'warning', message: `m${i}`, location: { source: 's', line: at } });
+      for (let i = 0; i < 60; i++) line.startRecord(1), line.add(finding(i));
+      const spooled = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      expect(spooled.map((entry) => statSync(join(entry.parentPath, entry.name)).size).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      line.startRecord(2);
+      line.add(finding(60, 2));
+      line.flush();
+      const messages = [...new StoredList(store.seal())].map((f) => `${f.location.line}:${f.rule}:${f.message}`);
+      const of = (k: number) => Array.from({ length: 20 }, (_, j) => `1:${rules[k]}:m${j * 3 + k}`);
+      expect(messages).toEqual([...of(2), ...of(1), ...of(0), '2:unknown-code:m60']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -13,7 +13,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { UsageError, describeError } from '../errors.js';
 import { hintText } from '../framing/ndjson.js';
 import type { Finding, FindingList, Location, ParseHint, RuleId, Severity, Wrapping } from '../types.js';
-import { byPlace } from './order.js';
+import { byCodePoint, byPlace } from './order.js';
 
 /** A store as plain data: what a worker thread posts back, and what the main thread reads from. */
 export interface StoredFindings {
@@ -164,7 +164,7 @@ export class SpillBudget {
 
   /** `folder`: the run's folder, where this thread's spool goes (else a folder of its own). */
   constructor(
-    private readonly limit = defaultMemoryBudget,
+    readonly limit = defaultMemoryBudget,
     private readonly folder?: () => string,
   ) {}
 
@@ -243,6 +243,115 @@ export class FindingStore {
     if (this.data.head.length > keepAtMost) this.spill();
     this.budget.release(this, this.data.head.length);
     return this.seal();
+  }
+}
+
+/** Findings of one line that share a column and a rule: spooled runs, then those held. */
+interface Bucket {
+  column: number;
+  rule: RuleId;
+  head: Finding[];
+  spool: { path: string; regions: [number, number][] } | undefined;
+  count: number;
+}
+
+/**
+ * One line's findings, given record by record, handed to a store in report order (line, column,
+ * rule id; stable, so that ties keep the order they came in, as `merge` keeps them). Several
+ * records share a line in a `.json` array written on one line, and the report orders their
+ * findings across the records. They are held until a record on a later line brings findings, or
+ * the input ends; a line with one record needs no sorting. A line of any length (a streamed array
+ * on one line) is held against the thread's budget: past it, its findings go to the spool, one run
+ * per (column, rule), read back in order when the line ends.
+ */
+export class LineFindings {
+  private readonly held: Finding[] = [];
+  private line = 0;
+  /** A second record added findings to the held line: they need sorting among themselves. */
+  private mixed = false;
+  /** The held parse error that framing gave a hint for, which the store marks. */
+  private hinted: Finding | undefined;
+  private hint: ParseHint | undefined;
+  /** Set once the line holds more findings than the budget. */
+  private buckets: Map<string, Bucket> | undefined;
+  private bucketsHeld = 0;
+  private hintedAt: { bucket: Bucket; index: number } | undefined;
+
+  constructor(
+    private readonly store: FindingStore,
+    private readonly budget: SpillBudget,
+  ) {}
+
+  /** The findings of one record are about to come, at `line`: an earlier line's go to the store first. */
+  startRecord(line: number): void {
+    if (this.held.length === 0 && this.buckets === undefined) this.line = line;
+    else if (line !== this.line) this.flush(), (this.line = line);
+    else this.mixed = true;
+  }
+
+  /** The record's next finding, in report order among the record's own. */
+  add(finding: Finding, hint?: ParseHint): void {
+    if (this.buckets) return this.addToBucket(finding, hint);
+    this.held.push(finding);
+    if (hint !== undefined && this.hinted === undefined) (this.hinted = finding), (this.hint = hint);
+    if (this.held.length > this.budget.limit) this.toBuckets();
+  }
+
+  private toBuckets(): void {
+    this.buckets = new Map();
+    const held = this.held.splice(0);
+    const { hinted, hint } = this;
+    this.hinted = this.hint = undefined;
+    for (const finding of held) this.addToBucket(finding, finding === hinted ? hint : undefined);
+  }
+
+  private addToBucket(finding: Finding, hint: ParseHint | undefined): void {
+    const buckets = this.buckets!;
+    const column = finding.location.column ?? 0;
+    const key = `${column}\0${finding.rule}`;
+    let bucket = buckets.get(key);
+    if (!bucket) buckets.set(key, (bucket = { column, rule: finding.rule, head: [], spool: undefined, count: 0 }));
+    if (hint !== undefined && this.hint === undefined) (this.hint = hint), (this.hintedAt = { bucket, index: bucket.count });
+    bucket.head.push(finding);
+    bucket.count++;
+    if (++this.bucketsHeld > this.budget.limit) {
+      for (const each of buckets.values()) {
+        if (each.head.length === 0) continue;
+        const { path, region } = this.budget.write(each.head);
+        if (each.spool) each.spool.regions.push(region);
+        else each.spool = { path, regions: [region] };
+        each.head = [];
+      }
+      this.bucketsHeld = 0;
+    }
+  }
+
+  /** Hands the held findings to the store, in report order. */
+  flush(): void {
+    if (this.buckets) return this.flushBuckets();
+    const held = this.held;
+    if (held.length === 0) return;
+    if (this.mixed) held.sort(byPlace);
+    for (const finding of held) this.store.append(finding, finding === this.hinted ? this.hint : undefined);
+    held.length = 0;
+    this.mixed = false;
+    this.hinted = this.hint = undefined;
+  }
+
+  private flushBuckets(): void {
+    const buckets = [...this.buckets!.values()].sort((a, b) => a.column - b.column || byCodePoint(a.rule, b.rule));
+    const at = this.hintedAt;
+    for (const bucket of buckets) {
+      const hinted = at !== undefined && at.bucket === bucket ? at.index : -1;
+      let index = 0;
+      if (bucket.spool) for (const finding of readSpool(bucket.spool, 0)) this.store.append(finding, index++ === hinted ? this.hint : undefined);
+      for (const finding of bucket.head) this.store.append(finding, index++ === hinted ? this.hint : undefined);
+    }
+    this.buckets = undefined;
+    this.bucketsHeld = 0;
+    this.hintedAt = undefined;
+    this.mixed = false;
+    this.hint = undefined;
   }
 }
 
