@@ -141,10 +141,6 @@ export interface CheckFlags extends PlainSettings {
   /** A path, or false for --no-config; undefined searches from the working directory upward. */
   config?: string | false;
   shard?: { index: number; count: number };
-  jobs?: number;
-  findingsInMemory?: number;
-  /** false with --no-progress. */
-  progress?: boolean;
 }
 
 export function parseShard(value: string): { index: number; count: number } {
@@ -170,8 +166,8 @@ export function mergeConfig(flags: CheckFlags, settings: ConfigSettings, fromCom
   take('format', (value) => [value].flat().map(parseFormatTarget));
   take('codes', (value) => [value].flat());
   for (const key of ['output', 'schema', 'stdinFilename', 'baseline'] as const) take(key, same);
-  for (const key of ['strictCodes', 'extract', 'quiet', 'exitZero', 'color', 'redact'] as const) take(key, same);
-  for (const key of ['maxLineBytes', 'maxListed', 'maxWarnings'] as const) take(key, same);
+  for (const key of ['strictCodes', 'extract', 'quiet', 'exitZero', 'color', 'redact', 'progress'] as const) take(key, same);
+  for (const key of ['maxLineBytes', 'maxListed', 'maxWarnings', 'jobs', 'findingsInMemory'] as const) take(key, same);
   take('input', same);
   take('unwrap', same);
   if (settings.rules) {

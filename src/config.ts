@@ -7,9 +7,12 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
 import { ruleIds, unknownRule } from './checks/catalog.js';
+import { parseByteSize, parseCount } from './cli-options.js';
+import { maxJobs } from './context.js';
 import { UsageError } from './errors.js';
 import { ownSchemaValidator } from './lazy.js';
 import { describeFileError, readJsonFile } from './load-json.js';
+import { maxLineBytesLimit } from './framing/ndjson.js';
 import { didYouMean, nearestName } from './registry/nearest.js';
 import type { RuleId, RuleSetting } from './types.js';
 
@@ -25,6 +28,10 @@ export interface PlainSettings {
   stdinFilename?: string;
   maxLineBytes?: number;
   maxWarnings?: number;
+  jobs?: number;
+  findingsInMemory?: number;
+  /** false is --no-progress. */
+  progress?: boolean;
   quiet?: boolean;
   exitZero?: boolean;
   color?: boolean;
@@ -48,12 +55,32 @@ export interface LoadedConfig {
   pointer: string;
 }
 
+/** As the file may write it: `maxLineBytes` as --max-line-bytes takes it too ("64M"). */
+type WrittenSettings = Omit<ConfigSettings, 'maxLineBytes'> & { maxLineBytes?: number | string };
+
+/**
+ * Options that belong to one run, not to a config every run shares: a config's `shard` would give
+ * every CI job the same part, its `writeBaseline` would make every run pass, and a config cannot
+ * choose the config. Refused by name, so that the message says where they go.
+ */
+const commandLineOnly: Record<string, string> = {
+  shard: '--shard i/n picks one CI job\'s part of the inputs: give it on that job\'s command line',
+  writeBaseline: '--write-baseline FILE records a baseline and passes the run: give it on the command line of the run that records one',
+  config: '--config FILE chooses the config file: give it on the command line',
+  noConfig: '--no-config turns the config file off: give it on the command line',
+};
+
 let validateConfig: ValidateFunction | undefined;
 
 /** data/config.schema.json with the rule ids filled in: from the catalog, never from a second hand-kept list. */
 export function configSchema(): object {
-  const schema = readJsonAsset('data/config.schema.json') as { properties: { rules: { propertyNames: { enum: string[] } } } };
+  const schema = readJsonAsset('data/config.schema.json') as {
+    properties: { rules: { propertyNames: { enum: string[] } }; jobs: { maximum: number }; maxLineBytes: { oneOf: [{ maximum: number }, object] } };
+  };
   schema.properties.rules.propertyNames.enum = [...ruleIds];
+  // The limits the options have: --max-line-bytes's is Node's longest string, which its version decides.
+  schema.properties.jobs.maximum = maxJobs;
+  schema.properties.maxLineBytes.oneOf[0].maximum = maxLineBytesLimit;
   return schema;
 }
 
@@ -69,11 +96,40 @@ function keyHint(key: string): string {
   return didYouMean(near, ` (keys: ${keys.join(', ')})`);
 }
 
+/** The message the option's own parser gives for a value out of its range, said of the config's key. */
+function outOfRange(key: string | undefined, at: string, value: unknown): string | undefined {
+  const limits: Record<string, () => unknown> = {
+    maxLineBytes: () => parseByteSize(at, String(value), maxLineBytesLimit),
+    jobs: () => parseCount(at, String(value), { min: 1, max: maxJobs }),
+    findingsInMemory: () => parseCount(at, String(value), { min: 1 }),
+    maxListed: () => parseCount(at, String(value)),
+    maxWarnings: () => parseCount(at, String(value)),
+  };
+  try {
+    if (key !== undefined && Object.hasOwn(limits, key)) limits[key]!();
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+  return undefined;
+}
+
 function describe(error: ErrorObject, prefix: string, data: unknown): string {
   const at = `${prefix}${error.instancePath}`;
   if (error.keyword === 'additionalProperties') {
     const key = String(error.params['additionalProperty']);
+    const camel = key.replace(/-+([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    if (error.instancePath === '' && Object.hasOwn(commandLineOnly, camel)) return `${JSON.stringify(key)}${prefix ? ` in ${prefix}` : ''} is command-line only: ${commandLineOnly[camel]}`;
     return `unknown key ${JSON.stringify(key)}${at ? ` in ${at}` : ''}${error.instancePath === '' ? keyHint(key) : ''}`;
+  }
+  // oneOf's first branch alone would say "must be an integer", though "64M" is taken too.
+  if (error.keyword === 'type' && error.instancePath === '/maxLineBytes') {
+    const value = valueAt(data, error.instancePath);
+    return `${at} must be a number of bytes or a size such as "64M" (got ${typeof value === 'number' ? value : value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`;
+  }
+  if (error.keyword === 'minimum' || error.keyword === 'maximum') {
+    const message = outOfRange(error.instancePath.split('/')[1], at, valueAt(data, error.instancePath));
+    if (message !== undefined) return message;
   }
   if (error.keyword === 'propertyNames') return `${at || 'rules'}: unknown rule ${unknownRule(String(error.params['propertyName']))}`;
   if (error.keyword === 'enum') return `${at} must be one of: ${(error.params['allowedValues'] as unknown[]).join(', ')}`;
@@ -88,9 +144,25 @@ function describe(error: ErrorObject, prefix: string, data: unknown): string {
   return `${at || 'the config'} ${describeFileError(error, configSchema(), data)}`;
 }
 
+/** The value at a top-level pointer (`/jobs`) of the settings. */
+function valueAt(data: unknown, pointer: string): unknown {
+  const key = pointer.split('/')[1];
+  return key !== undefined && typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined;
+}
+
 function validated(data: unknown, path: string, prefix: string): ConfigSettings {
   const validate = validator();
-  if (validate(data)) return data as ConfigSettings;
+  if (validate(data)) {
+    const settings = data as WrittenSettings;
+    if (typeof settings.maxLineBytes !== 'string') return settings as ConfigSettings;
+    // "64M", read as --max-line-bytes reads it, with its words for a mistake, said of the key.
+    try {
+      return { ...settings, maxLineBytes: parseByteSize(`${prefix}/maxLineBytes`, settings.maxLineBytes, maxLineBytesLimit) };
+    } catch (error) {
+      if (error instanceof UsageError) throw new UsageError(`config ${path}: ${error.message}`);
+      throw error;
+    }
+  }
   const errors = validate.errors ?? [];
   // propertyNames reports the bad name first; its own message beats ajv's generic one. Otherwise the
   // deepest error: for `"codes": [""]` the empty item, not oneOf's first branch ("must be string").

@@ -99,7 +99,17 @@ describe('config file', () => {
   const bad: [string, string, RegExp][] = [
     ['an unknown key', JSON.stringify({ colour: true }), /config .*mcec-result\.config\.json: unknown key "colour" \(did you mean "color"\?\)\n$/],
     ['an option spelled as on the command line', JSON.stringify({ 'max-listed': 3 }), /: unknown key "max-listed" \(did you mean "maxListed"\?\)\n$/],
-    ['a key that is no option of the config', JSON.stringify({ jobs: 2 }), /: unknown key "jobs" \(keys: format, output, schema, codes, strictCodes, rules, .*baseline\)\n$/],
+    ['a key that is no option of the config', JSON.stringify({ speed: 2 }), /: unknown key "speed" \(keys: format, output, schema, codes, strictCodes, rules, .*jobs, findingsInMemory, progress.*\)\n$/],
+    // Was "unknown key": they are options, of one run rather than of every run the config serves.
+    ['a shard', JSON.stringify({ shard: '1/2' }), /mcec-result\.config\.json: "shard" is command-line only: --shard i\/n picks one CI job's part of the inputs: give it on that job's command line\n$/],
+    ['a baseline to write', JSON.stringify({ writeBaseline: 'b.json' }), /: "writeBaseline" is command-line only: --write-baseline FILE records a baseline/],
+    ['another config', JSON.stringify({ config: 'other.json' }), /: "config" is command-line only: --config FILE chooses the config file: give it on the command line\n$/],
+    ['--no-config', JSON.stringify({ noConfig: true }), /: "noConfig" is command-line only: /],
+    // The option's own words, said of the key: was "must be <= 256".
+    ['too many jobs', JSON.stringify({ jobs: 300 }), /mcec-result\.config\.json: \/jobs: expected a whole number from 1 to 256, got "300"\n$/],
+    ['a line limit past Node\'s longest string', JSON.stringify({ maxLineBytes: '1G' }), /mcec-result\.config\.json: \/maxLineBytes: at most 536870888 bytes .*got "1G"\n$/],
+    ['a line limit that is no size', JSON.stringify({ maxLineBytes: '64 megs' }), /mcec-result\.config\.json: \/maxLineBytes: expected a size in bytes, /],
+    ['a line limit of another type', JSON.stringify({ maxLineBytes: true }), /mcec-result\.config\.json: \/maxLineBytes must be a number of bytes or a size such as "64M" \(got boolean\)\n$/],
     ['an unknown rule', JSON.stringify({ rules: { nope: 'off' } }), /\/rules: unknown rule "nope" \(rules: parse-error, /],
     ['a misspelt rule', JSON.stringify({ rules: { 'unknown-cod': 'off' } }), /\/rules: unknown rule "unknown-cod" \(did you mean "unknown-code"\?\)\n$/],
     ['a bad severity', JSON.stringify({ rules: { schema: 'loud' } }), /\/rules\/schema must be one of: off, warning, error\n$/],
@@ -144,6 +154,22 @@ describe('config file', () => {
       expect(result).toMatchObject({ status: 2, stdout: '' });
       expect(result.stderr).toMatch(message);
     }
+  });
+
+  it('takes every long option of a run: jobs, findingsInMemory, progress, and maxLineBytes as the option writes it', () => {
+    const long = JSON.stringify({ ok: true, result: { text: 'x'.repeat(3000) } });
+    const dir = tempFiles({ 'run.jsonl': lines(ok, long, typo, noError) });
+    const expected = runJson(['--no-config', '--max-line-bytes', '2K', 'run.jsonl'], { cwd: dir }).report;
+    expect(expected.findings.map((f: { rule: string }) => f.rule)).toContain('parse-error');
+    // Was: "unknown key" for jobs, findingsInMemory and progress, and "must be an integer" for "2K".
+    for (const settings of [{ maxLineBytes: '2K' }, { maxLineBytes: 2048, jobs: 2, findingsInMemory: 1, progress: false }, { maxLineBytes: '2KiB', jobs: 1 }]) {
+      writeFileSync(join(dir, 'mcec-result.config.json'), JSON.stringify(settings));
+      const result = runJson(['run.jsonl'], { cwd: dir });
+      expect(result.stderr).toBe('');
+      expect(result.report).toEqual(expected);
+    }
+    // The command line still wins.
+    expect(runJson(['--max-line-bytes', '64M', 'run.jsonl'], { cwd: dir }).report.findings.map((f: { rule: string }) => f.rule)).not.toContain('parse-error');
   });
 
   it('a missing --config file: exit 2', () => {
