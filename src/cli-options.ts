@@ -204,6 +204,18 @@ export function applyConfig(flags: CheckFlags, config: LoadedConfig, fromCommand
     const message = error.message.replace(/^--(format|output)\b/, (option, key: 'format' | 'output') => (fromConfig(key) ? `${config.pointer}/${key}` : option));
     throw new UsageError(`config ${config.path}: ${message}`);
   }
+  refuseMissingPaths(config, ['schema', 'baseline', 'codes'], fromCommandLine);
+  return merged;
+}
+
+/**
+ * The files a config names for `keys`, where the command line did not name its own, are there: one
+ * that is not was "cannot read codes file /abs/x", naming neither the config nor the key. `check`
+ * and `explain` (which reads the codes and schema) say it alike.
+ */
+export function refuseMissingPaths(config: LoadedConfig, keys: readonly ('schema' | 'baseline' | 'codes')[], fromCommandLine: (key: string) => boolean): void {
+  const { settings } = config;
+  const fromConfig = (key: 'schema' | 'baseline' | 'codes') => keys.includes(key) && settings[key] !== undefined && !fromCommandLine(key);
   const paths: [string, string | undefined][] = [
     ['schema', fromConfig('schema') ? settings.schema : undefined],
     ['baseline', fromConfig('baseline') ? settings.baseline : undefined],
@@ -212,5 +224,4 @@ export function applyConfig(flags: CheckFlags, config: LoadedConfig, fromCommand
   for (const [key, path] of paths) {
     if (path !== undefined && path !== '-' && !existsSync(path)) throw new UsageError(`config ${config.path}: ${config.pointer}/${key}: there is no ${path} (a config's paths are relative to its own folder)`);
   }
-  return merged;
 }

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { applyConfig, dashMeansStdout, decideColor, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseSharedStream, type CheckFlags, type FormatTarget } from './cli-options.js';
+import { applyConfig, dashMeansStdout, decideColor, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseMissingPaths, refuseSharedStream, type CheckFlags, type FormatTarget } from './cli-options.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
@@ -300,9 +300,14 @@ function program(setStatus: (status: number) => void): Command {
     .option('--config <file>', 'the config file whose codes and schema to read (default: searched upward, as check does)', parseOwnFile('--config', 'input'))
     .option('--no-config', 'use no config file')
     .action(async (name: string, given: ExplainFlags, command: Command) => {
-      // A team's own codes live in its config or --codes: explain knows them when check does.
-      const settings = configOf(given.config)?.settings;
-      const codes = command.getOptionValueSource('codes') === 'cli' ? given.codes : [settings?.codes ?? []].flat();
+      // A team's own codes live in its config or --codes: explain knows them when check does. A name
+      // may be a rule and a team's code at once, so even a rule's explanation reads them; a config
+      // check would refuse is refused here in check's words, the file and key named.
+      const config = configOf(given.config);
+      const fromCommandLine = (key: string) => command.getOptionValueSource(key) === 'cli';
+      if (config) refuseMissingPaths(config, ['codes', 'schema'], fromCommandLine);
+      const settings = config?.settings;
+      const codes = fromCommandLine('codes') ? given.codes : [settings?.codes ?? []].flat();
       const [{ explain }, { loadRegistry }] = await Promise.all([import('./explain/explain.js'), import('./registry/load.js')]);
       // Its categories: those a codes file may list codes under, and those explain can name.
       const schemaPath = given.schema ?? settings?.schema;

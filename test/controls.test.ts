@@ -172,6 +172,24 @@ describe('config file', () => {
     expect(runJson(['--max-line-bytes', '64M', 'run.jsonl'], { cwd: dir }).report.findings.map((f: { rule: string }) => f.rule)).not.toContain('parse-error');
   });
 
+  it('explain reports a broken config as check does, naming the file and key', () => {
+    const team = JSON.stringify({ errorCodes: { internal: ['custom-fault'] } });
+    const dir = tempFiles({ 'mcec-result.config.json': JSON.stringify({ codes: 'missing.json' }), 'team.json': team, 'sub/.keep': '', 'run.jsonl': lines(ok) });
+    const config = join(dir, 'mcec-result.config.json');
+    const said = `mcec-result: config ${config}: /codes: there is no ${join(dir, 'missing.json')} (a config's paths are relative to its own folder)\n`;
+    expect(runCli(['check', 'run.jsonl'], { cwd: dir })).toMatchObject({ status: 2, stderr: said });
+    // Was "cannot read codes file /abs/missing.json", for every name, a rule's too.
+    for (const name of ['schema', 'no-target']) expect(runCli(['explain', name], { cwd: join(dir, 'sub') })).toMatchObject({ status: 2, stdout: '', stderr: said });
+    writeFileSync(config, JSON.stringify({ schema: 'nope.json' }));
+    expect(runCli(['explain', 'schema'], { cwd: dir })).toMatchObject({ status: 2, stderr: `mcec-result: config ${config}: /schema: there is no ${join(dir, 'nope.json')} (a config's paths are relative to its own folder)\n` });
+    writeFileSync(config, JSON.stringify({ jobs: 0 }));
+    expect(runCli(['explain', 'schema'], { cwd: dir })).toMatchObject({ status: 2, stderr: `mcec-result: config ${config}: /jobs: expected a whole number from 1 to 256, got "0"\n` });
+    // What explain does not read stops only check: a baseline a later step records, codes the command line replaces.
+    writeFileSync(config, JSON.stringify({ baseline: 'later.json', codes: 'missing.json' }));
+    expect(runCli(['explain', 'custom-fault', '--codes', 'team.json'], { cwd: dir })).toMatchObject({ status: 0, stderr: '' });
+    expect(runCli(['explain', 'schema', '--no-config'], { cwd: dir })).toMatchObject({ status: 0, stderr: '' });
+  });
+
   it('a missing --config file: exit 2', () => {
     const dir = tempFiles({ 'run.jsonl': lines(ok) });
     expect(runCli(['check', '--config', 'nope.json', 'run.jsonl'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: cannot read config nope.json: no such file or directory\n' });
