@@ -31,6 +31,21 @@ function collect<T>(parse: (value: string) => T) {
   return (value: string, previous: T[] = []) => [...previous, parse(value)];
 }
 
+/**
+ * A repeatable option, its values collected. commander shows a default of [] as "(default: [])", in
+ * --help: `shown` is what the default means (--format's is human); without it none is set, and
+ * the action fills in the empty list (listsGiven).
+ */
+function repeatable<T>(flags: string, description: string, parse: (value: string) => T, shown?: string): Option {
+  const option = new Option(flags, description).argParser(collect(parse));
+  return shown === undefined ? option : option.default([], shown);
+}
+
+/** The flags as commander hands them over: a repeatable option not given is undefined. */
+type GivenFlags = Omit<CheckFlags, 'codes' | 'rule'> & Partial<Pick<CheckFlags, 'codes' | 'rule'>>;
+
+const listsGiven = (flags: GivenFlags): CheckFlags => ({ ...flags, codes: flags.codes ?? [], rule: flags.rule ?? [] });
+
 function exitStatus(report: Report, flags: CheckFlags): number {
   if (report.interrupted) return 130;
   if (report.inputFailures.length > 0) return 2;
@@ -81,7 +96,7 @@ async function writeMergedBaseline(baselines: readonly { baseline: Baseline; fol
 }
 
 interface ExplainFlags {
-  codes: string[];
+  codes?: string[];
   schema?: string;
   /** A path, or false for --no-config. */
   config?: string | false;
@@ -229,12 +244,12 @@ function program(setStatus: (status: number) => void): Command {
     .command('check')
     .description('check result envelopes in files, folders, globs or standard input (-)')
     .argument('[inputs...]', 'files, folders (searched for .json/.jsonl/.ndjson/.log and .gz), globs, - for stdin')
-    .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, collect(parseFormatTarget), [])
+    .addOption(repeatable('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, parseFormatTarget, '"human"'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)', parseNonEmpty('--output'))
     .option('--schema <file>', 'another envelope schema (default: the bundled MCEC schema)', parseOwnFile('--schema', 'input'))
-    .option('--codes <file>', 'extra known codes, merged onto the bundled registry; repeatable', collect(parseOwnFile('--codes', 'input')), [])
+    .addOption(repeatable('--codes <file>', 'extra known codes, merged onto the bundled registry; repeatable', parseOwnFile('--codes', 'input')))
     .option('--strict-codes', 'unknown error and warning codes are errors, not warnings')
-    .option('--rule <id=setting>', `set a rule to off, warning or error; repeatable (rules: ${ruleIds.join(', ')})`, collect(parseRuleSetting), [])
+    .addOption(repeatable('--rule <id=setting>', `set a rule to off, warning or error; repeatable (rules: ${ruleIds.join(', ')})`, parseRuleSetting))
     .addOption(new Option('--input <framing>', 'force the framing').choices(inputModes).default('auto'))
     .addOption(new Option('--unwrap <mode>', 'none checks every value as a bare envelope').choices(unwrapModes).default('auto'))
     .option('--extract', 'find the JSON object inside prefixed log lines; lines without one are skipped')
@@ -255,20 +270,20 @@ function program(setStatus: (status: number) => void): Command {
     .option('--exit-zero', 'exit 0 even when findings are errors (usage and input failures still exit 2)')
     .option('--color', 'force colour (FORCE_COLOR is honoured too)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
-    .action(async (inputs: string[], flags: CheckFlags, command: Command) => setStatus(await runCheck(inputs, flags, command)));
+    .action(async (inputs: string[], flags: GivenFlags, command: Command) => setStatus(await runCheck(inputs, listsGiven(flags), command)));
   root
     .command('merge')
     .description('combine JSON reports (of --shard runs) into one report, in any format, or baselines into one baseline')
     .argument('<reports...>', 'reports written by check --format json, or baselines by check --write-baseline: files, globs, - for stdin')
-    .option('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, collect(parseFormatTarget), [])
+    .addOption(repeatable('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, parseFormatTarget, '"human"'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)', parseNonEmpty('--output'))
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')
     .option('--color', 'force colour (FORCE_COLOR is honoured too)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
-    .action(async (paths: string[], given: CheckFlags) => {
-      const flags = dashMeansStdout(given);
+    .action(async (paths: string[], given: GivenFlags) => {
+      const flags = dashMeansStdout(listsGiven(given));
       const written = writtenReports(flags);
       refuseClashes(written);
       refuseSharedStream(flags);
@@ -295,7 +310,7 @@ function program(setStatus: (status: number) => void): Command {
     .command('explain')
     .description('what a category, an error or warning code, or a rule means, and how an agent recovers')
     .argument('<name>', 'a category (no-target), an error or warning code (window-not-found), or a rule id (missing-result)')
-    .option('--codes <file>', 'extra known codes, as check reads them; repeatable', collect(parseOwnFile('--codes', 'input')), [])
+    .addOption(repeatable('--codes <file>', 'extra known codes, as check reads them; repeatable', parseOwnFile('--codes', 'input')))
     .option('--schema <file>', 'the envelope schema whose categories to know (and the codes files list codes under)', parseOwnFile('--schema', 'input'))
     .option('--config <file>', 'the config file whose codes and schema to read (default: searched upward, as check does)', parseOwnFile('--config', 'input'))
     .option('--no-config', 'use no config file')
@@ -307,7 +322,7 @@ function program(setStatus: (status: number) => void): Command {
       const fromCommandLine = (key: string) => command.getOptionValueSource(key) === 'cli';
       if (config) refuseMissingPaths(config, ['codes', 'schema'], fromCommandLine);
       const settings = config?.settings;
-      const codes = fromCommandLine('codes') ? given.codes : [settings?.codes ?? []].flat();
+      const codes = fromCommandLine('codes') ? (given.codes ?? []) : [settings?.codes ?? []].flat();
       const [{ explain }, { loadRegistry }] = await Promise.all([import('./explain/explain.js'), import('./registry/load.js')]);
       // Its categories: those a codes file may list codes under, and those explain can name.
       const schemaPath = given.schema ?? settings?.schema;

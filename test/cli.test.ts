@@ -362,6 +362,21 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--strict-codes');
   });
+
+  it('--help shows the defaults the options have: human for --format, none for --codes and --rule', () => {
+    for (const command of ['check', 'merge', 'explain']) {
+      const help = runCli([command, '--help']);
+      expect(help.status).toBe(0);
+      // Was "(default: [])" after --format, --codes and --rule, though the report is human by default.
+      expect(help.stdout, command).not.toContain('(default: [])');
+      // An option's entry starts on a line of its own, its description wrapped onto the lines below.
+      const options = help.stdout.split('Options:')[1]!.split(/\n(?= {2}-)/).map((entry) => entry.trim().replace(/\s+/g, ' '));
+      const option = (name: string) => options.find((text) => text.startsWith(name) || text.startsWith(`-f, ${name}`));
+      if (command !== 'explain') expect(option('--format'), command).toMatch(/\(=- to stdout\) \(default: "human"\)$/);
+      if (command !== 'merge') expect(option('--codes'), command).toMatch(/repeatable$/);
+      if (command === 'check') expect(option('--rule'), command).not.toContain('default');
+    }
+  });
 });
 
 describe('mcec-result check: schema and codes files', () => {
