@@ -54,7 +54,8 @@ function exitStatus(report: Report, flags: CheckFlags): number {
   if (report.summary.errors > 0) return 1;
   if (flags.maxWarnings !== undefined && report.summary.warnings > flags.maxWarnings) {
     // A JSON or SARIF report holds no verdict: exit 1 over warnings alone needs its reason said.
-    process.stderr.write(`mcec-result: ${report.summary.warnings} warnings, more than --max-warnings ${flags.maxWarnings}: exit 1\n`);
+    const { warnings } = report.summary;
+    process.stderr.write(`mcec-result: ${warnings} warning${warnings === 1 ? '' : 's'}, more than --max-warnings ${flags.maxWarnings}: exit 1\n`);
     return 1;
   }
   return 0;

@@ -47,6 +47,11 @@ describe('mcec-result check: exit status and streams', () => {
     const junit = over('junit').stdout;
     expect(junit).toContain('<testsuites name="mcec-result" tests="4" failures="1" errors="0">');
     expect(junit).toContain('<testcase name="warnings" classname="mcec-result" time="0">\n      <failure message="2 warnings, more than --max-warnings 1" type="max-warnings">');
+    // Was "1 warnings", on stderr and in JUnit's failure.
+    writeFileSync(join(dir, 'w1.jsonl'), lines({ ok: true }));
+    const one = (format: string) => runCli(['check', '--max-warnings', '0', '-f', format, 'w1.jsonl'], { cwd: dir });
+    expect(one('human')).toMatchObject({ status: 1, stderr: 'mcec-result: 1 warning, more than --max-warnings 0: exit 1\n' });
+    expect(one('junit').stdout).toContain('<failure message="1 warning, more than --max-warnings 0" type="max-warnings">1 warning, more than --max-warnings 0</failure>');
     // Within the limit, or with --exit-zero, the verdicts stay as they were.
     for (const args of [['--max-warnings', '2'], ['--max-warnings', '1', '--exit-zero']]) {
       const passing = runCli(['check', ...args, '-f', 'markdown', 'w.jsonl'], { cwd: dir });

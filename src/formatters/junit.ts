@@ -128,7 +128,8 @@ function suiteStart(source: string, { tests, failures }: SuiteCounts): string {
 /** A failed test case of its own when the warnings fail the run, which no warning's case does. */
 function warningsCase(report: Report, over: string | undefined): string[] {
   if (over === undefined) return [];
-  const message = `${report.summary.warnings} warnings, ${over}`;
+  const { warnings } = report.summary;
+  const message = `${warnings} warning${warnings === 1 ? '' : 's'}, ${over}`;
   return [
     `    <testcase${attributes({ name: 'warnings', classname: report.tool.name, time: 0 })}>`,
     `      <failure${attributes({ message, type: 'max-warnings' })}>${escapeText(message)}</failure>`,
