@@ -101,14 +101,35 @@ export function parseOwnFile(option: string, stream: 'input' | 'output'): (value
 
 const byteUnits: Record<string, number> = { '': 1, k: 2 ** 10, kib: 2 ** 10, m: 2 ** 20, mib: 2 ** 20, g: 2 ** 30, gib: 2 ** 30 };
 
+/**
+ * A limit as the help and errors give it: `536870888 bytes (512M less 24 bytes)`. Node's longest
+ * string is just under a power of two, so "512M", or a G, would be over it.
+ */
+export function byteLimitText(max: number): string {
+  const inM = Math.ceil(max / 2 ** 20);
+  const short = inM * 2 ** 20 - max;
+  return `${max} bytes${short === 0 ? '' : ` (${inM}M less ${short} byte${short === 1 ? '' : 's'})`}`;
+}
+
+/** The units worth naming under `max`: a G that no value under it can use is not offered. */
+function unitsUnder(max: number): string {
+  const units = (['K', 'M', 'G'] as const).filter((unit) => byteUnits[unit.toLowerCase()]! <= max);
+  const names = (list: string[]) => (list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} or ${list.at(-1)!}`);
+  return `${names(units)} (${names(units.map((unit) => `${unit}iB`))})`;
+}
+
 /** A size as people write it, the unit binary as `head -c` and the help's "64 MiB": 65536, 64K, 64MiB. */
 export function parseByteSize(option: string, value: string, max: number): number {
   const match = /^(\d+) ?([a-z]*)$/i.exec(value);
   const unit = byteUnits[match?.[2]?.toLowerCase() ?? ''];
   const bytes = match && unit !== undefined ? Number(match[1]) * unit : Number.NaN;
-  if (Number.isNaN(bytes)) throw new UsageError(`${option}: expected a size in bytes, a whole number with K, M or G (KiB, MiB, GiB) after it if you like, got "${value}"`);
+  if (Number.isNaN(bytes)) throw new UsageError(`${option}: expected a size in bytes, a whole number with ${unitsUnder(max)} after it if you like, got "${value}"`);
   if (bytes < 1) throw new UsageError(`${option}: expected at least 1 byte, got "${value}"`);
-  if (bytes > max) throw new UsageError(`${option}: at most ${max} bytes (just under ${Math.ceil(max / 2 ** 20)}M: the longest line Node can hold as one string), got "${value}"`);
+  if (bytes > max) {
+    const largest = Math.floor(max / 2 ** 20);
+    const inM = largest > 0 ? `, so ${largest}M is the most in M` : '';
+    throw new UsageError(`${option}: at most ${byteLimitText(max)}, the longest line Node can hold as one string${inM}; got "${value}"`);
+  }
   return bytes;
 }
 

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { applyConfig, dashMeansStdout, decideColor, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseMissingPaths, refuseSharedStream, type CheckFlags, type FormatTarget } from './cli-options.js';
+import { applyConfig, byteLimitText, dashMeansStdout, decideColor, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseMissingPaths, refuseSharedStream, type CheckFlags, type FormatTarget } from './cli-options.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
@@ -255,7 +255,7 @@ function program(setStatus: (status: number) => void): Command {
     .addOption(new Option('--unwrap <mode>', 'none checks every value as a bare envelope').choices(unwrapModes).default('auto'))
     .option('--extract', 'find the JSON object inside prefixed log lines; lines without one are skipped')
     .option('--stdin-filename <name>', 'the name standard input gets in reports', parseNonEmpty('--stdin-filename', 'name'))
-    .option('--max-line-bytes <n>', 'longer lines are parse errors, never held whole (default 64M; K, M, G are binary)', (value: string) => parseByteSize('--max-line-bytes', value, maxLineBytesLimit))
+    .option('--max-line-bytes <n>', `longer lines are parse errors, never held whole (default 64M; K and M are binary; at most ${byteLimitText(maxLineBytesLimit)})`, (value: string) => parseByteSize('--max-line-bytes', value, maxLineBytesLimit))
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')

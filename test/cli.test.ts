@@ -368,6 +368,15 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
     expect(help.stdout).toContain('--strict-codes');
   });
 
+  it('--max-line-bytes: help and errors offer only the units a value under the limit can have, and say the limit in M', () => {
+    // Was "K, M, G are binary" and "K, M or G": no G fits under Node's longest string.
+    const help = runCli(['check', '--help']).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--max-line-bytes <n> longer lines are parse errors, never held whole (default 64M; K and M are binary; at most 536870888 bytes (512M less 24 bytes))');
+    const over = (value: string) => `mcec-result: --max-line-bytes: at most 536870888 bytes (512M less 24 bytes), the longest line Node can hold as one string, so 511M is the most in M; got "${value}"\n`;
+    for (const value of ['1G', '512M']) expect(runCli(['check', '--max-line-bytes', value, 'x'])).toMatchObject({ status: 2, stdout: '', stderr: over(value) });
+    expect(runCli(['check', '--max-line-bytes', '1T', 'x'])).toMatchObject({ status: 2, stderr: 'mcec-result: --max-line-bytes: expected a size in bytes, a whole number with K or M (KiB or MiB) after it if you like, got "1T"\n' });
+  });
+
   it('--help shows the defaults the options have: human for --format, none for --codes and --rule', () => {
     for (const command of ['check', 'merge', 'explain']) {
       const help = runCli([command, '--help']);
