@@ -2,7 +2,7 @@
 // option and listing what is valid, so `--help` is rarely needed to fix it.
 import { isRuleId, unknownRule } from './checks/catalog.js';
 import { ruleSettings } from './checks/severity.js';
-import { existsSync } from 'node:fs';
+import { existsSync, fstatSync, statSync, type Stats } from 'node:fs';
 import type { ConfigSettings, LoadedConfig, PlainSettings } from './config.js';
 import { UsageError } from './errors.js';
 import { formatNames, isFormatName, type FormatName } from './formatters/names.js';
@@ -36,10 +36,59 @@ export function dashMeansStdout<T extends Pick<CheckFlags, 'output'>>(flags: T):
 const documentFormats: readonly FormatName[] = ['json', 'ndjson', 'sarif', 'junit'];
 const extensions: Record<FormatName, string> = { human: 'txt', json: 'json', ndjson: 'ndjson', sarif: 'sarif', junit: 'xml', github: 'txt', markdown: 'md' };
 
-/** This process's own streams by the names a shell gives them, as output.ts writes them. */
+/** This process's standard output as a file, when it has one that can be told apart (Windows gives no inode). */
+function stdoutFile(): Stats | undefined {
+  try {
+    const out = fstatSync(1);
+    return out.ino === 0 ? undefined : out;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Standard output under a name of its own: `> r.json` and `-f json=r.json`, or the terminal's
+ * /dev/pts/N. Matched by device and inode, not by spelling, as a shell's redirection has no name
+ * here. /dev/null is no stream: whatever goes to it is gone, so no two reports mix there.
+ */
+function stdoutByFile(path: string): Stats | undefined {
+  const out = stdoutFile();
+  if (!out) return undefined;
+  try {
+    const target = statSync(path, { throwIfNoEntry: false });
+    if (!target || target.dev !== out.dev || target.ino !== out.ino) return undefined;
+    if (target.isCharacterDevice() && target.rdev === statSync('/dev/null', { throwIfNoEntry: false })?.rdev) return undefined;
+    return target;
+  } catch {
+    // A path that cannot be looked at is said when it is written.
+    return undefined;
+  }
+}
+
+/** Whether `path` is this process's standard output, by its names (/dev/stdout, /dev/fd/1) or by being the same file. */
+export function isStdout(path: string): boolean {
+  return standardStream(path) === 1 || stdoutByFile(path) !== undefined;
+}
+
+/** This process's own streams by the names a shell gives them, as output.ts writes them, and stdout by any name. */
 function streamOf(path: string): string {
   const stream = standardStream(path);
-  return stream === 1 ? 'stdout' : stream === 2 ? 'stderr' : path;
+  return stream === 1 || (stream === undefined && isStdout(path)) ? 'stdout' : stream === 2 ? 'stderr' : path;
+}
+
+/**
+ * `--write-baseline /dev/stdout` (or /dev/fd/1, or the file stdout is redirected to) wrote the
+ * baseline into the stream of the report, two documents one after the other. A baseline alone on
+ * stdout, the reports written to files, is a baseline as any other (`> baseline.json`).
+ */
+export function refuseBaselineOnStdout(flags: Pick<CheckFlags, 'writeBaseline' | 'output' | 'format'>): void {
+  const path = flags.writeBaseline;
+  if (path === undefined || !isStdout(path)) return;
+  const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
+  const report = targets.find(({ file }) => streamOf(file ?? flags.output ?? '-') === 'stdout');
+  if (report) {
+    throw new UsageError(`--write-baseline ${path}: that is standard output, where the ${report.format} report goes too, one document after the other: write the baseline to a file, or the report (-o FILE)`);
+  }
 }
 
 /**
@@ -55,11 +104,21 @@ export function refuseSharedStream(flags: Pick<CheckFlags, 'output' | 'format'>)
     throw new UsageError(`--output ${flags.output}: every --format names a file of its own (${targets.map(({ format, file }) => `${format}=${file}`).join(', ')}), so no report would go to it: drop -o, or give a format without =file`);
   }
   const streams = new Map<string, FormatName[]>();
+  /** A regular file that is stdout (`> r.txt -f human=r.txt`): a report written to it replaces the file, and what stdout held with it. */
+  let replacing: { format: FormatName; path: string } | undefined;
   for (const { format, file } of targets) {
-    const stream = streamOf(file ?? flags.output ?? '-');
+    const path = file ?? flags.output ?? '-';
+    const stream = streamOf(path);
     // Files are held apart by the clash check, which knows whether a path is a file or a device.
     if (stream !== 'stdout' && stream !== 'stderr' && file !== undefined) continue;
+    if (stream === 'stdout' && standardStream(path) === undefined && stdoutByFile(path)?.isFile()) replacing ??= { format, path };
     streams.set(stream, [...(streams.get(stream) ?? []), format]);
+  }
+  const onStdout = streams.get('stdout') ?? [];
+  if (replacing && onStdout.length > 1) {
+    const first = onStdout.indexOf(replacing.format);
+    const other = onStdout.find((_, i) => i !== first)!;
+    throw new UsageError(`--format: ${replacing.path} is standard output, redirected there, and ${other} goes to standard output too: writing ${replacing.path} would replace what it holds: write the ${replacing.format} report to another file`);
   }
   for (const [stream, formats] of streams) {
     const document = formats.find((format) => documentFormats.includes(format));

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { applyConfig, byteLimitText, dashMeansStdout, decideColor, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseMissingPaths, refuseSharedStream, type CheckFlags, type FormatTarget } from './cli-options.js';
+import { applyConfig, byteLimitText, dashMeansStdout, decideColor, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseBaselineOnStdout, refuseMissingPaths, refuseSharedStream, type CheckFlags, type FormatTarget } from './cli-options.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
@@ -150,6 +150,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   const own = ownFiles(flags, configPath);
   refuseClashes(own);
   refuseSharedStream(flags);
+  refuseBaselineOnStdout(flags);
   refuseUnwritable(own);
   if (inputs.includes('-')) refuseStdinOverwrite(own);
   const options: CheckOptions = {

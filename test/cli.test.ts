@@ -663,6 +663,33 @@ describe('mcec-result check: output', () => {
     expect(existsSync(join(out, '-'))).toBe(false);
   });
 
+  it('a baseline or report to standard output under another name, beside a report there, is refused: /dev/stdout, /dev/fd/1, the file stdout is redirected to', () => {
+    const out = tempFiles({ 'run.jsonl': lines(ok, noError) });
+    // Was exit 0 and the baseline on stdout before the JSON report: two documents in one stream.
+    for (const target of ['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']) {
+      expect(runCli(['check', '--write-baseline', target, '-f', 'json', 'run.jsonl'], { cwd: out }), target).toMatchObject({
+        status: 2,
+        stdout: '',
+        stderr: `mcec-result: --write-baseline ${target}: that is standard output, where the json report goes too, one document after the other: write the baseline to a file, or the report (-o FILE)\n`,
+      });
+    }
+    // Alone on stdout, the report written to a file, it is a baseline as any other.
+    const alone = runCli(['check', '--write-baseline', '/dev/stdout', '-o', 'r.txt', 'run.jsonl'], { cwd: out });
+    expect(alone).toMatchObject({ status: 0, stderr: '' });
+    expect(JSON.parse(alone.stdout).baselineVersion).toBe(1);
+    // Standard output redirected to a file is that file by its device and inode, whatever its name.
+    const shell = (command: string) => spawnSync('sh', ['-c', `"${process.execPath}" "${binary}" check run.jsonl ${command}; echo "exit=$?" >&2`], { cwd: out, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(shell('--write-baseline b.json > b.json').stderr).toBe('mcec-result: --write-baseline b.json: that is standard output, where the human report goes too, one document after the other: write the baseline to a file, or the report (-o FILE)\nexit=2\n');
+    expect(readFileSync(join(out, 'b.json'), 'utf8')).toBe('');
+    // Was: the JSON report renamed over r.json, and the GitHub lines written to stdout lost with the old file.
+    expect(shell('-f json=r.json -f github > r.json').stderr).toBe('mcec-result: --format: r.json is standard output, redirected there, and github goes to standard output too: writing r.json would replace what it holds: write the json report to another file\nexit=2\n');
+    expect(shell('-f json=./r.json -f human=-  > r.json').stderr).toMatch(/^mcec-result: --format: \.\/r\.json is standard output, redirected there, and human goes to standard output too: /);
+    // One report to the file stdout is, or to /dev/null, is as before.
+    expect(shell('-f json=r.json > r.json').stderr).toBe('exit=1\n');
+    expect(JSON.parse(readFileSync(join(out, 'r.json'), 'utf8')).summary.records).toBe(2);
+    expect(shell('-f json=/dev/null -f human > /dev/null').stderr).toBe('exit=1\n');
+  });
+
   it('two reports to one stream, one of them a document (json, ndjson, sarif, junit), are refused', () => {
     const out = tempFiles({ 'run.jsonl': lines(ok, noError) });
     // Was: two JSON documents one after the other on stdout, which no JSON reader takes.
