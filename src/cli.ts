@@ -65,6 +65,9 @@ async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSig
   const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
   const toStdout = flags.output === undefined;
   const color = decideColor(flags.color, toStdout && process.stdout.isTTY === true, process.env);
+  // Colour asked for (--color, the config's "color", FORCE_COLOR) colours a report file too, as
+  // `grep --color=always > file` does; only the automatic choice is the terminal's.
+  const forced = decideColor(flags.color, false, process.env);
   // The warnings fail the run only where exitStatus holds them to the limit.
   const maxWarnings = flags.exitZero || flags.writeBaseline !== undefined ? undefined : flags.maxWarnings;
   const options = { maxListed: flags.maxListed, quiet: flags.quiet ?? false, cwd: process.cwd(), ...(maxWarnings !== undefined && { maxWarnings }) };
@@ -73,7 +76,7 @@ async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSig
   for (const target of targets) {
     const file = target.file ?? flags.output;
     const format = await loadFormatter(target.format);
-    const pieces = format(report, { ...options, color: file === undefined && color });
+    const pieces = format(report, { ...options, color: file === undefined ? color : forced });
     const warning = target.format === 'sarif' ? (await import('./formatters/sarif.js')).sarifWarning(report) : undefined;
     if (warning !== undefined) process.stderr.write(`mcec-result: ${warning}\n`);
     if (target.file !== undefined) await writeReportFile(target.file, [pieces], signal);

@@ -734,6 +734,24 @@ describe('mcec-result check: output', () => {
     expect(runCli(['check', '--no-color', 'run.jsonl'], { cwd: dir, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } }).stdout).not.toContain('\u001b[');
   });
 
+  it('colour asked for (--color, FORCE_COLOR) colours a human report written to a file; by default a file has none', () => {
+    const out = tempFiles({ 'run.jsonl': readFileSync(join(dir, 'run.jsonl')) });
+    const colouredFiles = (args: string[], env: Record<string, string | undefined> = {}) => {
+      runCli(['check', ...args, '-o', 'o.txt', '-f', 'human', '-f', 'human=h.txt', 'run.jsonl'], { cwd: out, env });
+      return ['o.txt', 'h.txt'].map((name) => readFileSync(join(out, name), 'utf8').includes('\u001b[31m'));
+    };
+    // Was [false, false]: README's "--color: force colour on" did not reach a file.
+    expect(colouredFiles(['--color'])).toEqual([true, true]);
+    expect(colouredFiles([], { NO_COLOR: undefined, FORCE_COLOR: '1' })).toEqual([true, true]);
+    writeFileSync(join(out, 'mcec-result.config.json'), JSON.stringify({ color: true }));
+    expect(colouredFiles([])).toEqual([true, true]);
+    expect(colouredFiles(['--no-color'], { NO_COLOR: undefined, FORCE_COLOR: '1' })).toEqual([false, false]);
+    writeFileSync(join(out, 'mcec-result.config.json'), '{}');
+    expect(colouredFiles([], { NO_COLOR: undefined })).toEqual([false, false]);
+    // Beside a file, stdout keeps the automatic choice: a pipe here, no colour.
+    expect(runCli(['check', '-f', 'human=h.txt', '-f', 'human', 'run.jsonl'], { cwd: out, env: { NO_COLOR: undefined } }).stdout).not.toContain('\u001b[');
+  });
+
   it('the human summary shows counts, the category chart, top and unknown codes with suggestions', () => {
     const { stdout } = runCli(['check', 'run.jsonl'], { cwd: dir });
     expect(stdout).toContain('✖ 5 problems (3 errors, 2 warnings) in 1 input');
