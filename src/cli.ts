@@ -17,7 +17,7 @@ import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
 import { check, type CheckOptions, type OwnFile } from './run.js';
 import { maxJobs } from './context.js';
-import { expandReportPaths, ownFilesByKey, refuseClashes, refuseOverwrite, refuseStdinOverwrite, refuseUnwritable, uniquePaths } from './sources/expand.js';
+import { expandReportPaths, ownFilesByKey, refuseArgumentMistakes, refuseClashes, refuseOverwrite, refuseStdinOverwrite, refuseUnwritable, uniquePaths } from './sources/expand.js';
 import type { Baseline } from './baseline.js';
 import type { Report } from './types.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
@@ -150,6 +150,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     }
     inputs = ['-'];
   }
+  refuseArgumentMistakes(inputs);
   const own = ownFiles(flags, configPath);
   refuseClashes(own);
   refuseSharedStream(flags);

@@ -353,6 +353,27 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
     });
   }
 
+  it('input arguments no input can come of are usage errors, said before anything is read: empty, a bare !, only exclusions', () => {
+    const dir = tempFiles({ 'run.jsonl': lines(ok) });
+    const empty = 'mcec-result: an input argument is empty: name a file, folder or glob, or - for standard input\n';
+    const bang = 'mcec-result: !: a glob must follow the ! (as in !logs/old/**) to leave files out\n';
+    // Was exit 2 with a whole empty report on stdout ("1 input not read"), the argument an unreadable input.
+    for (const [args, stderr] of [
+      [[''], empty],
+      [['run.jsonl', ''], empty],
+      [['!'], bang],
+      [['run.jsonl', '!'], bang],
+      [['!x'], 'mcec-result: !x only leaves files out: name the files, folders or globs to check as well\n'],
+      [['!x', '!y'], 'mcec-result: !x only leaves files out: name the files, folders or globs to check as well\n'],
+    ] as const) {
+      for (const format of ['human', 'json']) expect(runCli(['check', '-f', format, ...args], { cwd: dir }), `${format} ${args.join(' ')}`).toMatchObject({ status: 2, stdout: '', stderr });
+    }
+    // Before anything is read: not even the baseline, which would be said first.
+    expect(runCli(['check', '--baseline', 'nope.json', ''], { cwd: dir })).toMatchObject({ status: 2, stdout: '', stderr: empty });
+    // merge's, too, in words of its own (was "unexpected failure: Patterns must be a string (non empty)").
+    expect(runCli(['merge', ''], { cwd: dir })).toMatchObject({ status: 2, stdout: '', stderr: 'mcec-result: a report argument is empty: name a report file or glob, or - for standard input\n' });
+  });
+
   it('no inputs on a terminal: usage on stderr, exit 2', () => {
     // `script` gives the command a terminal for standard input, as a person typing it has.
     const result = spawnSync('script', ['-qec', `"${process.execPath}" "${binary}" check; echo "exit=$?"`, '/dev/null'], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });

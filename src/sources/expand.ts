@@ -101,7 +101,6 @@ interface Expanded {
 
 async function expandOne(arg: string, stdinName: string): Promise<Expanded | InputFailure> {
   if (arg === '-') return { files: [{ source: { name: stdinName }, key: '\0stdin' }], searched: false };
-  if (arg === '') return { source: arg, message: 'an input argument is empty: name a file, folder or glob, or - for standard input' };
   const asGiven = toSlashes(arg);
   let info;
   let path = arg;
@@ -182,6 +181,8 @@ function isThere(path: string): boolean {
 export async function expandReportPaths(args: readonly string[]): Promise<string[]> {
   const paths: string[] = [];
   for (const arg of args) {
+    // globby threw on it: "unexpected failure: Patterns must be a string (non empty)".
+    if (arg === '') throw new UsageError('a report argument is empty: name a report file or glob, or - for standard input');
     const asGiven = toSlashes(arg);
     if (arg === '-' || isThere(arg) || (asGiven !== arg && isThere(asGiven)) || !(await loadGlobby()).isDynamicPattern(asGiven)) {
       paths.push(arg);
@@ -363,6 +364,18 @@ function refuseStdinTwin(sources: readonly InputSource[], stdinName: string): vo
 }
 
 /**
+ * Arguments no input can come of: an empty one (a script's unset variable), a bare `!`, or only
+ * exclusions. They were input failures, an empty report printed under them as if files had been
+ * unreadable; they are usage errors, as merge's are, refused before anything is read.
+ */
+export function refuseArgumentMistakes(args: readonly string[]): void {
+  if (args.includes('')) throw new UsageError('an input argument is empty: name a file, folder or glob, or - for standard input');
+  const exclusions = args.filter(isExclusion);
+  if (exclusions.includes('!')) throw new UsageError('!: a glob must follow the ! (as in !logs/old/**) to leave files out');
+  if (exclusions.length > 0 && exclusions.length === args.length) throw new UsageError(`${exclusions[0]!} only leaves files out: name the files, folders or globs to check as well`);
+}
+
+/**
  * Spec section 7's paths, expanded. `own` are the files the run reads as settings or writes: a folder
  * or glob that finds one leaves it out (`check .` found the config file and reported it as a broken
  * envelope, and a report written into the folder on the next run), and a file named as an input
@@ -372,14 +385,10 @@ export async function expandInputs(args: readonly string[], stdinName = '-', own
   const sources: InputSource[] = [];
   const failures: InputFailure[] = [];
   const seen = new Set<string>();
+  refuseArgumentMistakes(args);
   const exclusions = args.filter(isExclusion);
   const wanted = args.filter((arg) => !exclusions.includes(arg));
   const patterns = exclusions.map((arg) => toSlashes(arg.slice(1)));
-  const empty = exclusions.find((arg) => arg === '!');
-  if (empty !== undefined) return { sources, failures: [{ source: empty, message: '!: a glob must follow the ! (as in !logs/old/**) to leave files out' }] };
-  if (exclusions.length > 0 && wanted.length === 0) {
-    return { sources, failures: [{ source: exclusions[0]!, message: `${exclusions[0]} only leaves files out: name the files, folders or globs to check as well` }] };
-  }
   const excluded = patterns.length > 0 ? await exclusionTest(patterns) : undefined;
   const owned = own.length > 0 ? ownFilesByKey(own) : undefined;
   for (const arg of wanted) {
