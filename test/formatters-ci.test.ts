@@ -380,11 +380,14 @@ describe('formatMarkdown', () => {
     expect(text).toContain('| zz-busiest | 7 | 5 |');
   });
 
-  it('escapes pipes, backslashes, line breaks and HTML in cells', () => {
-    const odd: Finding = { rule: 'schema', severity: 'error', message: 'a | b \\ c\nd <script>', location: { source: 'x.jsonl', line: 1 } };
-    const row = formatReport('markdown', report({ findings: [odd] }), plain)
+  /** The findings table's row of a report holding `finding` alone. */
+  const rowOf = (finding: Finding) =>
+    formatReport('markdown', report({ findings: [finding] }), plain)
       .split('\n')
-      .find((l) => l.startsWith('| x.jsonl:1 '));
+      .find((l) => l.startsWith(`| ${finding.location.source}:${finding.location.line} `));
+
+  it('escapes pipes, backslashes, line breaks and HTML in cells', () => {
+    const row = rowOf({ rule: 'schema', severity: 'error', message: 'a | b \\ c\nd <script>', location: { source: 'x.jsonl', line: 1 } });
     expect(row).toBe('| x.jsonl:1 | error | schema | a \\| b \\\\ c<br>d &lt;script&gt; |');
     // Every row of the table still has its four cells.
     expect(row!.split(/(?<!\\)\|/).length - 2).toBe(4);
@@ -392,10 +395,7 @@ describe('formatMarkdown', () => {
 
   it('keeps URLs, www. names and e-mail addresses from the data as text, not links (GFM extended autolinks)', () => {
     // Was: a code "https://evil.example/log_in" became a link in the job summary (found by an audit helper).
-    const odd: Finding = { rule: 'unknown-code', severity: 'warning', message: 'unknown error code "https://evil.example/x" or www.evil.example or a@evil.example', location: { source: 'x.jsonl', line: 1 } };
-    const row = formatReport('markdown', report({ findings: [odd] }), plain)
-      .split('\n')
-      .find((l) => l.startsWith('| x.jsonl:1 '));
+    const row = rowOf({ rule: 'unknown-code', severity: 'warning', message: 'unknown error code "https://evil.example/x" or www.evil.example or a@evil.example', location: { source: 'x.jsonl', line: 1 } });
     expect(row).toBe('| x.jsonl:1 | warning | unknown-code | unknown error code "https\\://evil.example/x" or www\\.evil.example or a\\@evil.example |');
   });
 
