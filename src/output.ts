@@ -1,9 +1,10 @@
 // Where reports go: standard output, this process's own streams by name, or files. A file is
 // written whole or not at all: the report goes to a temporary file beside it, which then replaces it.
-import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fchownSync, lstatSync, openSync, readSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
+// node:crypto costs a start-up ~4 ms here; only a report written to a file needs it (its temporary name).
+import { loadCrypto } from './lazy.js';
 
 /** A write that the caller's signal (Ctrl-C) stopped part way; `detail` says what it left. */
 export class WriteInterrupted extends Error {
@@ -115,7 +116,7 @@ function replacedFile(path: string): Replaced | undefined {
 /** A new file beside `target` that no folder walk or glob reads as an input (a dot file), made for this write alone. */
 function openTemporary(target: string): { path: string; fd: number } {
   for (let attempt = 0; ; attempt++) {
-    const path = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+    const path = join(dirname(target), `.${basename(target)}.${loadCrypto().randomBytes(6).toString('hex')}.tmp`);
     try {
       // 'wx': a file or link planted under the name is never written through.
       return { path, fd: openSync(path, 'wx') };

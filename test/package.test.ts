@@ -1,7 +1,8 @@
 // What an installed package holds: everything the CLI reads at run time must be in `files`.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './helpers/cli.js';
+import { binary, repoRoot, runCli, tempFiles } from './helpers/cli.js';
 
 describe('the published package', () => {
   it('ships the bundled schema, the registry, the generated validator and the report schema', () => {
@@ -26,6 +27,18 @@ describe('the published package', () => {
       expect(paths.has(path), path).toBe(true);
     }
     expect([...paths].some((p) => p.startsWith('test/') || p.startsWith('fixtures/'))).toBe(false);
+  });
+
+  it('checks a file without loading node:crypto or node:child_process, ~4 ms of start-up each', () => {
+    // Was: both loaded on every start (crypto for a temporary file name, child_process by commander).
+    const dir = tempFiles({ 'list-modules.cjs': "process.on('exit', () => process.stderr.write(JSON.stringify(process.moduleLoadList)));" });
+    const run = spawnSync(process.execPath, ['-r', join(dir, 'list-modules.cjs'), binary, 'check', '--no-config', '-f', 'json', 'fixtures/valid/single-object.json'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    const loaded = JSON.parse(run.stderr) as string[];
+    expect(loaded).toContain('NativeModule vm');
+    expect(loaded.filter((name) => /^NativeModule (crypto|child_process)$/.test(name))).toEqual([]);
+    // Writing a report file needs a temporary name, and loads it then.
+    expect(runCli(['check', '--no-config', '-o', join(dir, 'report.txt'), 'fixtures/valid/single-object.json']).status).toBe(0);
   });
 
   it('starts the CLI bundle with the code cache the build wrote, which this Node accepts', () => {
