@@ -31,10 +31,14 @@ async function* chunksOf(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
 
-async function collect(chunks: AsyncIterable<Buffer>): Promise<string> {
+async function collectBytes(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of chunks) parts.push(chunk);
-  return Buffer.concat(parts).toString('utf8');
+  return Buffer.concat(parts);
+}
+
+async function collect(chunks: AsyncIterable<Buffer>): Promise<string> {
+  return (await collectBytes(chunks)).toString('utf8');
 }
 
 describe('NdjsonFramer', () => {
@@ -227,6 +231,20 @@ describe('decodeInput', () => {
     const be = Buffer.from(le);
     be.swap16();
     expect(await collect(await decodeInput(chunksOf(be, 3)))).toBe(text);
+  });
+
+  it('UTF-16 in any chunking: pairs whole, a lone surrogate and an odd last byte marked as no UTF-8 holds them', async () => {
+    // Was: TextDecoder made a lone surrogate U+FFFD, and the record passed (found by an audit helper).
+    const odd = '{"a":"😀"}\n{"b":"x\ud800y"}\n{"c":"\udc00"}\n';
+    const units = Buffer.from(odd, 'utf16le');
+    for (const [bom, body] of [[Buffer.from([0xff, 0xfe]), units], [Buffer.from([0xfe, 0xff]), Buffer.from(units).swap16()]] as const) {
+      for (const size of [1, 2, 3, 5, 7, 64]) {
+        const decoded = await collectBytes(await decodeInput(chunksOf(Buffer.concat([bom, body, Buffer.from([0x41])]), size)));
+        expect(decoded.toString('latin1'), String(size)).toBe(Buffer.concat([Buffer.from('{"a":"😀"}\n{"b":"x'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('y"}\n{"c":"'), Buffer.from([0xed, 0xb0, 0x80]), Buffer.from('"}\n'), Buffer.from([0xff])]).toString('latin1'));
+      }
+    }
+    const framed = frameAll(Buffer.concat([Buffer.from('{"b":"x'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}\n')]));
+    expect(framed).toEqual([{ kind: 'unparseable', line: 1, column: 8, message: 'invalid UTF-8 (byte 0xed): a lone surrogate, U+D800, half of a character' }]);
   });
 
   it('gunzips by magic bytes, whatever the name', async () => {

@@ -4,14 +4,14 @@ import type { Framed } from '../types.js';
 import { JsonArrayStreamer } from './json-array-stream.js';
 import { LineIndex } from './line-index.js';
 import { locateParseError } from './parse-error.js';
-import { firstInvalidUtf8, isUtf8 } from './utf8.js';
+import { firstInvalidUtf8, invalidUtf8Message, isUtf8 } from './utf8.js';
 
 export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {}): Framed[] {
   if (!isUtf8(bytes)) {
     const { index } = firstInvalidUtf8(bytes);
     const prefix = bytes.subarray(0, index).toString('utf8');
     const { line, column } = new LineIndex(prefix).position(prefix.length);
-    return [{ kind: 'unparseable', line, column, message: `invalid UTF-8 (byte 0x${bytes[index]!.toString(16).padStart(2, '0')})` }];
+    return [{ kind: 'unparseable', line, column, message: invalidUtf8Message(bytes, index) }];
   }
   let first = 0;
   while (first < bytes.length && isSpace(bytes[first]!)) first++;

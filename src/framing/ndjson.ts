@@ -11,7 +11,7 @@ export interface FramedSink {
 }
 import { extractObject } from './extract.js';
 import { locateParseError } from './parse-error.js';
-import { firstInvalidUtf8, isAscii, isUtf8 } from './utf8.js';
+import { firstInvalidUtf8, invalidUtf8Message, isAscii, isUtf8 } from './utf8.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -202,7 +202,7 @@ export class NdjsonFramer {
       const content = bytes.subarray(start, end);
       if (!isUtf8(content)) {
         const { index, column } = firstInvalidUtf8(content);
-        out.push({ kind: 'unparseable', line, column, message: `invalid UTF-8 (byte 0x${content[index]!.toString(16).padStart(2, '0')})`, text: content.toString('latin1') });
+        out.push({ kind: 'unparseable', line, column, message: invalidUtf8Message(content, index), text: content.toString('latin1') });
         return;
       }
     }

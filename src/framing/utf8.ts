@@ -18,6 +18,21 @@ export function firstInvalidUtf8(bytes: Uint8Array): { index: number; column: nu
   return { index, column };
 }
 
+/**
+ * Why the byte at `index` (as firstInvalidUtf8 found it) is no UTF-8: its value, and, for ED A0-BF
+ * xx, the lone surrogate those bytes encode, which is what a UTF-16 input holding one becomes here
+ * (and what CESU-8 or WTF-8 writers put in a UTF-8 file).
+ */
+export function invalidUtf8Message(bytes: Uint8Array, index: number): string {
+  const byte = `byte 0x${bytes[index]!.toString(16).padStart(2, '0')}`;
+  const [b0, b1, b2] = [bytes[index]!, bytes[index + 1], bytes[index + 2]];
+  if (b0 === 0xed && b1 !== undefined && b1 >= 0xa0 && b1 <= 0xbf && b2 !== undefined && b2 >= 0x80 && b2 <= 0xbf) {
+    const unit = ((b0 & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
+    return `invalid UTF-8 (${byte}): a lone surrogate, U+${unit.toString(16).toUpperCase()}, half of a character`;
+  }
+  return `invalid UTF-8 (${byte})`;
+}
+
 // Returns the length of the well-formed sequence at `i`, or 0 (RFC 3629 table 3-7 ranges).
 function sequenceLength(b: Uint8Array, i: number): number {
   const b0 = b[i]!;

@@ -79,11 +79,59 @@ async function* decodedBeforeFault(chunks: ChunkSource, delivered: number): Asyn
   }
 }
 
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * UTF-8 bytes of `text`, a lone surrogate written as the three bytes it would take (ED A0 80 for
+ * U+D800), which no UTF-8 holds: the line is then a parse error at its column, as the same text in
+ * UTF-8 is. TextDecoder made it U+FFFD, and the record passed.
+ */
+function utf8Marking(text: string): Buffer {
+  if (!loneSurrogate.test(text)) return Buffer.from(text, 'utf8');
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      i++;
+      continue;
+    }
+    parts.push(Buffer.from(text.slice(from, i), 'utf8'), Buffer.from([0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]));
+    from = i + 1;
+  }
+  parts.push(Buffer.from(text.slice(from), 'utf8'));
+  return Buffer.concat(parts);
+}
+
+/** UTF-16 (its BOM first) to UTF-8, a unit or a high surrogate cut by a chunk's end carried to the next. */
 async function* utf16ToUtf8(chunks: AsyncIterable<Buffer>, encoding: 'utf-16le' | 'utf-16be'): AsyncGenerator<Buffer> {
-  const decoder = new TextDecoder(encoding);
-  for await (const chunk of chunks) yield Buffer.from(decoder.decode(chunk, { stream: true }), 'utf8');
-  const tail = decoder.decode();
-  if (tail) yield Buffer.from(tail, 'utf8');
+  let carry = Buffer.alloc(0);
+  let bom = 2;
+  for await (const chunk of chunks) {
+    let bytes = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
+    if (bom > 0) {
+      const skipped = Math.min(bom, bytes.length);
+      bytes = bytes.subarray(skipped);
+      bom -= skipped;
+    }
+    let even = bytes.length & ~1;
+    // A high surrogate last: its low half may start the next chunk.
+    if (even >= 2) {
+      const last = encoding === 'utf-16le' ? bytes.readUInt16LE(even - 2) : bytes.readUInt16BE(even - 2);
+      if (last >= 0xd800 && last <= 0xdbff) even -= 2;
+    }
+    carry = Buffer.from(bytes.subarray(even));
+    if (even === 0) continue;
+    const units = encoding === 'utf-16le' ? bytes.subarray(0, even) : Buffer.from(bytes.subarray(0, even)).swap16();
+    yield utf8Marking(units.toString('utf16le'));
+  }
+  if (carry.length === 0) return;
+  const whole = carry.length & ~1;
+  const units = encoding === 'utf-16le' ? carry.subarray(0, whole) : Buffer.from(carry.subarray(0, whole)).swap16();
+  // An odd byte at the end is no UTF-16 unit: a byte no UTF-8 holds marks it, as a lone surrogate is marked.
+  yield Buffer.concat([utf8Marking(units.toString('utf16le')), carry.length > whole ? Buffer.from([0xff]) : Buffer.alloc(0)]);
 }
 
 async function* skip(chunks: AsyncIterable<Buffer>, bytes: number): AsyncGenerator<Buffer> {
