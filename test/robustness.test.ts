@@ -468,9 +468,25 @@ describe('folders and globs that could loop, fail or surprise', () => {
     }
     expect(readFileSync(join(dir, 'ow/2.jsonl'), 'utf8')).toBe(log);
     expect(gunzipSync(readFileSync(join(dir, 'ow/3.json.gz'))).toString()).toBe(log);
+    // A log with a prefix before its JSON, a record that names the tool in its detail, and a file
+    // found through a link to its folder are records too (were replaced; found by a reviewer).
+    writeFileSync(join(dir, 'ow/app.log'), '2026-07-01T10:15:02Z INFO r {"ok":true,"result":{}}\n');
+    writeFileSync(join(dir, 'ow/named.jsonl'), lines({ ok: false, error: { code: 'window-not-found', category: 'no-target', detail: 'checked by mcec-result' } }));
+    symlinkSync('ow', join(dir, 'link'));
+    for (const [args, name] of [
+      [['ow', '--extract', '-o', 'ow/app.log'], 'ow/app.log'],
+      [['ow', '-o', 'ow/named.jsonl'], 'ow/named.jsonl'],
+      [['link', '-o', 'ow/2.jsonl'], 'link/2.jsonl'],
+    ] as const) {
+      expect(runCli(['check', ...args], { cwd: dir }), args.join(' ')).toMatchObject({ status: 2, stderr: `mcec-result: ${name} (found in ${args[0]}) is an input, and the report this run writes would overwrite it: write the report to another file\n` });
+    }
+    expect(readFileSync(join(dir, 'ow/app.log'), 'utf8')).toContain('INFO r');
     // An empty file, or an earlier report (JSON, ndjson, SARIF, human text), is left out and written again.
-    for (const format of ['json', 'ndjson', 'sarif', 'human', 'json']) {
-      expect(runCli(['check', 'ow', '!ow/2.jsonl', '!ow/3.json.gz', '-f', `${format}=ow/empty.jsonl`], { cwd: dir }), format).toMatchObject({ status: 0, stderr: '' });
+    for (const format of ['json', 'ndjson', 'sarif', 'human', 'junit', 'markdown', 'github', 'json']) {
+      expect(runCli(['check', 'ow', '!ow/2.jsonl', '!ow/3.json.gz', '!ow/app.log', '!ow/named.jsonl', '-f', `${format}=ow/empty.jsonl`], { cwd: dir }), format).toMatchObject({ status: 0, stderr: '' });
+    }
+    for (const extra of [['--color', '-f', 'human=ow/empty.jsonl'], ['--write-baseline', 'ow/empty.jsonl'], ['--write-baseline', 'ow/empty.jsonl']]) {
+      expect(runCli(['check', 'ow', '!ow/2.jsonl', '!ow/3.json.gz', '!ow/app.log', '!ow/named.jsonl', ...extra], { cwd: dir }), extra.join(' ')).toMatchObject({ status: 0, stderr: '' });
     }
   });
 

@@ -3,7 +3,7 @@
 // anything else is a glob, and a glob starting with `!` leaves out the files it matches from what
 // the folders and globs find. Files found under a folder or glob are sorted by code point.
 import { accessSync, closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { OwnFile } from '../context.js';
 import { UsageError, describeError, describeReadError } from '../errors.js';
 // globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
@@ -229,11 +229,27 @@ export function refuseOverwrite(name: string, path: string, owned: ReadonlyMap<s
 }
 
 /**
- * Whether a file this run writes, found by a folder or glob, holds data of its own: JSON or gzip
- * that no run of this tool wrote. Left out and replaced like an earlier report, an envelope log was
- * lost (`check logs/ -o logs/2.jsonl`). An earlier report or baseline names the tool in its first
- * bytes (an ndjson report's lines start with its `type`); text formats are not JSON; an empty file
- * holds nothing to lose.
+ * How each format and the baseline start, as this tool writes them (colour codes aside): a file
+ * found by a walk that starts so is an earlier report, left out and written again.
+ */
+const writtenStarts = [
+  /^\{\s*"reportVersion"\s*:/,
+  /^\{\s*"baselineVersion"\s*:/,
+  /^\{\s*"\$schema"\s*:\s*"[^"]*sarif[^"]*",[\s\S]*"name"\s*:\s*"mcec-result"/,
+  /^<\?xml[^>]*>\s*<testsuites name="mcec-result"/,
+  /^## \S+ mcec-result: /,
+  /^::(?:notice|warning|error) title=mcec-result::/,
+  /^\{"type":"(?:finding|summary)"/,
+  // Human: the verdict line, or a finding's place, severity and message.
+  /^[✔✖⚠] /,
+  /^\S[^\n]*:\d+(?::\d+)? {2,}(?:error|warning) {2}/,
+];
+
+/**
+ * Whether a file this run writes, found by a folder or glob, holds data of its own: anything but
+ * nothing or an earlier report. Left out and replaced like an earlier report, a log was lost
+ * (`check logs/ -o logs/2.jsonl`); what an earlier run wrote is known by how it starts, not by
+ * "mcec-result" anywhere in it, which a record's detail may hold too.
  */
 function holdsData(path: string): boolean {
   const head = Buffer.alloc(4096);
@@ -249,19 +265,22 @@ function holdsData(path: string): boolean {
     // Unreadable: nothing this run could read from it either, and writing it says why it fails.
     return false;
   }
-  const bytes = head.subarray(0, read);
-  if ((bytes[0] === 0x1f && bytes[1] === 0x8b) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return true;
-  const text = bytes.toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  if (text.includes('mcec-result') || text.startsWith('{"type":"finding"') || text.startsWith('{"type":"summary"')) return false;
-  return text.startsWith('{') || text.startsWith('[');
+  // Colour codes first: a human report written with --color starts with one.
+  const text = head.subarray(0, read).toString('utf8').replace(/^\uFEFF/, '').replace(/\u001b\[[0-9;]*m/g, '').trimStart();
+  return text !== '' && !writtenStarts.some((start) => start.test(text));
 }
 
-/** A file a walk found that the run would write over, holding data: refused, as a file named would be. */
+/**
+ * A file a walk found that the run would write over, holding data: refused, as a file named would
+ * be. Matched by its resolved path, and through links (a folder reached by a link) only where the
+ * name is one the run writes: a realpath for each of 10k files cost 0.2 s of lstat calls.
+ */
 function refuseFoundOverwrite(files: readonly Found[], arg: string, owned: ReadonlyMap<string, OwnFile>): void {
+  const writtenNames = new Set<string>();
+  for (const file of owned.values()) if (file.written) writtenNames.add(basename(file.path));
   for (const { source, key } of files) {
-    // By the resolved path alone, as the files found are left out below: a realpath a file cost 10k
-    // files 0.2 s of lstat calls.
-    const clash = owned.get(key);
+    if (!writtenNames.has(basename(key))) continue;
+    const clash = owned.get(key) ?? owned.get(realPathOf(key));
     if (clash?.written && holdsData(key)) {
       throw new UsageError(`${source.name} (found in ${toSlashes(arg)}) is an input, and ${clash.role} this run writes would overwrite it: write ${clash.role} to another file`);
     }
