@@ -207,6 +207,9 @@ describe('frameDocument', () => {
     ]);
     expect(frameAll('{\n  "ok": true\n}\n')[0]).toMatchObject({ line: 1, hint: 'pretty' });
     expect(hintText.pretty).toBe(' (a JSON value spread over several lines? check the file with --input json; several of them one after another: make them one a line with jq -c .)');
+    // A comma left out between an array's elements also puts a { at a line's start: no hint (was
+    // told it was several values one after another; found by a reviewer).
+    expect(frameDocument(Buffer.from('[\n {"ok": true}\n {"ok": false}\n]\n'))).toEqual([{ kind: 'unparseable', line: 3, column: 2, message: 'comma expected, found "{"' }]);
     // Two values on one line, or text after the value, are not that.
     expect(frameDocument(Buffer.from('{"ok": true} {"ok": false}\n'))[0]).toMatchObject({ line: 1, message: 'unexpected text after the JSON value, found "{"' });
     expect(frameDocument(Buffer.from('{"ok": true}\nok\n'))[0]).toMatchObject({ line: 2, message: 'unexpected "ok"' });

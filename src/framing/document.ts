@@ -78,12 +78,24 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
  */
 function ndjsonHint(text: string, offset: number): string {
   if (!(/\n[ \t\r]*$/.test(text.slice(Math.max(0, offset - 64), offset)) && /^[{[]/.test(text.slice(offset, offset + 1)))) return '';
+  // Only after a whole value: a comma left out between two elements of an array also puts a { at a
+  // line's start, and was told it was several values one after another.
+  if (!parses(text.slice(0, offset))) return '';
   // The first value spread over lines (what `jq .` writes) is no NDJSON either: that advice led back
   // to --input json's. Only the first 64 KiB are looked at, as a line of a log is shorter.
   const first = text.slice(0, Math.min(offset, 64 * 1024)).trim();
   return first.includes('\n')
     ? ' (pretty-printed values one after another: a .json file holds one value, and NDJSON one a line: make them one a line with jq -c . and check that)'
     : ' (one record a line is NDJSON: give --input ndjson, or name the file .jsonl)';
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
