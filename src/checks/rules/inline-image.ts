@@ -4,11 +4,21 @@ import type { EnvelopeRule } from './rule.js';
 // Invariant 5 of spec section 1; what counts as image bytes is spec section 7's definition.
 const dataUrl = /^data:[^,]{0,200},/i;
 const base64Run = /^[A-Za-z0-9+/]{200,}={0,2}$/;
-// MIME base64 (what many encoders write) breaks its lines every 76 characters, and text often ends
-// with a line break: those passed as no image at all. Line breaks and trailing blanks are allowed;
-// 200 of the base64 characters themselves are still needed.
+// MIME base64 (what many encoders write) breaks its lines every 76 characters (PEM every 64), and
+// text often ends with a line break: those passed as no image at all. Such a string is base64 in
+// lines of one length (the last no longer), with a letter past F somewhere: a list of commit hashes
+// or ids a line, which is all hex or of uneven lines, is no image.
 const wrappedBase64 = /^[A-Za-z0-9+/]+(?:\r?\n[A-Za-z0-9+/]+)*={0,2}\s*$/;
-const lineBreaks = /\s/g;
+const notHex = /[G-Zg-z+/]/;
+
+function isWrappedBase64(value: string): number | undefined {
+  if (!wrappedBase64.test(value) || !notHex.test(value)) return undefined;
+  const lines = value.trimEnd().split(/\r?\n/);
+  const width = lines[0]!.length;
+  if (lines.length > 1 && (width < 16 || lines.some((line, i) => (i < lines.length - 1 ? line.length !== width : line.length > width)))) return undefined;
+  const characters = lines.reduce((n, line) => n + line.length, 0);
+  return characters >= 200 ? characters : undefined;
+}
 
 function imageBytesIn(value: unknown, key: string | number, inArray: boolean): string | undefined {
   if (key === 'base64' && !inArray) return 'a base64 member';
@@ -17,10 +27,8 @@ function imageBytesIn(value: unknown, key: string | number, inArray: boolean): s
   if ((value.charCodeAt(0) | 0x20) === 0x64 && dataUrl.test(value)) return 'a data: URL';
   if (value.length < 200) return undefined;
   if (base64Run.test(value)) return `a ${value.length}-character base64 string`;
-  if (wrappedBase64.test(value)) {
-    const characters = value.replace(lineBreaks, '').length;
-    if (characters >= 200) return `a ${characters}-character base64 string`;
-  }
+  const characters = isWrappedBase64(value);
+  if (characters !== undefined) return `a ${characters}-character base64 string`;
   return undefined;
 }
 
