@@ -109,6 +109,8 @@ describe('relativeSourcePath', () => {
     // Was: ./runs/a.jsonl (check .) and runs/a.jsonl (check runs/a.jsonl) were two artifacts.
     for (const spelt of ['./runs/a.jsonl', 'runs//a.jsonl', 'runs/../runs/a.jsonl', '.\\runs\\a.jsonl', '/work/./runs/a.jsonl']) expect(relativeSourcePath(spelt, '/work'), spelt).toBe('runs/a.jsonl');
     expect(relativeSourcePath('../other/a.jsonl', '/work')).toBe('../other/a.jsonl');
+    // A UNC path keeps its two slashes (was collapsed to /server/...; found by a reviewer).
+    expect(relativeSourcePath('\\\\server\\share\\.\\logs\\a.jsonl', '/work')).toBe('//server/share/logs/a.jsonl');
   });
 });
 

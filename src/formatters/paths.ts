@@ -15,5 +15,6 @@ const stdinName = '-';
 export function relativeSourcePath(source: string, cwd: string): string {
   if (source === stdinName) return source;
   const path = (isAbsolute(source) ? relative(cwd, source) || '.' : source).replaceAll('\\', '/');
-  return posix.normalize(path);
+  // posix.normalize makes //server/share (a Windows UNC path, not relative to a drive) /server/share.
+  return path.startsWith('//') ? `/${posix.normalize(path)}` : posix.normalize(path);
 }
