@@ -214,6 +214,12 @@ describe('mcec-result check: inputs', () => {
     expect(summary.records + summary.unparseable + summary.skipped).toBe(decoded.split('\n').filter((l) => l.trim() !== '').length);
     expect(findings.at(-1)).toMatchObject({ rule: 'parse-error', line: decoded.split('\n').length });
     expect(findings.at(-1)!.message).toMatch(/the input ends inside this record/);
+    // A .json.gz cut short too: its document, cut off, is a parse error (was no entry at all).
+    const document = gzipSync(JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ ok: true, result: { i } })), null, 1));
+    writeFileSync(join(dir, 'cut.json.gz'), document.subarray(0, document.length >> 1));
+    const json = runJson(['cut.json.gz'], { cwd: dir });
+    expect(json).toMatchObject({ status: 2, stderr: 'mcec-result: cut.json.gz: gzip data ends early\n', report: { summary: { records: 0, unparseable: 1 } } });
+    expect(json.report.findings).toEqual([expect.objectContaining({ rule: 'parse-error', message: expect.stringMatching(/^unexpected end of input/) })]);
   });
 
   it('garbage after the gzip data: exit 2, and the records before it reported, not those of the last MiB decoded lost', () => {

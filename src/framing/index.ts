@@ -94,6 +94,12 @@ export async function frameInput(chunks: AsyncIterable<Buffer>, framing: Framing
       }
     }
   } catch (error) {
+    // A .json.gz cut short, as a .jsonl.gz: what was decoded is framed (a document cut off is a
+    // parse error where its text ends), where it was dropped without a word.
+    if (error instanceof InputEndsEarly) {
+      if (streamer) streamer.end(sink);
+      else for (const framed of frameDocument(Buffer.concat(parts, length), options)) sink.push(framed);
+    }
     throw error instanceof NotAnArray ? tooLargeDocument(limit) : error;
   }
   if (streamer) streamer.end(sink);
