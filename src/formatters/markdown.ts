@@ -13,11 +13,9 @@ import { byCount, interruptedText, notCovered, tooManyWarnings, listedBySource, 
  * markup are backslash-escaped (GFM 2.4); `|` must be, or it ends the cell (GFM 4.10); `&`, `<`
  * and `>` become entities so that no value renders as HTML or as a character reference; a line
  * break would end the row, so it becomes <br>; other control characters are shown as escapes.
- */
-/**
- * GFM turns `https://…`, `www.…` and `a@b.example` in plain text into links ("extended autolinks"):
- * a code or detail from a record became a link in the job summary. A backslash before the `:` of
- * `://`, before `@` and before the dot after `www` keeps them text, and shows as nothing.
+ * GFM also turns `https://…`, `www.…` and `a@b.example` in plain text into links ("extended
+ * autolinks"): a code or detail from a record became a link in the job summary. A backslash before
+ * the `:` of `://`, before `@` and before the dot after `www` keeps them text, and shows as nothing.
  */
 function escapeCell(text: string): string {
   return text
@@ -32,10 +30,10 @@ function escapeCell(text: string): string {
     .join('<br>');
 }
 
-/** A pie label is a double-quoted string on one line; Mermaid reads `#quot;` as a quote. */
 /**
- * Mermaid reads `#name;` and `#35;` in a label as entities and passes HTML through: `#` is written
- * as an entity first (so that a name holding `#35;` shows as written), then `"`, `<` and `>`.
+ * A pie label is a double-quoted string on one line. Mermaid reads `#name;` and `#35;` in it as
+ * entities and passes HTML through: `#` is written as an entity first (so that a name holding `#35;`
+ * shows as written), then `"`, `<` and `>`.
  */
 function escapePieLabel(text: string): string {
   return printable(text.replaceAll('#', '#35;').replaceAll('"', '#quot;').replaceAll('<', '#60;').replaceAll('>', '#62;').replace(/[\r\n]+/g, ' '));
