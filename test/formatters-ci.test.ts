@@ -216,9 +216,10 @@ describe('formatJunit', () => {
     expect(xml).not.toMatch(/[\u0001\u0002\uFFFE]|\uD800(?![\uDC00-\uDFFF])/);
     expect(xml).toContain('detail &lt;&amp;&gt;&quot;&apos;');
     const suite = parseJunit(xml).testsuites.testsuite[0]!;
-    // What XML allows of the controls is shown as escapes, as in human output; what it forbids goes.
+    // What XML allows of the controls is shown as escapes, as in human output; what it forbids goes,
+    // but for a lone surrogate, which is U+FFFD as in the other formats (w\ud800.jsonl read as w.jsonl).
     expect(suite.name).toBe(`we<ird>&"'\\u0002.jsonl`);
-    expect(suite.testcase[0]).toMatchObject({ name: `line 3 (t<&>"'\\u0001)`, failure: { message: `got detail <&>"' \\u0001   ok 😀` } });
+    expect(suite.testcase[0]).toMatchObject({ name: `line 3 (t<&>"'\\u0001)`, failure: { message: `got detail <&>"' \\u0001 \uFFFD  ok 😀` } });
   });
 
   it('shows ESC, DEL, C1 controls and bidirectional overrides as escapes, and cuts a 200 KB pointer', () => {
@@ -232,6 +233,9 @@ describe('formatJunit', () => {
     expect(suite.name).toBe('r\\u001b]0;x\\u0007.jsonl');
     expect(suite.testcase[0]).toMatchObject({ name: 'line 3 (\\u202etool)', failure: { message: 'bad \\u001b[2J\\u202eevil\\u007f\\u009b' } });
     expect(xml).toContain(`at /${'k'.repeat(198)}…): bad`);
+    // A key's line break is an escape in the pointer too, not a new line of the failure text.
+    const broken = formatReport('junit', report({ findings: [{ ...odd, location: { source: 'p.jsonl', line: 1, pointer: '/a\r\n::error::x\u2028' } }] }), plain);
+    expect(broken).toContain('at /a\\u000d\\u000a::error::x\\u2028): bad');
   });
 
   it('keeps line breaks of messages', () => {

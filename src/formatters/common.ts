@@ -105,9 +105,10 @@ export function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): Generato
 // C0 and C1 controls, the bidirectional controls that can make text read in another order than
 // it is stored ("Trojan Source", U+061C and U+200E/F among them), and characters that show as
 // nothing (U+00AD, U+180E, U+200B, U+2060-2064, U+FEFF, U+FFF9-FFFB, the tag characters
-// U+E0000-E007F): two codes that differ by one of them printed alike. Report data comes from
-// whatever produced the records. U+200C/D stay: emoji sequences and several scripts need them.
-const hidden = '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\ufff9-\\ufffb';
+// U+E0000-E007F): two codes that differ by one of them printed alike; and U+2028/U+2029, which
+// some viewers break lines at. Report data comes from whatever produced the records. U+200C/D
+// stay: emoji sequences and several scripts need them.
+const hidden = '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\ufff9-\\ufffb';
 const tag = '\\udb40[\\udc00-\\udc7f]';
 const unprintable = new RegExp(`[\\u0000-\\u001f${hidden}]|${tag}`);
 const unprintables = new RegExp(unprintable.source, 'g');

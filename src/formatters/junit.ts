@@ -8,7 +8,7 @@
 // hostname, id and package on every suite and allows one <failure> or <system-out> per case, which
 // no reporter needs and this output does not follow.
 import type { Finding, Report } from '../types.js';
-import { columnName, messageWithSuggestion, printableLines, tooManyWarnings } from './common.js';
+import { columnName, messageWithSuggestion, printable, printableLines, tooManyWarnings } from './common.js';
 import { cutText } from '../text.js';
 import type { FormatOptions } from './options.js';
 
@@ -39,7 +39,8 @@ const maybeNotXmlChar = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD]/;
  */
 function escapeWith(text: string, special: RegExp): string {
   const shown = printableLines(text);
-  const chars = maybeNotXmlChar.test(shown) ? shown.replace(notXmlChar, '') : shown;
+  // A lone surrogate becomes U+FFFD, as in the other formats: dropped, w\ud800.jsonl read as w.jsonl.
+  const chars = maybeNotXmlChar.test(shown) ? shown.replace(notXmlChar, (c) => (/[\ud800-\udfff]/.test(c) ? '\ufffd' : '')) : shown;
   return chars.replace(special, entity);
 }
 
@@ -62,7 +63,8 @@ function findingText(finding: Finding): string {
   const { line, column, pointer } = finding.location;
   const place = column === undefined ? `line ${line}` : `line ${line}, column ${column}`;
   // A pointer names a property of the record, which may be of any length: 200 KB of one key was 200 KB of report.
-  const at = pointer === undefined ? '' : pointer === '' ? ' at the envelope' : ` at ${pointer.length > 200 ? `${cutText(pointer, 199)}…` : pointer}`;
+  // printable(): a key holding a line break put it raw into the failure text (escapeWith keeps them).
+  const at = pointer === undefined ? '' : pointer === '' ? ' at the envelope' : ` at ${printable(pointer.length > 200 ? `${cutText(pointer, 199)}…` : pointer)}`;
   return `${finding.severity} ${finding.rule} (${place}${at}): ${text}`;
 }
 
