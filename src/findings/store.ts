@@ -252,7 +252,6 @@ interface Bucket {
   rule: RuleId;
   head: Finding[];
   spool: { path: string; regions: [number, number][] } | undefined;
-  count: number;
 }
 
 /**
@@ -272,10 +271,9 @@ export class LineFindings {
   /** The held parse error that framing gave a hint for, which the store marks. */
   private hinted: Finding | undefined;
   private hint: ParseHint | undefined;
-  /** Set once the line holds more findings than the budget. */
+  /** Set once records share the line and it holds more findings than the budget. */
   private buckets: Map<string, Bucket> | undefined;
   private bucketsHeld = 0;
-  private hintedAt: { bucket: Bucket; index: number } | undefined;
 
   constructor(
     private readonly store: FindingStore,
@@ -291,7 +289,7 @@ export class LineFindings {
 
   /** The record's next finding, in report order among the record's own. */
   add(finding: Finding, hint?: ParseHint): void {
-    if (this.buckets) return this.addToBucket(finding, hint);
+    if (this.buckets) return this.addToBucket(finding);
     this.held.push(finding);
     if (hint !== undefined && this.hinted === undefined) (this.hinted = finding), (this.hint = hint);
     // Only once records share the line: one record's findings are in report order already and
@@ -300,23 +298,22 @@ export class LineFindings {
     if (this.mixed && this.held.length > this.budget.limit) this.toBuckets();
   }
 
+  /**
+   * Only a line that records share goes to buckets, and a framing hint comes only with a parse
+   * error of a line-delimited input, whose line holds that one entry: buckets never hold a hint.
+   */
   private toBuckets(): void {
     this.buckets = new Map();
-    const held = this.held.splice(0);
-    const { hinted, hint } = this;
-    this.hinted = this.hint = undefined;
-    for (const finding of held) this.addToBucket(finding, finding === hinted ? hint : undefined);
+    for (const finding of this.held.splice(0)) this.addToBucket(finding);
   }
 
-  private addToBucket(finding: Finding, hint: ParseHint | undefined): void {
+  private addToBucket(finding: Finding): void {
     const buckets = this.buckets!;
     const column = finding.location.column ?? 0;
     const key = `${column}\0${finding.rule}`;
     let bucket = buckets.get(key);
-    if (!bucket) buckets.set(key, (bucket = { column, rule: finding.rule, head: [], spool: undefined, count: 0 }));
-    if (hint !== undefined && this.hint === undefined) (this.hint = hint), (this.hintedAt = { bucket, index: bucket.count });
+    if (!bucket) buckets.set(key, (bucket = { column, rule: finding.rule, head: [], spool: undefined }));
     bucket.head.push(finding);
-    bucket.count++;
     if (++this.bucketsHeld > this.budget.limit) {
       for (const each of buckets.values()) {
         if (each.head.length === 0) continue;
@@ -343,18 +340,14 @@ export class LineFindings {
 
   private flushBuckets(): void {
     const buckets = [...this.buckets!.values()].sort((a, b) => a.column - b.column || byCodePoint(a.rule, b.rule));
-    const at = this.hintedAt;
     for (const bucket of buckets) {
-      const hinted = at !== undefined && at.bucket === bucket ? at.index : -1;
-      let index = 0;
-      if (bucket.spool) for (const finding of readSpool(bucket.spool, 0)) this.store.append(finding, index++ === hinted ? this.hint : undefined);
-      for (const finding of bucket.head) this.store.append(finding, index++ === hinted ? this.hint : undefined);
+      if (bucket.spool) for (const finding of readSpool(bucket.spool, 0)) this.store.append(finding);
+      for (const finding of bucket.head) this.store.append(finding);
     }
     this.buckets = undefined;
     this.bucketsHeld = 0;
-    this.hintedAt = undefined;
     this.mixed = false;
-    this.hint = undefined;
+    this.hinted = this.hint = undefined;
   }
 }
 
