@@ -9,6 +9,7 @@ import { ruleExamples } from '../explain/examples.js';
 import type { Finding, Report, RuleId, Severity, Wrapping } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
+import { wellFormed } from '../text.js';
 import { mapped, messageWithSuggestion, streamJson, streamedArray } from './common.js';
 
 const sarifSchema = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -100,12 +101,10 @@ const ruleIndex = new Map<RuleId, number>(ruleIds.map((id, index) => [id, index]
 function artifactUri(source: string, cwd: string): string {
   // A lone surrogate (a Windows file name may hold one) has no UTF-8 bytes: encodeURIComponent threw
   // URIError, and the whole SARIF log was lost. It is written as U+FFFD, as JSON text cannot hold it either.
-  const path = relativeSourcePath(source, cwd).replace(loneSurrogate, '\ufffd');
+  const path = wellFormed(relativeSourcePath(source, cwd));
   if (isAbsolute(path)) return pathToFileURL(path).href;
   return path.split('/').map(encodeURIComponent).join('/');
 }
-
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * artifactUri, remembered for the last source: a report lists an input's findings together, and

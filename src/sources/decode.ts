@@ -3,6 +3,7 @@
 // BOM: what Windows PowerShell's `>` writes) to UTF-8. Everything stays a stream.
 import { Readable } from 'node:stream';
 import { loadZlib } from '../lazy.js';
+import { loneSurrogate } from '../text.js';
 
 export class InputDataError extends Error {
   override name = 'InputDataError';
@@ -78,8 +79,6 @@ async function* decodedBeforeFault(chunks: ChunkSource, delivered: number): Asyn
     // The same fault, met again where the first pass met it: that pass's error is the input's.
   }
 }
-
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * UTF-8 bytes of `text`, a lone surrogate written as the three bytes it would take (ED A0 80 for
