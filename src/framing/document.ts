@@ -79,8 +79,9 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
 function ndjsonHint(text: string, offset: number): string {
   if (!(/\n[ \t\r]*$/.test(text.slice(Math.max(0, offset - 64), offset)) && /^[{[]/.test(text.slice(offset, offset + 1)))) return '';
   // Only after a whole value: a comma left out between two elements of an array also puts a { at a
-  // line's start, and was told it was several values one after another.
-  if (!parses(text.slice(0, offset))) return '';
+  // line's start, and was told it was several values one after another. That takes parsing what
+  // comes before once more: not past a log's worth of it (a 200 MB document parsed again for a hint).
+  if (offset > hintParseBytes || !parses(text.slice(0, offset))) return '';
   // The first value spread over lines (what `jq .` writes) is no NDJSON either: that advice led back
   // to --input json's. Only the first 64 KiB are looked at, as a line of a log is shorter.
   const first = text.slice(0, Math.min(offset, 64 * 1024)).trim();
@@ -88,6 +89,8 @@ function ndjsonHint(text: string, offset: number): string {
     ? ' (pretty-printed values one after another: a .json file holds one value, and NDJSON one a line: make them one a line with jq -c . and check that)'
     : ' (one record a line is NDJSON: give --input ndjson, or name the file .jsonl)';
 }
+
+const hintParseBytes = 16 * 1024 * 1024;
 
 function parses(text: string): boolean {
   try {
