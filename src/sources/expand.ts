@@ -241,7 +241,7 @@ const writtenStarts = [
   /^::(?:notice|warning|error) title=mcec-result::/,
   /^\{"type":"(?:finding|summary)"/,
   // Human: the verdict line, or a finding's place, severity and message.
-  /^[✔✖⚠] /,
+  /^[\u2714\u2716\u26a0] /,
   /^\S[^\n]*:\d+(?::\d+)? {2,}(?:error|warning) {2}/,
 ];
 
