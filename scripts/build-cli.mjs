@@ -34,16 +34,31 @@ const common = {
 };
 
 /**
- * commander requires node:child_process as it loads, for executable subcommands, which this CLI has
- * none of: ~4 ms of every start here, with net, dgram and the streams behind it. In the bundle,
- * commander's gets a stand-in that requires the module on first use.
+ * Dependencies that require a Node module as they load, for work this CLI never asks of them:
+ * commander node:child_process (executable subcommands, which this CLI has none of: ~4 ms of every
+ * start here, with net, dgram and the streams behind it), and, in a folder walk, globby's
+ * unicorn-magic node:child_process (it promisifies execFile for helpers globby does not use) and
+ * globby node:fs/promises (for .gitignore files, which no walk here reads: readline and the file
+ * watchers behind it). In the bundle each gets a stand-in that requires the module on first use.
  */
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+const lazyBuiltins = [
+  { module: 'child_process', importers: ['/node_modules/commander/', '/node_modules/unicorn-magic/'], functions: ['spawn', 'execFile', 'execFileSync'] },
+  { module: 'fs/promises', importers: ['/node_modules/globby/'], functions: ['readFile'] },
+];
+const lazyBuiltin = {
+  name: 'lazy-builtin',
   setup(builder) {
-    builder.onResolve({ filter: /^node:child_process$/ }, ({ importer }) => (importer.includes('/node_modules/commander/') ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined));
-    builder.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
-      contents: "let loaded;\nmodule.exports = new Proxy({}, { get: (_, key) => (loaded ??= require('child_process'))[key] });",
+    for (const { module, importers } of lazyBuiltins) {
+      const filter = new RegExp(`^(node:)?${module.replace('/', '\\/')}$`);
+      builder.onResolve({ filter }, ({ importer }) => (importers.some((part) => importer.includes(part)) ? { path: module, namespace: 'lazy-builtin' } : undefined));
+    }
+    // The functions those importers use, each requiring the module when called: a stand-in with
+    // every member would have to list the module's names, which are known only once it is loaded.
+    builder.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, ({ path }) => ({
+      contents: `let loaded;\nconst real = () => (loaded ??= require(${JSON.stringify(path)}));\n${lazyBuiltins
+        .find(({ module }) => module === path)
+        .functions.map((name) => `exports.${name} = (...args) => real().${name}(...args);`)
+        .join('\n')}`,
       loader: 'js',
     }));
   },
@@ -56,7 +71,7 @@ await build({
   outfile: `${outdir}/cli.cjs`,
   format: 'cjs',
   define: { 'import.meta.url': '__mcecModuleUrl' },
-  plugins: [lazyChildProcess],
+  plugins: [lazyBuiltin],
 });
 await build({
   ...common,
