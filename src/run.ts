@@ -133,7 +133,9 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
   for (const part of parts) {
     const wordHint: boolean = !hinted && part.findings.hintAt !== undefined;
     hinted ||= wordHint;
-    findings.push(new StoredList(part.findings, { lineOffset, wordHint }));
+    // Most inputs of a folder have none: a list each was 10k lists to make and walk for 10k files.
+    const { head, late, spooled } = part.findings;
+    if (head.length + late.length + spooled > 0) findings.push(new StoredList(part.findings, { lineOffset, wordHint }));
     lineOffset += part.lines;
     entries += part.entries;
     // Ranges of a file that changed under them each fail the same way: said once.
