@@ -28,9 +28,23 @@ export function inShard(sources: readonly InputSource[], shard: { index: number;
   return sources.filter((s) => mine.has(s.name));
 }
 
-function unitOptions(options: CheckOptions): UnitOptions {
-  const { stdin: _stdin, signal: _signal, shard: _shard, jobs: _jobs, stdinFilename: _name, onProgress: _onProgress, ...rest } = options;
-  return rest;
+/**
+ * What a unit is checked with. The context decides the schema, codes, rules and redaction, and a
+ * caller's own context may have been made from other options than these: workers make theirs from
+ * what is posted here, and framing reads `redact`, so both are the context's (a worker checked with
+ * the bundled schema, and framing quoted raw text, under a caller's schema or redacting context).
+ */
+function unitOptions(options: CheckOptions, context: CheckContext): UnitOptions {
+  const { stdin: _stdin, signal: _signal, shard: _shard, jobs: _jobs, stdinFilename: _name, onProgress: _onProgress, strictCodes: _strict, ...rest } = options;
+  const { schema: _schema, codes: _codes, rules: _rules, redact: _redact, ...run } = rest;
+  return {
+    ...run,
+    ...(context.schema.source !== 'bundled' && { schema: context.schema.source }),
+    ...(context.codes && context.codes.length > 0 && { codes: [...context.codes] }),
+    // Every rule's severity, resolved: strictCodes is in them.
+    rules: { ...context.severities },
+    redact: context.redact,
+  };
 }
 
 interface RunResults {
@@ -50,7 +64,7 @@ async function recheckPairedRanges(units: readonly Unit[], results: (UnitResult 
     let last = u;
     while (last + 1 < units.length && units[last + 1]!.source === source) last++;
     if (!results.slice(u, last + 1).some((r) => r?.paired) || options.signal?.aborted) continue;
-    results[u] = await checkUnit({ source }, context, unitOptions(options), { budget: new SpillBudget(options.findingsInMemory, () => folder.path), ...(options.signal && { signal: options.signal }) });
+    results[u] = await checkUnit({ source }, context, unitOptions(options, context), { budget: new SpillBudget(options.findingsInMemory, () => folder.path), ...(options.signal && { signal: options.signal }) });
     for (let k = u + 1; k <= last; k++) results[k] = undefined;
   }
 }
@@ -93,7 +107,7 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
       }
     }, 250);
   // This thread's tally and findings budget, whether it works alone or beside workers.
-  const perUnit = unitOptions(options);
+  const perUnit = unitOptions(options, context);
   const tally = new Tally(context.schema.categories, context.registry);
   const budget = new SpillBudget(options.findingsInMemory, () => folder.path);
   try {

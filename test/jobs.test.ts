@@ -102,6 +102,32 @@ describe('--jobs', () => {
   });
 });
 
+describe('a caller\'s own context, on worker threads', () => {
+  it('decides the schema, the rules and redaction in every byte range, as on one thread', async () => {
+    // Was: workers made their context from check()'s options, not the context's, so the later byte
+    // ranges were checked with the bundled schema and default rules, and framing quoted raw text.
+    const { check, createCheckContext } = await import('../dist/index.js');
+    const { formatReport } = await import('../dist/index.js');
+    const loose = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { error: { type: 'object' } } };
+    const body: string[] = [];
+    for (let size = 0, i = 0; size < 18 * 1024 * 1024; i++) {
+      const line = i % 501 === 0 ? `SECRET-${i} {"ok":` : i % 2 === 0 ? JSON.stringify({ ok: true, pad: 'x'.repeat(200) }) : JSON.stringify({ ok: false, error: { code: 'weird_code', category: 'timeout', detail: 'd' } });
+      body.push(line);
+      size += line.length + 1;
+    }
+    const dir = tempFiles({ 'big.jsonl': `${body.join('\n')}\n`, 'loose.schema.json': JSON.stringify(loose) });
+    const context = createCheckContext({ schema: join(dir, 'loose.schema.json'), rules: { 'missing-result': 'off', 'code-format': 'error' }, strictCodes: true, redact: true });
+    const reports = [];
+    for (const jobs of [1, 2]) reports.push(formatReport('json', await check([join(dir, 'big.jsonl')], { jobs }, context)));
+    const [one, two] = reports as [string, string];
+    const counts: Record<string, number> = {};
+    for (const finding of JSON.parse(one).findings as { rule: string; severity: string }[]) counts[`${finding.rule} ${finding.severity}`] = (counts[`${finding.rule} ${finding.severity}`] ?? 0) + 1;
+    expect(Object.keys(counts).sort()).toEqual(['code-format error', 'parse-error error', 'unknown-code error']);
+    expect(one).not.toContain('SECRET-');
+    expect(two === one).toBe(true);
+  });
+});
+
 describe('the worker pool', () => {
   it('a worker holding two batches at a time: every unit checked once, its result in its place', async () => {
     // The built modules: a worker runs dist/parallel/worker.js, beside the pool that starts it.
