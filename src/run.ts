@@ -18,6 +18,10 @@ import { byCodePoint } from './findings/order.js';
 
 export { createCheckContext, type CheckOptions, type OwnFile, type RunProgress } from './context.js';
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
 /** Workers pay for their start (~0.1 s each); below this much input one thread is faster. */
 const parallelBytes = 8 * 1024 * 1024;
 
@@ -94,16 +98,22 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
   const progress: Progress | undefined = options.onProgress ? { bytes: 0, entries: 0, findings: 0 } : undefined;
   const started = Date.now();
   // A caller's callback that throws, on a timer, was an uncaught exception that ended the process:
-  // it stops being called, and check() rejects with its error once the run is over.
+  // it stops being called, and check() rejects with its error once the run is over. So does an
+  // async one whose promise rejects (an unhandled rejection, which ended the process too).
   let progressError: { error: unknown } | undefined;
+  const fail = (error: unknown) => {
+    progressError ??= { error };
+    clearInterval(timer);
+  };
   const timer =
     progress &&
     setInterval(() => {
+      if (progressError) return;
       try {
-        options.onProgress!({ ...progress, totalBytes, elapsedMs: Date.now() - started });
+        const returned: unknown = options.onProgress!({ ...progress, totalBytes, elapsedMs: Date.now() - started });
+        if (isThenable(returned)) returned.then(undefined, fail);
       } catch (error) {
-        progressError = { error };
-        clearInterval(timer);
+        fail(error);
       }
     }, 250);
   // This thread's tally and findings budget, whether it works alone or beside workers.
@@ -190,7 +200,15 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   if (runsInline(plan, jobs) && plan.units.some((u) => u.range)) plan = planUnits(sources, 1, options.input ?? 'auto');
   // Findings past the memory budget are spooled in here until the report is gone.
   const folder = new RunFolder();
-  const { results, summaries } = await runUnits(plan, jobs, options, context, folder);
+  let ran: RunResults;
+  try {
+    ran = await runUnits(plan, jobs, options, context, folder);
+  } catch (error) {
+    // No report will read the spool: a process that checks again and again kept every failed run's.
+    folder.remove();
+    throw error;
+  }
+  const { results, summaries } = ran;
 
   const findings: StoredList[] = [];
   const read: string[] = [];

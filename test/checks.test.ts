@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
@@ -502,6 +504,24 @@ describe('library options', () => {
     };
     await expect(checkRun(['-'], { stdin: slow(), onProgress })).rejects.toThrow('progress boom');
     expect(calls).toBe(1);
+  });
+
+  it('an async onProgress that rejects rejects check(), and a failed run leaves no spool folder behind', async () => {
+    // Was: the rejection went unhandled (the process ended), and a run that rejected kept its
+    // temporary folder of spooled findings until the process exited.
+    const spoolFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('mcec-result-')).sort();
+    const before = spoolFolders();
+    async function* slow() {
+      // Enough findings to spool past a budget of one, then a pause the progress timer fires in.
+      for (let i = 0; i < 50; i++) yield '{"ok":true}\n';
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      yield '{"ok":true,"result":{}}\n';
+    }
+    const onProgress = async () => {
+      throw new Error('progress sink failed');
+    };
+    await expect(checkRun(['-'], { stdin: slow(), onProgress, findingsInMemory: 1 })).rejects.toThrow('progress sink failed');
+    expect(spoolFolders()).toEqual(before);
   });
 
   it('the values the command line allows pass, and are used', async () => {

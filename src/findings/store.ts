@@ -150,6 +150,16 @@ export class RunFolder {
   releaseWith(owner: object): void {
     if (this.dir !== undefined) collected.register(owner, this.dir);
   }
+
+  /** Removes the folder now, if one was made: the run failed, and no report reads it. */
+  remove(): void {
+    if (this.dir === undefined) return;
+    try {
+      remove(this.dir);
+    } catch {
+      // Best effort: what is left goes at exit.
+    }
+  }
 }
 
 function spoolError(error: unknown): UsageError {
