@@ -2,6 +2,10 @@
 // `import { mcecMatchers } from 'mcec-result/vitest'` gives the matcher for `expect.extend` by hand.
 // The value is a bare envelope or an MCP CallToolResult (spec section 3, wrappings 1 and 2).
 // vitest is an optional peer dependency: only projects that run vitest import this entry point.
+// The reference keeps vitest in dist/vitest.d.ts, which tsc's emit would leave without any import
+// of it (`expect` is a value): without one, a TypeScript project's `declare module 'vitest'` below
+// merged with nothing, and `toBeMcecResult` did not type-check.
+/// <reference types="vitest" preserve="true" />
 import { expect } from 'vitest';
 import { ruleCatalog } from './checks/catalog.js';
 import { assertJsonValue } from './checks/check-envelope.js';

@@ -1,6 +1,6 @@
 // What an installed package holds: everything the CLI reads at run time must be in `files`.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binary, repoRoot, runCli, tempFiles } from './helpers/cli.js';
@@ -44,6 +44,22 @@ describe('the published package', () => {
     }
     // Writing a report file needs a temporary name, and loads it then.
     expect(runCli(['check', '--no-config', '-o', join(dir, 'report.txt'), 'fixtures/valid/single-object.json']).status).toBe(0);
+  });
+
+  it("gives a TypeScript project that imports 'mcec-result/vitest' the toBeMcecResult matcher's types", () => {
+    // Was: dist/vitest.d.ts imported nothing from vitest, so its `declare module 'vitest'` merged
+    // with nothing and README's example failed to compile (TS2339).
+    const dir = tempFiles({
+      'package.json': JSON.stringify({ name: 'consumer', type: 'module', private: true }),
+      'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['uses.ts'] }),
+      'uses.ts': "import 'mcec-result/vitest';\nimport { expect } from 'vitest';\nexpect({ ok: true, result: {} }).toBeMcecResult();\nexpect({ ok: true }).toBeMcecResult({ strict: true });\n",
+    });
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(repoRoot, join(dir, 'node_modules', 'mcec-result'));
+    symlinkSync(join(repoRoot, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'));
+    const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
   });
 
   it('bundles the CLI and the worker as ASCII text, which V8 holds one byte a character', () => {
