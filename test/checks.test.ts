@@ -318,6 +318,23 @@ describe('severities', () => {
   });
 });
 
+describe('checkEnvelope() on values built in code', () => {
+  it('reads a member holding undefined as absent, as JSON and the schema do', () => {
+    // Was: `result: undefined` was a result present, so a failure built as { ok: false, result:
+    // maybe, error } was an error (result-on-failure) and { ok: true, result: undefined } passed,
+    // the opposite of the same values written as JSON.
+    const failure = { ok: false, error: { code: 'window-not-found', category: 'no-target', detail: 'x' } };
+    for (const [value, rules] of [
+      [{ ...failure, result: undefined }, []],
+      [{ ok: true, result: undefined }, ['missing-result']],
+      [Object.assign(Object.create(null) as object, failure, { result: undefined }), []],
+    ] as const) {
+      expect(checkEnvelope(value).map((f) => f.rule)).toEqual(rules);
+      expect(checkEnvelope(JSON.parse(JSON.stringify(value))).map((f) => f.rule)).toEqual(rules);
+    }
+  });
+});
+
 describe('what the library exports is read by every later run', () => {
   it('the rule catalog, the rule ids, the formats and their names cannot be changed by a caller', async () => {
     const catalog = ruleCatalog as unknown as Record<string, { defaultSeverity: string }>;

@@ -82,7 +82,8 @@ export interface EnvelopeFacts {
 
 function factsOfAnyObject(value: JsonObject): EnvelopeFacts {
   const error = errorObject(value);
-  const hasResult = has(value, 'result');
+  // A member holding undefined is absent, as in JSON (and as the schema's `required` reads it).
+  const hasResult = has(value, 'result') && value['result'] !== undefined;
   return {
     value,
     ok: has(value, 'ok') ? value['ok'] : undefined,
@@ -139,8 +140,9 @@ export function factsOf(value: unknown): EnvelopeFacts {
   return {
     value,
     ok: value['ok'],
-    // An own member holding undefined (never from JSON, possible from a caller's object) is present.
-    hasResult: result !== undefined || has(value, 'result'),
+    // A member holding undefined (never from JSON, possible from a caller's object) is absent, as
+    // JSON.stringify and the schema's `required` take it: `result: maybe` in code that builds envelopes.
+    hasResult: result !== undefined,
     result,
     error,
     code,
