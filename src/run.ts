@@ -190,8 +190,14 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   const context = given ?? createCheckContext(options);
   // Read only for `-`: given without it, the caller's records were never looked at.
   if (options.stdin !== undefined && !inputs.includes('-')) throw new UsageError("check options: stdin is read as the input -, which the inputs do not name: add '-' to them");
-  const referenced = (context.schema.referencedFiles ?? []).map((path): OwnFile => ({ path, role: 'a file the schema refers to', written: false }));
-  const expanded = await expandInputs(inputs, options.stdinFilename ?? '-', [...(options.ownFiles ?? []), ...referenced]);
+  // The context's files are the run's own, as the command line's are: a folder that holds the schema
+  // or a codes file beside the logs did not check them as envelopes there, but did here.
+  const contextFiles: OwnFile[] = [
+    ...(context.schema.source === 'bundled' ? [] : [{ path: context.schema.source, role: 'the schema', written: false }]),
+    ...(context.codes ?? []).map((path): OwnFile => ({ path, role: 'the codes file', written: false })),
+    ...(context.schema.referencedFiles ?? []).map((path): OwnFile => ({ path, role: 'a file the schema refers to', written: false })),
+  ];
+  const expanded = await expandInputs(inputs, options.stdinFilename ?? '-', [...(options.ownFiles ?? []), ...contextFiles]);
   const failures = [...expanded.failures];
   const sources = options.shard ? inShard(expanded.sources, options.shard) : expanded.sources;
   const jobs = Math.max(1, options.jobs ?? availableParallelism());

@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { compileEnvelopeSchema } from '../src/checks/schema-load.js';
 import { check as checkRun, createCheckContext, type CheckOptions } from '../src/run.js';
 import type { RecordFinding } from '../src/types.js';
 import type { CheckContext } from '../src/checks/check-envelope.js';
+import { lines, tempFiles } from './helpers/cli.js';
 
 const context = createCheckContext();
 const check = (value: unknown, ctx = context) => checkEnvelopeWith(ctx, value);
@@ -315,6 +317,24 @@ describe('severities', () => {
     expect(check(failure({ code: 'window-minimized-{n}'.replace('{n}', '3'), category: 'no-target' }), extended)).toEqual([]);
     expect(check(failure({ code: 'dialog-blocked', category: 'foreground' }), extended)).toEqual([]);
     expect(check({ ok: true, result: {}, warnings: [{ code: 'dpi-scaled', detail: '150%' }] }, extended)).toEqual([]);
+  });
+});
+
+describe("check()'s own files", () => {
+  it('leaves the schema and codes files out of a folder it walks, as the command line does', async () => {
+    // Was: check(['e'], { schema: 'e/envelope.schema.json', codes: ['e/codes.json'] }) checked both
+    // as envelopes (3 inputs, 6 schema errors); mcec-result check e --schema ... --codes ... did not.
+    const dir = tempFiles({
+      'envelope.schema.json': readFileSync('data/agent-tool-result.schema.json'),
+      'codes.json': JSON.stringify({ errorCodes: { timeout: ['my-timeout'] } }),
+      'x.jsonl': lines({ ok: false, error: { code: 'my-timeout', category: 'timeout', detail: 'd' } }),
+    });
+    const options = { schema: join(dir, 'envelope.schema.json'), codes: [join(dir, 'codes.json')] };
+    for (const context of [undefined, createCheckContext(options)]) {
+      const report = await checkRun([dir], context ? {} : options, context);
+      expect(report.summary.inputs).toBe(1);
+      expect([...report.findings]).toEqual([]);
+    }
   });
 });
 
