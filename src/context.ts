@@ -103,11 +103,20 @@ function rulesProblem(rules: unknown): string | undefined {
   return undefined;
 }
 
+/** The object given, as JSON where it can be: a BigInt member or a cycle made JSON.stringify throw. */
+function shownShard(shard: object): string {
+  try {
+    return JSON.stringify(shard, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+  } catch {
+    return 'an object';
+  }
+}
+
 function shardProblem(shard: unknown): string | undefined {
   const { index, count } = (shard ?? {}) as { index?: unknown; count?: unknown };
   const onlyThose = typeof shard === 'object' && shard !== null && Object.keys(shard).every((key) => key === 'index' || key === 'count');
   const fits = onlyThose && Number.isSafeInteger(index) && Number.isSafeInteger(count) && (index as number) >= 1 && (index as number) <= (count as number);
-  return fits ? undefined : `expected { index, count } with 1 <= index <= count, got ${typeof shard === 'object' && shard !== null ? JSON.stringify(shard) : got(shard)}`;
+  return fits ? undefined : `expected { index, count } with 1 <= index <= count, got ${typeof shard === 'object' && shard !== null ? shownShard(shard) : got(shard)}`;
 }
 
 const isOwnFile = (file: unknown) => {

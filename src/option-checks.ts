@@ -8,7 +8,11 @@ export type Check = (value: unknown) => string | undefined;
 
 /** What a value is, for "expected X, got Y": as messages quote values from records, a function named. */
 export function got(value: unknown): string {
-  return typeof value === 'function' ? 'a function' : quote(value);
+  if (typeof value === 'function') return 'a function';
+  // Never in a record, but in a caller's options: JSON.stringify throws on a BigInt ("Do not know
+  // how to serialize a BigInt"), which named no option.
+  if (typeof value === 'bigint') return `${value}n, a BigInt`;
+  return quote(value);
 }
 
 export const expecting =

@@ -367,6 +367,7 @@ describe('what the library exports is read by every later run', () => {
     expect(brief(checkEnvelope({ ok: 'yes' }))).toEqual([['schema', '/ok', 'error']]);
     const report = await checkRun(['fixtures/valid/single-object.json'], { jobs: 1 });
     expect(() => formatReport('xml' as 'json', report)).toThrow('formatReport: unknown format "xml"');
+    expect(() => formatReport(1n as unknown as 'json', report)).toThrow('formatReport: unknown format 1n, a BigInt: choose from');
     expect(formatReport('json', report)).toMatch(/^\{\n {2}"reportVersion": 1/);
   });
 });
@@ -397,6 +398,10 @@ describe('library options', () => {
     [{ maxLineByte: 5 } as CheckOptions, 'unknown option "maxLineByte" (did you mean "maxLineBytes"?)'],
     [{ strict: true } as CheckOptions, 'unknown option "strict" (did you mean "strictCodes"?)'],
     [null as unknown as CheckOptions, 'expected an object, got null'],
+    // Were a TypeError from JSON.stringify ("Do not know how to serialize a BigInt"), naming nothing.
+    [{ maxLineBytes: 1048576n as unknown as number }, 'maxLineBytes: expected a whole number of at least 1, got 1048576n, a BigInt'],
+    [{ rules: { schema: 1n as unknown as 'off' } }, 'rules.schema: expected off, warning or error, got 1n, a BigInt'],
+    [{ shard: { index: 1n, count: 2n } as unknown as CheckOptions['shard'] }, 'shard: expected { index, count } with 1 <= index <= count, got {"index":"1n","count":"2n"}'],
   ];
 
   it('a caller tells its own mistakes by the exported UsageError class', async () => {

@@ -6,7 +6,7 @@ import { formatJunit } from './junit.js';
 import { formatMarkdown } from './markdown.js';
 import type { Report } from '../types.js';
 import { UsageError } from '../errors.js';
-import { aFlag, expecting, optionsProblem, type Check } from '../option-checks.js';
+import { aFlag, expecting, got, optionsProblem, type Check } from '../option-checks.js';
 import { didYouMean, nearestName } from '../registry/nearest.js';
 import { formatNames, isFormatName, type FormatName, type Formatter } from './names.js';
 import { defaultFormatOptions, type FormatOptions } from './options.js';
@@ -43,7 +43,7 @@ export function formatReport(name: FormatName, report: Report, options: Partial<
 function formatNameProblem(name: unknown): string | undefined {
   if (typeof name === 'string' && isFormatName(name)) return undefined;
   const near = typeof name === 'string' ? nearestName(name, formatNames) : undefined;
-  return `unknown format ${JSON.stringify(name) ?? String(name)}${didYouMean(near)}: choose from ${formatNames.join(', ')}`;
+  return `unknown format ${typeof name === 'string' ? JSON.stringify(name) : got(name)}${didYouMean(near)}: choose from ${formatNames.join(', ')}`;
 }
 
 function reportProblem(report: unknown): string | undefined {
