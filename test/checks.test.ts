@@ -320,6 +320,30 @@ describe('severities', () => {
   });
 });
 
+describe('formatReport() and formatters.<name>() on what a caller gives them', () => {
+  it('a formatter called without options, or with some, writes what formatReport() writes', async () => {
+    // Was: formatters.human(report) crashed ("reading 'color'"), and { } listed no finding.
+    const report = await checkRun(['fixtures/invalid'], { jobs: 1 });
+    for (const name of formatNames) {
+      expect([...formatters[name](report)].join(''), name).toBe(formatReport(name, report));
+      expect([...formatters[name](report, { maxListed: 2 })].join(''), name).toBe(formatReport(name, report, { maxListed: 2 }));
+    }
+    expect(() => formatters.github(report, { maxListd: 1 } as never)).toThrow(new UsageError('formatters.github: unknown option "maxListd" (did you mean "maxListed"?)'));
+  });
+
+  it('the JSON report, as --format json writes it, is refused with a UsageError that says what to do', async () => {
+    // Was: a TypeError deep in every format ("Cannot read properties of undefined (reading 'source')").
+    const report = await checkRun(['fixtures/invalid'], { jobs: 1 });
+    const saved = JSON.parse(formatReport('json', report)) as unknown as Parameters<typeof formatReport>[1];
+    for (const name of formatNames) {
+      expect(() => formatReport(name, saved), name).toThrow(UsageError);
+      expect(() => formatReport(name, saved), name).toThrow('formatReport: expected the report check() or merge gave, got another shape (a JSON report, as --format json writes it, is formatted by `mcec-result merge report.json --format <name>`)');
+    }
+    // The report itself, through JSON and back, is still one.
+    expect(formatReport('sarif', JSON.parse(JSON.stringify(report)))).toBe(formatReport('sarif', report));
+  });
+});
+
 describe("check()'s own files", () => {
   it('leaves the schema and codes files out of a folder it walks, as the command line does', async () => {
     // Was: check(['e'], { schema: 'e/envelope.schema.json', codes: ['e/codes.json'] }) checked both

@@ -13,8 +13,7 @@ import { defaultFormatOptions, type FormatOptions } from './options.js';
 import { formatNdjson } from './ndjson.js';
 import { formatSarif } from './sarif.js';
 
-/** Frozen, as the catalog of rules: a caller who replaced an entry would change every later run's output. */
-export const formatters = Object.freeze({
+const byName = {
   human: formatHuman,
   json: formatJson,
   ndjson: formatNdjson,
@@ -22,21 +21,48 @@ export const formatters = Object.freeze({
   junit: formatJunit,
   github: formatGithub,
   markdown: formatMarkdown,
-} satisfies Record<FormatName, Formatter>);
+} satisfies Record<FormatName, Formatter>;
 
 /**
- * The whole text of one format (for a report small enough to hold as one string); options left out
- * take their defaults. What a JavaScript caller passes is checked first: a misspelt option
- * (`maxListd`) listed no finding at all, and a misspelt format gave "formatters[name] is not a
- * function".
+ * What a JavaScript caller passes, checked, and the options left out given their defaults: a
+ * misspelt option (`maxListd`) listed no finding at all, a misspelt format gave "formatters[name] is
+ * not a function", and a formatter called without options crashed ("reading 'color'").
  */
-export function formatReport(name: FormatName, report: Report, options: Partial<FormatOptions> = {}): string {
+function checkedOptions(caller: string, name: FormatName, report: Report, options: Partial<FormatOptions>): FormatOptions {
   const problem = formatNameProblem(name) ?? reportProblem(report) ?? formatOptionsProblem(options);
-  if (problem !== undefined) throw new UsageError(`formatReport: ${problem}`);
+  if (problem !== undefined) throw new UsageError(`${caller}: ${problem}`);
   const full: FormatOptions = { ...defaultFormatOptions };
   for (const [key, value] of Object.entries(options)) if (value !== undefined) Object.assign(full, { [key]: value });
+  return full;
+}
+
+/**
+ * One format's text in pieces, for reports too large for one string; options left out take their
+ * defaults, as in formatReport(). Frozen, as the catalog of rules: a caller who replaced an entry
+ * would change every later run's output.
+ */
+export const formatters = Object.freeze({
+  human: checked('human'),
+  json: checked('json'),
+  ndjson: checked('ndjson'),
+  sarif: checked('sarif'),
+  junit: checked('junit'),
+  github: checked('github'),
+  markdown: checked('markdown'),
+} satisfies Record<FormatName, CheckedFormatter>);
+
+/** A formatter as the library gives it: options may be left out. */
+export type CheckedFormatter = (report: Report, options?: Partial<FormatOptions>) => Iterable<string>;
+
+function checked(name: FormatName): CheckedFormatter {
+  return (report, options = {}) => byName[name](report, checkedOptions(`formatters.${name}`, name, report, options));
+}
+
+/** The whole text of one format (for a report small enough to hold as one string); options left out take their defaults. */
+export function formatReport(name: FormatName, report: Report, options: Partial<FormatOptions> = {}): string {
+  const full = checkedOptions('formatReport', name, report, options);
   let text = '';
-  for (const piece of formatters[name](report, full)) text += piece;
+  for (const piece of byName[name](report, full)) text += piece;
   return text;
 }
 
@@ -47,9 +73,17 @@ function formatNameProblem(name: unknown): string | undefined {
 }
 
 function reportProblem(report: unknown): string | undefined {
-  const { summary, findings } = (typeof report === 'object' && report !== null ? report : {}) as Partial<Report>;
+  const { summary, findings, suggestions, inputFailures } = (typeof report === 'object' && report !== null ? report : {}) as Partial<Report>;
   const fits = typeof summary === 'object' && summary !== null && typeof findings?.[Symbol.iterator] === 'function';
-  return fits ? undefined : 'expected the report check() or merge gave';
+  if (!fits) return 'expected the report check() or merge gave';
+  // The JSON report (the file --format json writes, toJsonReport()) passed the test above, then
+  // failed deep in every format (findings without a location, no suggestions).
+  const first: unknown = Array.isArray(findings) ? findings[0] : undefined;
+  const flat = typeof first === 'object' && first !== null && !('location' in first);
+  if (flat || typeof suggestions !== 'object' || suggestions === null || !Array.isArray(inputFailures)) {
+    return 'expected the report check() or merge gave, got another shape (a JSON report, as --format json writes it, is formatted by `mcec-result merge report.json --format <name>`)';
+  }
+  return undefined;
 }
 
 const optionChecks: { [K in keyof FormatOptions]-?: Check } = {
