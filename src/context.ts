@@ -90,7 +90,13 @@ function stdinProblem(stdin: unknown): string | undefined {
   // A string is iterable too, a character at a time: most likely the text itself, given whole.
   if (typeof stdin === 'string') return 'expected chunks (a Readable, or an array of Buffers or strings), got a string: give [text]';
   const iterable = typeof stdin === 'object' && stdin !== null && (Symbol.asyncIterator in stdin || Symbol.iterator in stdin);
-  return iterable ? undefined : `expected chunks (a Readable, or an array of Buffers or strings), got ${got(stdin)}`;
+  if (!iterable) return `expected chunks (a Readable, or an array of Buffers or strings), got ${got(stdin)}`;
+  // An array can be held to its chunks before anything is read: a wrong one was an unreadable
+  // input (exit 2 on the command line), not the caller's mistake it is.
+  if (!Array.isArray(stdin)) return undefined;
+  const chunks: readonly unknown[] = stdin;
+  const wrong = chunks.findIndex((chunk) => typeof chunk !== 'string' && !(chunk instanceof Uint8Array));
+  return wrong === -1 ? undefined : `[${wrong}]: expected a Buffer, Uint8Array or string, got ${got(chunks[wrong])}`;
 }
 
 function rulesProblem(rules: unknown): string | undefined {
@@ -150,7 +156,11 @@ const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
   jobs: aJobCount,
   findingsInMemory: atLeastOne,
   onProgress: expecting('a function', (value) => typeof value === 'function'),
-  ownFiles: expecting('an array of { path, role, written }', (value) => Array.isArray(value) && value.every(isOwnFile)),
+  ownFiles: (value) => {
+    if (!Array.isArray(value)) return `expected an array of { path, role, written }, got ${got(value)}`;
+    const wrong = value.findIndex((file) => !isOwnFile(file));
+    return wrong === -1 ? undefined : `[${wrong}]: expected { path: string, role: string, written: boolean }, got ${got(value[wrong])}`;
+  },
 };
 
 /**

@@ -25,7 +25,8 @@ export const aFlag = expecting('true or false', (value) => typeof value === 'boo
 /**
  * The first problem of `options` against `checks`, or undefined: a key no check knows (with the
  * name `nearest` finds among them, else `otherwise`), or a value its check refuses. An undefined
- * value is an option left out; a problem starting with "." is said of a member (`rules.schema`).
+ * value is an option left out; a problem starting with "." or "[" is said of a member (`rules.schema`,
+ * `stdin[2]`).
  */
 export function optionsProblem(options: object, checks: Readonly<Record<string, Check>>, nearest: (key: string, names: string[]) => string | undefined, otherwise = ''): string | undefined {
   for (const key of Object.keys(options)) {
@@ -36,7 +37,7 @@ export function optionsProblem(options: object, checks: Readonly<Record<string, 
   for (const [key, check] of Object.entries(checks)) {
     const value: unknown = (options as Record<string, unknown>)[key];
     const problem = value === undefined ? undefined : check(value);
-    if (problem !== undefined) return `${key}${problem.startsWith('.') ? '' : ': '}${problem}`;
+    if (problem !== undefined) return `${key}${problem.startsWith('.') || problem.startsWith('[') ? '' : ': '}${problem}`;
   }
   return undefined;
 }

@@ -426,6 +426,7 @@ describe('library options', () => {
     [{ maxLineBytes: 1048576n as unknown as number }, 'maxLineBytes: expected a whole number of at least 1, got 1048576n, a BigInt'],
     [{ rules: { schema: 1n as unknown as 'off' } }, 'rules.schema: expected off, warning or error, got 1n, a BigInt'],
     [{ shard: { index: 1n, count: 2n } as unknown as CheckOptions['shard'] }, 'shard: expected { index, count } with 1 <= index <= count, got {"index":"1n","count":"2n"}'],
+    [{ ownFiles: [{ path: 'x' }] as unknown as CheckOptions['ownFiles'] }, 'ownFiles[0]: expected { path: string, role: string, written: boolean }, got an object'],
   ];
 
   it('a caller tells its own mistakes by the exported UsageError class', async () => {
@@ -497,7 +498,7 @@ describe('library options', () => {
     await expect(checkRun(['no-such-file.jsonl'], { codes: ['-'] })).rejects.toThrow('check options: codes: expected an array of paths (files, not -), got');
   });
 
-  it('stdin: chunks of bytes or of text are read alike; anything else fails the input, not the run', async () => {
+  it("stdin: chunks of bytes or of text are read alike; anything else is refused (an array's) or fails the input (a stream's)", async () => {
     const text = '{"ok":true,"result":{}}\n{"ok":false}\n';
     const expected = await checkRun(['-'], { stdin: [Buffer.from(text)] });
     expect(expected.summary).toMatchObject({ records: 2, invalid: 1 });
@@ -512,9 +513,20 @@ describe('library options', () => {
       expect(report.summary).toEqual(expected.summary);
       expect(report.findings).toEqual(expected.findings);
     }
-    const odd = await checkRun(['-'], { stdin: [Buffer.from('{"ok":true,"result":{}}\n'), 42 as unknown as string] });
-    expect(odd.summary.records).toBe(1);
-    expect(odd.inputFailures).toEqual([{ source: '-', message: 'cannot read -: standard input gave a number, not bytes (Buffer, Uint8Array) or text' }]);
+    // An array's chunks are held to bytes or text before anything is read (was: an unreadable input);
+    // a stream's only as they come, so the records before a wrong one are checked.
+    await expect(checkRun(['-'], { stdin: [Buffer.from('{"ok":true,"result":{}}\n'), 42 as unknown as string] })).rejects.toThrow(
+      new UsageError('check options: stdin[1]: expected a Buffer, Uint8Array or string, got 42'),
+    );
+    for (const [chunk, kind] of [
+      [42, 'a number'],
+      [new ArrayBuffer(2), 'an ArrayBuffer'],
+      [{}, 'an object'],
+    ] as const) {
+      const odd = await checkRun(['-'], { stdin: Readable.from([Buffer.from('{"ok":true,"result":{}}\n'), chunk], { objectMode: true }) });
+      expect(odd.summary.records).toBe(1);
+      expect(odd.inputFailures).toEqual([{ source: '-', message: `cannot read -: standard input gave ${kind}, not bytes (Buffer, Uint8Array) or text` }]);
+    }
   });
 
   it('stdin: an idle stream of the caller still ends when the signal aborts', async () => {

@@ -28,7 +28,11 @@ export function standardInput(): Readable {
 }
 
 function kindOf(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? `a ${value.constructor?.name ?? 'object'}` : `a ${typeof value}`;
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const name = typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value;
+  // "a Object", "a ArrayBuffer" read wrong.
+  return name === 'Object' ? 'an object' : `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
 }
 
 /**
