@@ -37,6 +37,10 @@ describe('recognition (spec section 7 order)', () => {
     expect(run([{ ...callResult(ok), structuredContent: reordered }]).results[0]!.findings).toEqual([]);
     const differs = run([{ ...callResult(ok), structuredContent: { ...ok, result: { artifact: 'shots/0002.png' } } }]).results[0]!;
     expect(differs.findings).toEqual([expect.objectContaining({ rule: 'structured-content-mismatch', severity: 'error', pointer: '/result/artifact' })]);
+    const extra = run([{ content: [text({ ...ok, x: 1 })], structuredContent: ok }]).results[0]!;
+    expect(extra.findings).toEqual([expect.objectContaining({ rule: 'structured-content-mismatch', pointer: '/x', message: "structuredContent differs from the text block's envelope at /x" })]);
+    const inner = run([{ content: [text(ok)], structuredContent: { ...ok, result: { ...ok.result, b: 1 } } }]).results[0]!;
+    expect(inner.findings).toEqual([expect.objectContaining({ rule: 'structured-content-mismatch', pointer: '/result/b' })]);
     // Was no finding: only a structuredContent with ok was compared.
     for (const [structuredContent, what] of [[{ foo: 1 }, 'an object without ok'], [null, 'null'], [[ok], 'an array']] as const) {
       const other = run([{ ...callResult(ok), structuredContent }]).results[0]!;
@@ -274,7 +278,11 @@ describe('firstDifference', () => {
   it('ignores member order and finds the first differing pointer', () => {
     expect(firstDifference({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toBeUndefined();
     expect(firstDifference({ a: 1, b: [1, { c: 2 }] }, { a: 1, b: [1, { c: 3 }] })).toBe('/b/1/c');
-    expect(firstDifference({ a: 1 }, { a: 1, b: 2 })).toBe('');
+    // The member one side lacks, either side (was the parent: '' for any extra member).
+    expect(firstDifference({ a: 1 }, { a: 1, b: 2 })).toBe('/b');
+    expect(firstDifference({ a: 1, x: 1 }, { a: 1 })).toBe('/x');
+    expect(firstDifference({ r: { a: 1 } }, { r: { a: 1, b: 2 } })).toBe('/r/b');
+    expect(firstDifference({ r: { a: 1, c: 1 } }, { r: { a: 1, b: 2 } })).toBe('/r/c');
     expect(firstDifference([1], 'x')).toBe('');
   });
 

@@ -66,10 +66,12 @@ export function firstDifference(a: unknown, b: unknown): string | undefined {
     }
     if (isObject(x) && isObject(y)) {
       const keys = Object.keys(x);
-      if (keys.length !== Object.keys(y).length) return pointer;
+      // The member only one side has, not the object that holds it: returning the parent as soon as
+      // the counts differed pointed at the root for one extra member anywhere in the envelope.
+      const odd = keys.find((key) => !has(y, key)) ?? (keys.length === Object.keys(y).length ? undefined : Object.keys(y).find((key) => !has(x, key)));
+      if (odd !== undefined) return childPointer(pointer, odd);
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i]!;
-        if (!has(y, key)) return childPointer(pointer, key);
         stack.push([x[key], y[key], childPointer(pointer, key)]);
       }
       continue;
