@@ -70,6 +70,16 @@ describe('recognition (spec section 7 order)', () => {
       [{ content: [{ type: 'text', text: '{"status":"done"}' }] }, 'its text block is JSON without ok'],
       [{ content: [{ type: 'text', text: JSON.stringify(JSON.stringify({ ok: true, result: {} })) }] }, 'its text block is a JSON string holding an object: the envelope encoded twice?'],
       [{ content: [{ type: 'text', text: '"done"' }] }, 'its text block is JSON but not an object (string)'],
+      // Null and arrays were "object", as typeof has them.
+      [{ content: [{ type: 'text', text: 'null' }], isError: false }, 'its text block is JSON but not an object (null)'],
+      [{ content: [{ type: 'text', text: '[1]' }] }, 'its text block is JSON but not an object (array)'],
+      [{ content: [null, 5, [], {}], isError: false }, 'its content has no text block (4 blocks: null, number, array, object)'],
+      // Was "its text block is not JSON": there was no text to read.
+      [{ content: [{ type: 'text' }] }, 'its text block has no text string (text is missing)'],
+      [{ content: [{ type: 'text', text: 5 }] }, 'its text block has no text string (text is a number)'],
+      [{ content: [{ type: 'text', text: null }] }, 'its text block has no text string (text is null)'],
+      [{ content: [{ type: 'text', text: ['x'] }] }, 'its text block has no text string (text is an array)'],
+      [{ content: [{ type: 'text', text: 'Clicked.' }, { type: 'text' }] }, 'its text block has no text string (text is missing)'],
     ];
     for (const [value, instead] of cases) {
       const [result] = run([value]).results;

@@ -29,9 +29,13 @@ function envelopeFromText(content: unknown): TextSearch {
   for (let i = content.length - 1; i >= 0; i--) {
     const block: unknown = content[i];
     if (!isObject(block) || block['type'] !== 'text') continue;
-    instead ??= 'its text block is not JSON';
     const text = block['text'];
-    if (typeof text !== 'string') continue;
+    if (typeof text !== 'string') {
+      // Was "is not JSON", which says the text was read: there was none to read.
+      instead ??= `its text block has no text string (text is ${has(block, 'text') ? withArticle(kindOf(text)) : 'missing'})`;
+      continue;
+    }
+    instead ??= 'its text block is not JSON';
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -41,15 +45,24 @@ function envelopeFromText(content: unknown): TextSearch {
     if (isObject(parsed) && has(parsed, 'ok')) return { envelope: parsed, instead: '' };
     if (isObject(parsed)) instead = 'its text block is JSON without ok';
     else if (holdsJsonObject(parsed)) instead = 'its text block is a JSON string holding an object: the envelope encoded twice?';
-    else instead = `its text block is JSON but not an object (${Array.isArray(parsed) ? 'array' : typeof parsed})`;
+    else instead = `its text block is JSON but not an object (${kindOf(parsed)})`;
   }
   if (instead !== undefined) return { instead };
   return { instead: content.length === 0 ? 'its content is empty' : `its content has no text block (${content.length} block${content.length === 1 ? '' : 's'}: ${describeBlocks(content)})` };
 }
 
 function describeBlocks(content: unknown[]): string {
-  const types = content.map((block) => (isObject(block) && typeof block['type'] === 'string' ? block['type'] : typeof block));
+  const types = content.map((block) => (isObject(block) && typeof block['type'] === 'string' ? block['type'] : kindOf(block)));
   return [...new Set(types)].join(', ');
+}
+
+/** A JSON value's kind as a message names it: typeof called null and arrays "object". */
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
+function withArticle(kind: string): string {
+  return kind === 'null' ? kind : /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
 }
 
 /** The pointer of the first place where `a` and `b` differ, or undefined when they are equal. */
