@@ -236,6 +236,17 @@ describe('pairing faults, end to end', () => {
     }
   });
 
+  it('a second answer to another method is a duplicate-response and nothing more', () => {
+    // Was also not-an-envelope: the tools/list result was unwrapped as a tool response.
+    for (const [method, result] of [['tools/list', { tools: [] }], ['initialize', { protocolVersion: '2025-06-18' }]] as const) {
+      const values = [transcript('request', rpcRequest(1, method)), transcript('response', rpcResult(1, result)), transcript('response', rpcResult(1, result))];
+      const { status, report } = runJson(['-'], { input: lines(...values) });
+      expect(status, method).toBe(1);
+      expect(report.summary, method).toMatchObject({ records: 1, invalid: 1, skipped: 2, outcomes: { unknown: 1 } });
+      expect(brief(report.findings), method).toEqual([['duplicate-response', 3, null, 'transcript']]);
+    }
+  });
+
   it('a cancellation excuses the request pending when it came, not a later one that reuses its id', () => {
     const values = [
       transcript('request', rpcRequest(1, 'tools/call', 'capture')),

@@ -230,6 +230,9 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     const isToolOutcome = request ? request.method === 'tools/call' : looksLikeToolResult(result);
     if (duplicate) {
       findings.push(...finding('duplicate-response', secondResponse()));
+      // A second tools/list or initialize answer is no tool response: as with a second error, its
+      // duplicate is the fault, not a missing envelope it was never meant to hold.
+      if (!isToolOutcome) return noEnvelope(where, wrapping, request?.tool, findings);
     } else if (!isToolOutcome) {
       return { kind: 'skipped', wrapping, findings };
     }
