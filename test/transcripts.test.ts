@@ -247,6 +247,19 @@ describe('pairing faults, end to end', () => {
     }
   });
 
+  it('a truncation marker on the line of the request excuses it: a .json array written on one line', () => {
+    // Was unanswered-request too: the request's line was compared with the marker's, both line 1.
+    const request = transcript('request', rpcRequest(1, 'tools/call', 'capture'));
+    const marker = { truncated: 'tool-call log size cap reached' };
+    const dir = tempFiles({ 'cut.json': JSON.stringify([request, marker]), 'after.json': JSON.stringify([marker, request]) });
+    expect(brief(runJson([join(dir, 'cut.json')]).report.findings)).toEqual([['transcript-truncated', 1, null, 'transcript']]);
+    // A request after the marker is still reported.
+    expect(brief(runJson([join(dir, 'after.json')]).report.findings)).toEqual([
+      ['transcript-truncated', 1, null, 'transcript'],
+      ['unanswered-request', 1, 'capture', 'transcript'],
+    ]);
+  });
+
   it('a cancellation excuses the request pending when it came, not a later one that reuses its id', () => {
     const values = [
       transcript('request', rpcRequest(1, 'tools/call', 'capture')),

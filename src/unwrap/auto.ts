@@ -13,6 +13,8 @@ interface Request {
   method: string;
   tool?: string;
   line: number;
+  /** Its place among the input's entries: records of a `.json` array written on one line share a line. */
+  entry: number;
   transcript: boolean;
 }
 
@@ -89,6 +91,7 @@ const looksLikeToolResult = (result: unknown): boolean => isObject(result) && (A
 
 interface Where {
   line: number;
+  entry: number;
   extracted: boolean;
   /** True for a transcript line's payload. A fixed shape: this object is made for every line. */
   inTranscript: boolean;
@@ -126,7 +129,9 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
     if (!requests) sessions.set(session, (requests = new Map()));
     return requests;
   };
+  /** The entry of the truncation marker; an entry count, as a line cannot order a one-line `[request, marker]`. */
   let truncatedAt: number | undefined;
+  let entries = 0;
 
   const finding = (rule: RuleId, message: string, pointer?: string): RecordFinding[] => {
     const made = ruleFinding(context, rule, { message, ...(pointer !== undefined && { pointer }) });
@@ -177,7 +182,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       if (key !== undefined) {
         const params = message['params'];
         const tool = method === 'tools/call' && isObject(params) ? stringMember(params, 'name') : undefined;
-        const request: Request = { method, ...(tool !== undefined && { tool }), line: where.line, transcript: where.inTranscript };
+        const request: Request = { method, ...(tool !== undefined && { tool }), line: where.line, entry: where.entry, transcript: where.inTranscript };
         let slot = requests.get(key);
         if (!slot) requests.set(key, (slot = newSlot(undefined)));
         if (method === 'tools/call') slot.toolCalls.push(request);
@@ -242,7 +247,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
   function recognise(value: unknown, where: Where): Unwrapped {
     if (isObject(value)) {
       if (!where.inTranscript && isTruncationMarker(value)) {
-        truncatedAt = where.line;
+        truncatedAt = where.entry;
         // The marker is the transcript's last line (spec section 3, wrapping 4).
         return { kind: 'skipped', truncated: true, wrapping: 'transcript', findings: finding('transcript-truncated', `the transcript was cut off here: ${quote(value[truncationKey])}; later tool calls are missing`) };
       }
@@ -250,7 +255,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
         const sessionId = stringMember(value, 'sessionId');
         // Recognised in turn whatever it is and whichever its direction, as an object payload
         // always was (spec section 7): a non-object is a bare envelope, a schema-invalid record.
-        return recognise(value['payload'], { line: where.line, extracted: where.extracted, inTranscript: true, sessionId });
+        return recognise(value['payload'], { line: where.line, entry: where.entry, extracted: where.extracted, inTranscript: true, sessionId });
       }
       if (has(value, 'jsonrpc')) return jsonRpc(value, where);
       if (isCallToolResult(value)) return mcpRecord(value, where, wrappingOf(where, 'mcp'));
@@ -271,13 +276,14 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
 
   return {
     unwrap: ({ value, line, extracted }: FramedValue) => {
+      const entry = entries++;
       // The common case first, before anything is built for the line: an object with `ok` and no
       // wrapper member is a bare envelope whatever the order in recognise() would say (the marker
       // has one member, transcript lines and JSON-RPC messages have theirs).
       if (isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
         return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
       }
-      return recognise(value, { line, extracted: extracted === true, inTranscript: false, sessionId: undefined });
+      return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined });
     },
     paired: () => sawJsonRpc,
     finish() {
@@ -288,7 +294,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
           const open = [...slot.toolCalls.remaining(), ...(slot.others?.remaining() ?? [])].sort((a, b) => a.line - b.line);
           for (const request of open.slice(slot.cancels)) {
             if (!request.transcript) continue;
-            if (truncatedAt !== undefined && request.line < truncatedAt) continue;
+            if (truncatedAt !== undefined && request.entry < truncatedAt) continue;
             const [made] = finding('unanswered-request', `${shorten(request.tool ?? request.method)} request is never answered in this transcript`);
             if (made) late.push({ line: request.line, finding: made, ...(request.tool !== undefined && { tool: request.tool }), wrapping: 'transcript' });
           }
