@@ -260,6 +260,20 @@ describe('pairing faults, end to end', () => {
     ]);
   });
 
+  it("a JSON-RPC error answers the open tool call, not the server's ping of the same id", () => {
+    // Was: the error went to the ping, and the ping's {} was failed as capture's envelope.
+    const values = [
+      transcript('request', rpcRequest(1, 'tools/call', 'capture')),
+      transcript('request', rpcRequest(1, 'ping')),
+      transcript('response', { jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'request timed out' } }),
+      transcript('response', rpcResult(1, {})),
+    ];
+    const { status, report } = runJson(['-'], { input: lines(...values) });
+    expect(status).toBe(0);
+    expect(report.summary).toMatchObject({ records: 0, skipped: 4, protocolErrors: 1 });
+    expect(report.findings).toEqual([]);
+  });
+
   it('a cancellation excuses the request pending when it came, not a later one that reuses its id', () => {
     const values = [
       transcript('request', rpcRequest(1, 'tools/call', 'capture')),

@@ -236,6 +236,23 @@ describe('JSON-RPC and transcripts', () => {
     // Once both are answered, a third answer is a duplicate.
     const third = run([line('request', request(1, 'capture')), line('request', request(1, 'find')), ...[ok, ok, ok].map((e) => line('response', response(1, callResult(e))))]);
     expect(rules(third.results[4]!)).toEqual(['duplicate-response']);
+    // An error, or a broken tool answer, answers the tool call; the ping gets the {} after it
+    // (was: the error took the ping's place, and the {} was failed as the tool's envelope).
+    const ping = line('request', { jsonrpc: '2.0', id: 1, method: 'ping' });
+    const timedOut = line('response', { jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'request timed out' } });
+    for (const [what, answer] of [['an error', timedOut], ['a broken tool answer', line('response', response(1, failed))]] as const) {
+      for (const requests of [[line('request', request(1, 'capture')), ping], [ping, line('request', request(1, 'capture'))]]) {
+        const { results, late } = run([...requests, answer, line('response', response(1, {}))]);
+        expect(results[3], what).toEqual({ kind: 'skipped', wrapping: 'transcript', findings: [] });
+        expect(late, what).toEqual([]);
+        if (what === 'an error') expect(results[2]).toMatchObject({ kind: 'skipped', protocolError: true, findings: [] });
+        else expect(results[2]).toMatchObject({ kind: 'record', tool: 'capture', hasEnvelope: false, findings: [{ rule: 'not-an-envelope' }] });
+      }
+    }
+    // The error was the ping's when a tool result comes next: the tool call gets it, nothing is left open.
+    const pingFailed = run([line('request', request(1, 'capture')), ping, timedOut, line('response', response(1, callResult(ok)))]);
+    expect(pingFailed.results[3]).toMatchObject({ kind: 'record', tool: 'capture', findings: [] });
+    expect(pingFailed.late).toEqual([]);
     // An open request left behind is still reported, at its own line.
     const open = run([line('request', request(1, 'capture')), line('request', request(1, 'find')), line('response', response(1, callResult(ok)))]);
     expect(open.late).toEqual([expect.objectContaining({ line: 2, tool: 'find' })]);

@@ -47,9 +47,10 @@ class Queue {
  * One JSON-RPC id of a session: its requests not answered yet and the last one answered. More than
  * one is open when the server's own requests (`roots/list`, `ping`) number from 1 as the client's
  * do, or a client reuses an id: each is answered in turn, where the later one used to overwrite the
- * earlier. A tool result answers the first open `tools/call`, anything else the first open request
- * of another method, else the first open one: two queues, each taken from the front, so that no
- * message walks the others (a chain walked per message took 3.7 s for 40k requests of one id).
+ * earlier. A result that reads as another method's answer (see answersOtherMethod) answers the first
+ * open request of another method, any other response the first open `tools/call`, else the first
+ * open one: two queues, each taken from the front, so that no message walks the others (a chain
+ * walked per message took 3.7 s for 40k requests of one id).
  */
 interface Slot {
   toolCalls: Queue;
@@ -65,15 +66,32 @@ interface Slot {
    * (which it excused once the cancelled request was answered).
    */
   cancels: number;
+  /**
+   * The tool call a JSON-RPC error was given to while a request of another method was open too: an
+   * error does not say which it answers. Taken back when the next answer of the id is a tool result
+   * and no tool call is left open for it: the error was the other request's.
+   */
+  guessed: Request | undefined;
 }
 
 function newSlot(answered: Request | null | undefined): Slot {
-  return { toolCalls: new Queue(), others: undefined, answered, cancels: 0 };
+  return { toolCalls: new Queue(), others: undefined, answered, cancels: 0, guessed: undefined };
 }
 
-function answerOf(slot: Slot, toolResult: boolean): Request | undefined {
+/**
+ * `toolCallFirst`: the response is not shaped as another method's answer. `toolResult`: it is a
+ * CallToolResult, known only when more than one request is open or a guess may be taken back.
+ */
+function answerOf(slot: Slot, toolCallFirst: boolean, toolResult: boolean, isError: boolean): Request | undefined {
   const { toolCalls, others } = slot;
-  const request = toolResult ? (toolCalls.size > 0 ? toolCalls.take() : others?.take()) : others && others.size > 0 ? others.take() : toolCalls.take();
+  let request: Request | undefined;
+  if (toolResult && toolCalls.size === 0 && slot.guessed && others && others.size > 0) {
+    others.take();
+    request = slot.guessed;
+  } else {
+    request = toolCallFirst ? (toolCalls.size > 0 ? toolCalls.take() : others?.take()) : others && others.size > 0 ? others.take() : toolCalls.take();
+  }
+  slot.guessed = isError && request?.method === 'tools/call' && others !== undefined && others.size > 0 ? request : undefined;
   slot.cancels = Math.min(slot.cancels, openCount(slot));
   return request;
 }
@@ -88,6 +106,14 @@ function idKey(id: unknown): string | number | undefined {
 }
 
 const looksLikeToolResult = (result: unknown): boolean => isObject(result) && (Array.isArray(result['content']) || has(result, 'structuredContent'));
+
+/**
+ * An object that is neither a CallToolResult nor an envelope: ping's `{}`, roots/list's roots. Only
+ * such a result goes to another method's request before a tool call: a JSON-RPC error (a timed-out
+ * tool call) or a broken tool answer (an envelope with no content array) took the ping's place, and
+ * the ping's `{}` was then failed as the tool's envelope.
+ */
+const answersOtherMethod = (result: unknown): boolean => isObject(result) && !looksLikeToolResult(result) && !has(result, 'ok');
 
 interface Where {
   line: number;
@@ -197,9 +223,14 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
 
     const result = message['result'];
     const slot = key === undefined ? undefined : requests.get(key);
-    // Nearly always one open request an id: the result is looked at only when there are more.
+    // Nearly always one open request an id: the result is looked at only when there are more, or when
+    // an error's guess may be taken back.
     const open = slot ? openCount(slot) : 0;
-    const request: Request | undefined = !slot ? undefined : open > 0 ? answerOf(slot, open > 1 && looksLikeToolResult(result)) : (slot.answered ?? undefined);
+    let request: Request | undefined;
+    if (!slot) request = undefined;
+    else if (open === 0) request = slot.answered ?? undefined;
+    else if (open === 1 && !slot.guessed) request = answerOf(slot, true, false, isError);
+    else request = answerOf(slot, isError || !answersOtherMethod(result), !isError && looksLikeToolResult(result), isError);
     const duplicate = slot !== undefined && open === 0;
     if (slot && open > 0) slot.answered = request;
     // A response without a request leaves a slot, so that a second response to its id is still a duplicate.
