@@ -146,6 +146,7 @@ class SourceChecker {
     this.progress.entries++;
     if (framed.kind === 'unparseable') {
       this.tally.addUnparseable();
+      this.unwrapper.unreadable(framed.line);
       // A digest of the record, its text, where framing held it: the message quotes it or not
       // (--redact), and a cut-off last line's says so until the next line is written.
       const place = this.identify(at(framed.line, framed.column), framed.text === undefined ? `parse-error:${framed.column ?? 0}:${framed.message}` : `parse-error:${framed.text}`, 1);

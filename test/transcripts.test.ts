@@ -274,6 +274,22 @@ describe('pairing faults, end to end', () => {
     expect(report.findings).toEqual([]);
   });
 
+  it('a line that could not be read is named where it may hold the answer or the request', () => {
+    // Was "never answered" and "no request of that id" as if the unreadable line were not there.
+    const request = JSON.stringify(transcript('request', rpcRequest(1, 'tools/call', 'capture')));
+    const response = JSON.stringify(transcript('response', rpcResult(1, toolResult)));
+    const said = (report: { findings: (JsonFinding & { message: string; severity: string })[] }) => report.findings.map((f) => [f.rule, f.severity, f.line, f.message]);
+    const unanswered = ['unanswered-request', 'warning', 1, 'capture request is never answered in this transcript, unless line 2, which could not be read, holds its answer'];
+    const long = JSON.stringify(transcript('response', rpcResult(1, { ...toolResult, pad: 'x'.repeat(2000) })));
+    const tooLong = runJson(['--max-line-bytes', '1K', '-'], { input: lines(request, long) }).report;
+    expect(said(tooLong).map((f) => f[0])).toEqual(['unanswered-request', 'parse-error']);
+    expect(said(tooLong)[0]).toEqual(unanswered);
+    const trailingComma = runJson(['-'], { input: lines(request, response.replace(/}$/, ',}')) }).report;
+    expect(said(trailingComma)[0]).toEqual(unanswered);
+    const badRequest = runJson(['-'], { input: lines(request.replace(/}$/, ',}'), response) }).report;
+    expect(said(badRequest)[1]).toEqual(['unpaired-response', 'warning', 2, 'response to id 1 has no request of that id before it in this transcript, unless line 1, which could not be read, holds it']);
+  });
+
   it('a cancellation excuses the request pending when it came, not a later one that reuses its id', () => {
     const values = [
       transcript('request', rpcRequest(1, 'tools/call', 'capture')),

@@ -293,6 +293,28 @@ describe('JSON-RPC and transcripts', () => {
     expect(two.late).toEqual([]);
   });
 
+  it('pairing findings name the lines that could not be read where they may hold what is missing', () => {
+    // Unparseable lines reach the unwrapper only as their line numbers, given in turn.
+    const feed = (entries: (unknown | number)[]) => {
+      const unwrapper = autoUnwrapper(context);
+      const results = entries.map((entry, i) => (typeof entry === 'number' ? unwrapper.unreadable(entry) : unwrapper.unwrap({ value: entry, line: i + 1 })));
+      return { results, messages: unwrapper.finish().map((l) => [l.line, l.finding.message]) };
+    };
+    // One before the request is not where its answer is; two after it are counted.
+    expect(feed([1, line('request', request(4, 'find')), 3, 4]).messages).toEqual([[2, 'find request is never answered in this transcript, unless one of the 2 lines after it that could not be read (from line 3) holds its answer']]);
+    expect(feed([1, line('request', request(4, 'find'))]).messages).toEqual([[2, 'find request is never answered in this transcript']]);
+    // Requests on either side of an unreadable line each see their own.
+    expect(feed([line('request', request(1, 'find')), 2, line('request', request(3, 'capture')), 4]).messages).toEqual([
+      [1, 'find request is never answered in this transcript, unless one of the 2 lines after it that could not be read (from line 2) holds its answer'],
+      [3, 'capture request is never answered in this transcript, unless line 4, which could not be read, holds its answer'],
+    ]);
+    const unpaired = feed([1, 2, line('response', response(9, callResult(ok)))]).results[2] as Unwrapped;
+    expect(unpaired.findings[0]!.message).toBe('response to id 9 has no request of that id before it in this transcript, unless one of the 2 lines before it that could not be read (the last: line 2) holds it');
+    // No line can hold a request of a null id.
+    const nullId = feed([1, line('response', { jsonrpc: '2.0', id: null, result: callResult(ok) })]).results[1] as Unwrapped;
+    expect(nullId.findings[0]!.message).toBe('response with id null has no request before it in this transcript: only a string or a number id pairs with one');
+  });
+
   it('a rule set to off is not reported', () => {
     const quiet = autoUnwrapper(createCheckContext({ rules: { 'unanswered-request': 'off', 'unpaired-response': 'off' } }));
     expect(quiet.unwrap({ value: line('response', response(1, callResult(ok))), line: 1 }).findings).toEqual([]);

@@ -16,6 +16,17 @@ interface Request {
   /** Its place among the input's entries: records of a `.json` array written on one line share a line. */
   entry: number;
   transcript: boolean;
+  /** The lines framing could not read from here on, which may hold its answer. */
+  unreadable: UnreadableMark;
+}
+
+/**
+ * Unreadable lines as a request sees them: how many came before it, and the first after it (filled
+ * in when it comes). Shared by the requests between two unreadable lines, so none is walked per line.
+ */
+interface UnreadableMark {
+  before: number;
+  firstAfter: number | undefined;
 }
 
 /** Requests in the order they came, taken from the front without copying the rest. */
@@ -158,6 +169,12 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
   /** The entry of the truncation marker; an entry count, as a line cannot order a one-line `[request, marker]`. */
   let truncatedAt: number | undefined;
   let entries = 0;
+  // Unparseable lines never reach the unwrapper, yet one may hold an answer or a request: pairing
+  // findings name them rather than claim what the data does not show.
+  let unreadableCount = 0;
+  let lastUnreadable = 0;
+  let mark: UnreadableMark = { before: 0, firstAfter: undefined };
+  let markTaken = false;
 
   const finding = (rule: RuleId, message: string, pointer?: string): RecordFinding[] => {
     const made = ruleFinding(context, rule, { message, ...(pointer !== undefined && { pointer }) });
@@ -191,6 +208,17 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
 
   let sawJsonRpc = false;
 
+  function unlessUnreadableBefore(): string {
+    if (unreadableCount === 0) return '';
+    return unreadableCount === 1 ? `, unless line ${lastUnreadable}, which could not be read, holds it` : `, unless one of the ${unreadableCount} lines before it that could not be read (the last: line ${lastUnreadable}) holds it`;
+  }
+
+  function unlessUnreadableAfter(seen: UnreadableMark): string {
+    const after = unreadableCount - seen.before;
+    if (after === 0) return '';
+    return after === 1 ? `, unless line ${seen.firstAfter}, which could not be read, holds its answer` : `, unless one of the ${after} lines after it that could not be read (from line ${seen.firstAfter}) holds its answer`;
+  }
+
   function jsonRpc(message: JsonObject, where: Where): Unwrapped {
     sawJsonRpc = true;
     const id = message['id'];
@@ -208,7 +236,8 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       if (key !== undefined) {
         const params = message['params'];
         const tool = method === 'tools/call' && isObject(params) ? stringMember(params, 'name') : undefined;
-        const request: Request = { method, ...(tool !== undefined && { tool }), line: where.line, entry: where.entry, transcript: where.inTranscript };
+        const request: Request = { method, ...(tool !== undefined && { tool }), line: where.line, entry: where.entry, transcript: where.inTranscript, unreadable: mark };
+        markTaken = true;
         let slot = requests.get(key);
         if (!slot) requests.set(key, (slot = newSlot(undefined)));
         if (method === 'tools/call') slot.toolCalls.push(request);
@@ -241,7 +270,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       // no request had, where it used to pass without a word.
       const said =
         key !== undefined
-          ? `response to id ${quote(id)} has no request of that id before it in this transcript`
+          ? `response to id ${quote(id)} has no request of that id before it in this transcript${unlessUnreadableBefore()}`
           : `response ${has(message, 'id') ? `with id ${quote(id)}` : 'without an id'} has no request before it in this transcript: only a string or a number id pairs with one`;
       findings.push(...finding('unpaired-response', said));
     }
@@ -316,6 +345,15 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       }
       return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined });
     },
+    unreadable(line: number) {
+      unreadableCount++;
+      lastUnreadable = line;
+      // No request holds the mark yet: it is moved past this line rather than made anew.
+      if (!markTaken) return void (mark.before = unreadableCount);
+      mark.firstAfter = line;
+      mark = { before: unreadableCount, firstAfter: undefined };
+      markTaken = false;
+    },
     paired: () => sawJsonRpc,
     finish() {
       const late: LateFinding[] = [];
@@ -326,7 +364,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
           for (const request of open.slice(slot.cancels)) {
             if (!request.transcript) continue;
             if (truncatedAt !== undefined && request.entry < truncatedAt) continue;
-            const [made] = finding('unanswered-request', `${shorten(request.tool ?? request.method)} request is never answered in this transcript`);
+            const [made] = finding('unanswered-request', `${shorten(request.tool ?? request.method)} request is never answered in this transcript${unlessUnreadableAfter(request.unreadable)}`);
             if (made) late.push({ line: request.line, finding: made, ...(request.tool !== undefined && { tool: request.tool }), wrapping: 'transcript' });
           }
         }

@@ -5,6 +5,7 @@ export function bareUnwrapper(): Unwrapper {
   return {
     unwrap: ({ value, extracted }) => ({ kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted ? 'log' : 'bare', findings: [] }),
     finish: () => [],
+    unreadable: () => {},
     paired: () => false,
   };
 }

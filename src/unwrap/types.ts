@@ -42,6 +42,8 @@ export interface FramedValue {
 export interface Unwrapper {
   unwrap(framed: FramedValue): Unwrapped;
   finish(): LateFinding[];
+  /** A line framing could not read: it may hold what a pairing finding would say is missing. */
+  unreadable(line: number): void;
   /** Whether a JSON-RPC message was seen: its pairing spans the input, so the input cannot be split. */
   paired(): boolean;
 }
