@@ -304,6 +304,15 @@ describe('pairing faults, end to end', () => {
     expect(runJson(['-'], { input: lines(...values.slice(0, 2)) }).report.findings).toEqual([]);
   });
 
+  it('an answer after a cancelled request id is reused goes to the request not cancelled', () => {
+    // Was: counted for capture, the cancelled request, and find was absent from the tools tally.
+    const values = [transcript('request', rpcRequest(1, 'tools/call', 'capture')), transcript('request', cancelled(1)), transcript('request', rpcRequest(1, 'tools/call', 'find')), transcript('response', rpcResult(1, toolResult))];
+    const { status, report } = runJson(['-'], { input: lines(...values) });
+    expect(status).toBe(0);
+    expect(report.summary.tools).toEqual({ find: { ok: 1, failed: 0 } });
+    expect(report.findings).toEqual([]);
+  });
+
   it('findings on skipped lines carry the wrapping of their line', () => {
     // Was no wrapping at all on unpaired-response to a non-tool response and on the truncation marker.
     const values = [

@@ -275,10 +275,23 @@ describe('JSON-RPC and transcripts', () => {
     const server = run([line('request', request(1, '', 'roots/list')), line('request', request(1, 'x')), cancel(1), line('response', response(1, callResult(ok)))]);
     expect(server.results[3]).toMatchObject({ kind: 'record', tool: 'x', findings: [] });
     expect(server.late).toEqual([]);
-    // Its id used again: the answer goes to the first open tool call, the other is the one cancelled.
+    // Its id used again: the answer goes to the request not cancelled (was: to the cancelled
+    // wait-for, as the first open tool call), and the cancelled one is not unanswered.
     const reused = run([line('request', request(4, 'wait-for')), cancel(4), line('request', request(4, 'capture')), line('response', response(4, callResult(ok)))]);
-    expect(reused.results[3]).toMatchObject({ kind: 'record', tool: 'wait-for', findings: [] });
+    expect(reused.results[3]).toMatchObject({ kind: 'record', tool: 'capture', findings: [] });
     expect(reused.late).toEqual([]);
+    // A second answer that comes anyway is the cancelled one's, checked, and not a duplicate.
+    const both = run([line('request', request(4, 'wait-for')), cancel(4), line('request', request(4, 'capture')), line('request', request(4, 'find')), ...[ok, ok, ok].map((e) => line('response', response(4, callResult(e))))]);
+    expect(both.results.slice(4)).toMatchObject([{ tool: 'capture', findings: [] }, { tool: 'find', findings: [] }, { tool: 'wait-for', findings: [] }]);
+    expect(both.late).toEqual([]);
+    // Cancelled twice over, with later requests between: each answer goes to the oldest request not cancelled.
+    const twice = run([line('request', request(4, 'a')), cancel(4), line('request', request(4, 'b')), line('request', request(4, 'c')), cancel(4), cancel(4), line('request', request(4, 'd')), line('response', response(4, callResult(ok)))]);
+    expect(twice.results[7]).toMatchObject({ tool: 'd' });
+    expect(twice.late).toEqual([]);
+    // Only one of two open requests cancelled: which one is not known, so the answer goes to the first.
+    const unknown = run([line('request', request(4, 'a')), line('request', request(4, 'b')), cancel(4), line('response', response(4, callResult(ok)))]);
+    expect(unknown.results[3]).toMatchObject({ tool: 'a' });
+    expect(unknown.late).toEqual([]);
     // A cancellation concerns the request pending when it came: once that one is answered, a later
     // request of the id is reported when nobody answers it (was: excused by the old cancel).
     const answered = run([line('request', request(1, 'capture')), cancel(1), line('response', response(1, callResult(ok))), line('request', request(1, 'find'))]);

@@ -49,6 +49,25 @@ class Queue {
     return request;
   }
 
+  /**
+   * The first request from entry `from` on, else the front. Those before `from` are the cancelled
+   * ones and always lead the queue: the one taken swaps places with the front, which keeps them
+   * first, so a binary search finds it.
+   */
+  takeFrom(from: number): Request | undefined {
+    const { items, head } = this;
+    if (head >= items.length || items[head]!.entry >= from || items[items.length - 1]!.entry < from) return this.take();
+    let low = head + 1;
+    let high = items.length - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (items[middle]!.entry >= from) high = middle;
+      else low = middle + 1;
+    }
+    [items[head], items[low]] = [items[low]!, items[head]!];
+    return this.take();
+  }
+
   remaining(): readonly Request[] {
     return this.items.slice(this.head);
   }
@@ -78,6 +97,11 @@ interface Slot {
    */
   cancels: number;
   /**
+   * The entry of the cancellation that left every open request of the id cancelled: those before it
+   * are known to be, and an answer goes to a later request (reusing the id) while one is open.
+   */
+  cancelledBefore: number;
+  /**
    * The tool call a JSON-RPC error was given to while a request of another method was open too: an
    * error does not say which it answers. Taken back when the next answer of the id is a tool result
    * and no tool call is left open for it: the error was the other request's.
@@ -86,7 +110,7 @@ interface Slot {
 }
 
 function newSlot(answered: Request | null | undefined): Slot {
-  return { toolCalls: new Queue(), others: undefined, answered, cancels: 0, guessed: undefined };
+  return { toolCalls: new Queue(), others: undefined, answered, cancels: 0, cancelledBefore: 0, guessed: undefined };
 }
 
 /**
@@ -100,7 +124,9 @@ function answerOf(slot: Slot, toolCallFirst: boolean, toolResult: boolean, isErr
     others.take();
     request = slot.guessed;
   } else {
-    request = toolCallFirst ? (toolCalls.size > 0 ? toolCalls.take() : others?.take()) : others && others.size > 0 ? others.take() : toolCalls.take();
+    // MCP: a cancelled request should not be answered, so an answer is a later request's when one is open.
+    const from = slot.cancelledBefore;
+    request = toolCallFirst ? (toolCalls.size > 0 ? toolCalls.takeFrom(from) : others?.takeFrom(from)) : others && others.size > 0 ? others.takeFrom(from) : toolCalls.takeFrom(from);
   }
   slot.guessed = isError && request?.method === 'tools/call' && others !== undefined && others.size > 0 ? request : undefined;
   slot.cancels = Math.min(slot.cancels, openCount(slot));
@@ -245,7 +271,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       } else if (method === 'notifications/cancelled' && isObject(message['params'])) {
         const cancelledKey = idKey(message['params']['requestId']);
         const slot = cancelledKey === undefined ? undefined : requests.get(cancelledKey);
-        if (slot && slot.cancels < openCount(slot)) slot.cancels++;
+        if (slot && slot.cancels < openCount(slot) && ++slot.cancels === openCount(slot)) slot.cancelledBefore = where.entry;
       }
       return { kind: 'skipped', findings: [] };
     }
@@ -360,7 +386,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
       // Plain loops: a generator and a spread per id cost a 200k-call transcript ~140 ms here.
       for (const requests of sessions.values()) {
         for (const slot of requests.values()) {
-          const open = [...slot.toolCalls.remaining(), ...(slot.others?.remaining() ?? [])].sort((a, b) => a.line - b.line);
+          const open = [...slot.toolCalls.remaining(), ...(slot.others?.remaining() ?? [])].sort((a, b) => a.entry - b.entry);
           for (const request of open.slice(slot.cancels)) {
             if (!request.transcript) continue;
             if (truncatedAt !== undefined && request.entry < truncatedAt) continue;
