@@ -3,7 +3,7 @@
 import { constants } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { check } from '../src/index.js';
@@ -400,20 +400,51 @@ describe('folders and globs that could loop, fail or surprise', () => {
     expect(result.stderr).toBe('mcec-result: cannot read runs/x\\u001b[2Jy.jsonl: no such file or directory\n');
   });
 
-  it('a folder the walk cannot read: exit 2 naming it and why, the other inputs still checked', () => {
+  it('a folder the walk cannot read: exit 2 naming it and why, the rest of the walk and the other inputs still checked', () => {
     const dir = tempFiles({ 'deep/top.json': JSON.stringify(ok), 'other.jsonl': lines({ ok: false }) });
     // Past PATH_MAX a folder cannot be listed by anyone, root included (chmod 0 does not stop root).
     const segment = 'd'.repeat(250);
     const nested = Array.from({ length: 18 }, () => segment).join('/');
     expect(spawnSync('mkdir', ['-p', nested], { cwd: join(dir, 'deep') }).status).toBe(0);
     try {
-      const result = runJson(['deep', 'other.jsonl'], { cwd: dir });
-      expect(result.status).toBe(2);
-      expect(result.stderr).toMatch(/^mcec-result: cannot read deep\/(d{250}\/)+d{250}: name too long\n$/);
-      noStack(result.stderr);
-      expect(result.report.summary).toMatchObject({ inputs: 1, invalid: 1 });
+      for (const arg of ['deep', 'deep/**/*.json']) {
+        const result = runJson([arg, 'other.jsonl'], { cwd: dir });
+        expect(result.status, arg).toBe(2);
+        expect(result.stderr, arg).toMatch(/^mcec-result: cannot read deep\/(d{250}\/)+d{250}: name too long\n$/);
+        noStack(result.stderr);
+        // Was inputs 1: the one folder that could not be listed lost deep/top.json with it.
+        expect(result.report.summary, arg).toMatchObject({ inputs: 2, records: 2, invalid: 1 });
+        expect(result.report.summary.unreadable, arg).toEqual([{ source: expect.stringMatching(/^deep\/(d{250}\/)+d{250}$/), message: expect.any(String) }]);
+      }
     } finally {
       spawnSync('rm', ['-rf', dir]);
+    }
+  });
+
+  it('a locked folder inside a walk: reported as unreadable, the files beside it still checked; a locked folder named fails whole', () => {
+    const dir = tempFiles({ 'walk/a.jsonl': lines({ ok: false }), 'walk/sub/good.jsonl': lines(ok), 'walk/locked/good.jsonl': lines(ok) });
+    chmodSync(join(dir, 'walk/locked'), 0);
+    // root lists any folder whatever its mode: the run is made as nobody, where setpriv can.
+    const root = process.getuid?.() === 0;
+    const asNobody = ['--reuid=65534', '--regid=65534', '--clear-groups'];
+    if (root && spawnSync('setpriv', [...asNobody, 'true']).status !== 0) return;
+    // The test run's temporary folder is its owner's alone: nobody needs to pass through it.
+    chmodSync(dirname(dir), 0o711);
+    chmodSync(dir, 0o755);
+    const run = (arg: string) => {
+      const command = root ? spawnSync('setpriv', [...asNobody, process.execPath, binary, 'check', '-f', 'json', arg], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } }) : spawnSync(process.execPath, [binary, 'check', '-f', 'json', arg], { cwd: dir, encoding: 'utf8' });
+      return { status: command.status, stderr: command.stderr, summary: JSON.parse(command.stdout).summary };
+    };
+    try {
+      for (const arg of ['walk', 'walk/**/*.jsonl']) {
+        const result = run(arg);
+        expect(result.status, arg).toBe(2);
+        expect(result.stderr, arg).toBe('mcec-result: cannot read walk/locked: permission denied\n');
+        expect(result.summary, arg).toMatchObject({ inputs: 2, records: 2, invalid: 1, unreadable: [{ source: 'walk/locked', message: 'cannot read walk/locked: permission denied' }] });
+      }
+      expect(run('walk/locked')).toMatchObject({ status: 2, stderr: 'mcec-result: cannot read walk/locked: permission denied\n', summary: { inputs: 0 } });
+    } finally {
+      chmodSync(join(dir, 'walk/locked'), 0o755);
     }
   });
 

@@ -2,8 +2,8 @@
 // `-` is stdin; an argument that exists on disk is a file or a folder (searched recursively);
 // anything else is a glob, and a glob starting with `!` leaves out the files it matches from what
 // the folders and globs find. Files found under a folder or glob are sorted by code point.
-import { accessSync, closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { OwnFile } from '../context.js';
 import { UsageError, describeError, describeReadError } from '../errors.js';
 // globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
@@ -57,21 +57,43 @@ function linkToFile(path: string): boolean {
   }
 }
 
+/** What a folder walk or a glob found, and the folders under it that could not be listed. */
+interface Walked {
+  files: string[];
+  failures: InputFailure[];
+}
+
 /**
  * The files a folder walk or a glob finds: regular files, and links to files. Links to folders are
  * not followed: one pointing up the tree made a glob loop, on two such links for hours (fast-glob
  * follows each until the path is too long), and found the same files again under other names.
+ * `name` gives a folder the walk could not list the name the report shows; the folder walked
+ * failing, or the glob's own folder, fails the whole argument.
  */
-async function walk(arg: string, pattern: string, cwd?: string, anyCase = false): Promise<string[] | InputFailure> {
+async function walk(arg: string, pattern: string, cwd?: string, anyCase = false, name?: (folder: string) => string): Promise<Walked | InputFailure> {
   // Synchronous: nothing else runs while inputs are listed. Async with objectMode cost a folder of
   // 10k files ~40 ms more than async with plain paths; sync with objectMode costs no more than that.
   const { globbySync } = await loadGlobby();
+  // fast-glob stops at the first folder it cannot list (when the error is not ENOENT): one locked
+  // folder deep in a tree lost every file of the walk. Listed here, it is an empty folder to
+  // fast-glob and an unreadable input to the report.
+  const unlisted: NodeJS.ErrnoException[] = [];
+  const listFolder = ((path: string, options?: object) => {
+    try {
+      return readdirSync(path, options as { withFileTypes: true });
+    } catch (error) {
+      // A folder removed during the walk is nothing to report, as fast-glob has it.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw error;
+      unlisted.push(error as NodeJS.ErrnoException);
+      return [];
+    }
+  }) as typeof readdirSync;
   let entries;
   try {
     // `check .` at a project's root walked node_modules (thousands of package.json files checked as
     // envelopes), as no JavaScript tool does; a glob that names node_modules still goes there.
     const ignore = pattern.includes('node_modules') ? [] : ['**/node_modules/**'];
-    entries = globbySync(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true, caseSensitiveMatch: !anyCase, ignore });
+    entries = globbySync(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true, caseSensitiveMatch: !anyCase, ignore, fs: { readdirSync: listFolder } });
   } catch (error) {
     return walkFailure(arg, error);
   }
@@ -79,24 +101,36 @@ async function walk(arg: string, pattern: string, cwd?: string, anyCase = false)
   for (const { path, dirent } of entries) {
     if (dirent.isFile() || (dirent.isSymbolicLink() && linkToFile(cwd === undefined ? path : join(cwd, path)))) files.push(path);
   }
-  return files.sort(byCodePoint);
+  const root = resolve(cwd ?? '.');
+  const failures: InputFailure[] = [];
+  for (const error of unlisted) {
+    const folder = error.path === undefined ? undefined : resolve(root, error.path);
+    if (folder === undefined || folder === root) return walkFailure(arg, error);
+    const shown = name ? name(folder) : shownPath(folder);
+    failures.push({ source: shown, message: `cannot read ${shown}: ${describeError(error)}` });
+  }
+  return { files: files.sort(byCodePoint), failures };
+}
+
+/** A path named as the user would: relative when under the working directory, with forward slashes. */
+function shownPath(path: string): string {
+  const fromHere = isAbsolute(path) ? underWorkingDirectory(path) : undefined;
+  return toSlashes(fromHere === undefined ? path : fromHere || '.');
 }
 
 /** A folder the walk could not read, named as the user would (relative when under the working directory). */
 function walkFailure(arg: string, error: unknown): InputFailure {
   const at = (error as NodeJS.ErrnoException).path;
-  let shown = at ?? arg;
-  if (at !== undefined && isAbsolute(at)) {
-    const fromHere = underWorkingDirectory(at);
-    if (fromHere !== undefined) shown = fromHere || '.';
-  }
-  return { source: arg, message: `cannot read ${toSlashes(shown)}: ${describeError(error)}` };
+  const shown = at === undefined ? toSlashes(arg) : shownPath(at);
+  return { source: arg, message: `cannot read ${shown}: ${describeError(error)}` };
 }
 
 /** What one argument names: `searched` when a folder walk or a glob found the files (maybe none). */
 interface Expanded {
   files: Found[];
   searched: boolean;
+  /** Folders under the argument that could not be listed: the rest of it is still checked. */
+  failures?: InputFailure[];
 }
 
 async function expandOne(arg: string, stdinName: string): Promise<Expanded | InputFailure> {
@@ -111,23 +145,24 @@ async function expandOne(arg: string, stdinName: string): Promise<Expanded | Inp
   }
   if (info?.isDirectory()) {
     // RESULT.JSON, as Windows tools name files, is searched for too: framing reads the name in any case.
-    const files = await walk(asGiven, folderPattern, path, true);
-    if (!Array.isArray(files)) return files;
     const base = asGiven.replace(/\/+$/, '');
     // globby's paths are normalised already: the folder is resolved once, not each of its 10k files.
     const folder = resolve(path);
-    const listed = files.map((inFolder) => {
+    // A folder inside is named as the files beside it are: under the argument as given.
+    const walked = await walk(asGiven, folderPattern, path, true, (inside) => `${base}/${toSlashes(relative(folder, inside))}`);
+    if ('message' in walked) return walked;
+    const listed = walked.files.map((inFolder) => {
       const name = `${base}/${inFolder}`;
       return { source: { name, path: name }, key: `${folder}${sep}${sep === '/' ? inFolder : inFolder.replaceAll('/', sep)}` };
     });
-    return { files: listed, searched: true };
+    return { files: listed, searched: true, failures: walked.failures };
   }
   if (info) return { files: [found(asGiven, path)], searched: false };
   const { isDynamicPattern } = await loadGlobby();
   if (!isDynamicPattern(asGiven)) return { source: asGiven, message: `cannot read ${asGiven}: ${describeReadError(asGiven, undefined)}` };
-  const files = await walk(asGiven, asGiven);
-  if (!Array.isArray(files)) return files;
-  return { files: files.map((name) => found(name)), searched: true };
+  const walked = await walk(asGiven, asGiven);
+  if ('message' in walked) return walked;
+  return { files: walked.files.map((name) => found(name)), searched: true, failures: walked.failures };
 }
 
 /** An argument that leaves files out: `!` and a glob, unless a file of that name exists. */
@@ -190,8 +225,11 @@ export async function expandReportPaths(args: readonly string[]): Promise<string
     }
     // globby reads a lone `!x` as "everything but x": merge would have read every file here.
     if (asGiven.startsWith('!')) throw new UsageError(`${asGiven}: merge leaves no files out: name the reports, or a glob that matches only them`);
-    const files = await walk(asGiven, asGiven);
-    if (!Array.isArray(files)) throw new UsageError(files.message);
+    const walked = await walk(asGiven, asGiven);
+    if ('message' in walked) throw new UsageError(walked.message);
+    // A report in a folder that could not be listed would be left out of the merge without a word.
+    if (walked.failures[0]) throw new UsageError(walked.failures[0].message);
+    const { files } = walked;
     if (files.length === 0) throw new UsageError(`no reports in ${asGiven}: the glob matches no file`);
     paths.push(...files);
   }
@@ -419,6 +457,7 @@ export async function expandInputs(args: readonly string[], stdinName = '-', own
       continue;
     }
     let { files } = result;
+    if (result.failures) failures.push(...result.failures);
     if (result.searched) {
       if (owned) {
         refuseFoundOverwrite(files, arg, owned);
@@ -427,7 +466,8 @@ export async function expandInputs(args: readonly string[], stdinName = '-', own
       // A file named on the command line is checked: exclusions narrow what folders and globs find.
       const beforeExclusions = files.length;
       if (excluded) files = files.filter((f) => !excluded(f));
-      if (files.length === 0) {
+      // A folder that could not be listed says already why nothing was found.
+      if (files.length === 0 && !result.failures?.length) {
         const name = toSlashes(arg);
         const why = beforeExclusions === 0 ? '' : `: ${exclusions.join(' ')} left out all ${beforeExclusions}`;
         failures.push({ source: name, message: `no input files in ${name}${why}` });
