@@ -177,6 +177,18 @@ describe('mcec-result check: inputs', () => {
     expect(backslash.report.findings[0].source).toBe('x/two.jsonl');
   });
 
+  it('a backslash before a bracket, brace or parenthesis escapes it in a glob; before anything else it is a separator', () => {
+    const dir = tempFiles({ 'names/[ab].jsonl': lines(noError), 'names/a.jsonl': lines(noError), 'names/q?.jsonl': lines(noError) });
+    const sources = (args: string[]) => runJson(args, { cwd: dir }).report.findings.map((f: { source: string }) => f.source);
+    // Was "no input files in names//[ab/].jsonl": the escapes made separators.
+    expect(sources(['names/\\[ab\\]*.jsonl'])).toEqual(['names/[ab].jsonl']);
+    expect(sources(['names/\\[ab\\].jsonl'])).toEqual(['names/[ab].jsonl']);
+    expect(sources(['names\\*.jsonl'])).toEqual(['names/[ab].jsonl', 'names/a.jsonl', 'names/q?.jsonl']);
+    expect(sources(['names/*.jsonl', '!names/\\[ab\\].jsonl'])).toEqual(['names/a.jsonl', 'names/q?.jsonl']);
+    expect(sources(['names/q[?].jsonl'])).toEqual(['names/q?.jsonl']);
+    expect(runCli(['check', 'names/\\{x\\}*.jsonl'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: no input files in names/\\{x\\}*.jsonl\n' });
+  });
+
   it('a missing file: exit 2 and one line on stderr; the other inputs are still reported', () => {
     const dir = tempFiles({ 'run.jsonl': lines(noError) });
     const result = runJson(['missing.jsonl', 'run.jsonl'], { cwd: dir });

@@ -27,6 +27,16 @@ function toSlashes(path: string): string {
   return path.replaceAll('\\', '/');
 }
 
+/**
+ * A glob with its backslashes as separators (Windows' `logs\*.jsonl`), but for one before a bracket,
+ * brace or parenthesis, which escapes it as in fast-glob (`names/\[ab\].jsonl`): made a separator,
+ * the escape matched nothing, and the message named `names//[ab/].jsonl`. `*` and `?` follow a
+ * backslash as a separator only: no Windows name holds them, and `[*]` matches one literally.
+ */
+function globSlashes(glob: string): string {
+  return glob.replace(/\\(?![[\]{}()])/g, '/');
+}
+
 // Synchronous: one stat per argument, and node:fs/promises need not be loaded for it.
 function statOrUndefined(path: string) {
   try {
@@ -159,8 +169,9 @@ async function expandOne(arg: string, stdinName: string): Promise<Expanded | Inp
   }
   if (info) return { files: [found(asGiven, path)], searched: false };
   const { isDynamicPattern } = await loadGlobby();
-  if (!isDynamicPattern(asGiven)) return { source: asGiven, message: `cannot read ${asGiven}: ${describeReadError(asGiven, undefined)}` };
-  const walked = await walk(asGiven, asGiven);
+  const glob = globSlashes(arg);
+  if (!isDynamicPattern(glob)) return { source: asGiven, message: `cannot read ${asGiven}: ${describeReadError(asGiven, undefined)}` };
+  const walked = await walk(arg, glob);
   if ('message' in walked) return walked;
   return { files: walked.files.map((name) => found(name)), searched: true, failures: walked.failures };
 }
@@ -219,18 +230,19 @@ export async function expandReportPaths(args: readonly string[]): Promise<string
     // globby threw on it: "unexpected failure: Patterns must be a string (non empty)".
     if (arg === '') throw new UsageError('a report argument is empty: name a report file or glob, or - for standard input');
     const asGiven = toSlashes(arg);
-    if (arg === '-' || isThere(arg) || (asGiven !== arg && isThere(asGiven)) || !(await loadGlobby()).isDynamicPattern(asGiven)) {
+    const glob = globSlashes(arg);
+    if (arg === '-' || isThere(arg) || (asGiven !== arg && isThere(asGiven)) || !(await loadGlobby()).isDynamicPattern(glob)) {
       paths.push(arg);
       continue;
     }
     // globby reads a lone `!x` as "everything but x": merge would have read every file here.
-    if (asGiven.startsWith('!')) throw new UsageError(`${asGiven}: merge leaves no files out: name the reports, or a glob that matches only them`);
-    const walked = await walk(asGiven, asGiven);
+    if (arg.startsWith('!')) throw new UsageError(`${arg}: merge leaves no files out: name the reports, or a glob that matches only them`);
+    const walked = await walk(arg, glob);
     if ('message' in walked) throw new UsageError(walked.message);
     // A report in a folder that could not be listed would be left out of the merge without a word.
     if (walked.failures[0]) throw new UsageError(walked.failures[0].message);
     const { files } = walked;
-    if (files.length === 0) throw new UsageError(`no reports in ${asGiven}: the glob matches no file`);
+    if (files.length === 0) throw new UsageError(`no reports in ${arg}: the glob matches no file`);
     paths.push(...files);
   }
   return paths;
@@ -447,7 +459,7 @@ export async function expandInputs(args: readonly string[], stdinName = '-', own
   refuseArgumentMistakes(args);
   const exclusions = args.filter(isExclusion);
   const wanted = args.filter((arg) => !exclusions.includes(arg));
-  const patterns = exclusions.map((arg) => toSlashes(arg.slice(1)));
+  const patterns = exclusions.map((arg) => globSlashes(arg.slice(1)));
   const excluded = patterns.length > 0 ? await exclusionTest(patterns) : undefined;
   const owned = own.length > 0 ? ownFilesByKey(own) : undefined;
   for (const arg of wanted) {
@@ -468,9 +480,9 @@ export async function expandInputs(args: readonly string[], stdinName = '-', own
       if (excluded) files = files.filter((f) => !excluded(f));
       // A folder that could not be listed says already why nothing was found.
       if (files.length === 0 && !result.failures?.length) {
-        const name = toSlashes(arg);
         const why = beforeExclusions === 0 ? '' : `: ${exclusions.join(' ')} left out all ${beforeExclusions}`;
-        failures.push({ source: name, message: `no input files in ${name}${why}` });
+        // As typed: with its backslashes made slashes, an escaped glob read as another one.
+        failures.push({ source: arg, message: `no input files in ${arg}${why}` });
         continue;
       }
     } else if (owned && files[0]?.source.path !== undefined) {
