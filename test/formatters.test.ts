@@ -193,6 +193,21 @@ describe('report data with control characters, for people', () => {
     for (const section of ['top codes', 'unknown error codes', 'sessions']) expect(text).toMatch(new RegExp(`${section}\n(.*\n)?  "" +.*2`));
   });
 
+  it('markdown: a line break in a file name is an escape, not a <br> that makes CR and LF look alike', () => {
+    const at = (source: string, line: number): Finding => ({ rule: 'parse-error', severity: 'error', message: 'unterminated string', location: { source, line } });
+    const names = report({
+      findings: [at('./n\nl.jsonl', 2), at('./c\rr.jsonl', 2), at('./c\rr.jsonl', 3)],
+      summary: sampleSummary({ unreadable: [{ source: 'x\r\ny.jsonl', message: 'cannot read x\r\ny.jsonl: permission denied' }] }),
+    });
+    const text = formatReport('markdown', names, { ...plain, maxListed: 1 });
+    // Was: | ./n<br>l.jsonl:2 | and | ./c<br>r.jsonl:2 |, two names that read alike.
+    expect(text).toContain('| ./n\\\\u000al.jsonl:2 | error |');
+    expect(text).toContain('| ./c\\\\u000dr.jsonl:2 | error |');
+    expect(text).toContain('| ./c\\\\u000dr.jsonl |  |  | … and 1 more');
+    expect(text).toContain('> **unreadable:** cannot read x\\\\u000d\\\\u000ay.jsonl: permission denied');
+    expect(text).not.toContain('<br>');
+  });
+
   it('markdown: the same, a line break inside a cell still a <br>', () => {
     const text = formatReport('markdown', dirty, plain);
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\ufeff]/);

@@ -12,7 +12,9 @@ import { byCount, interruptedText, notCovered, tooManyWarnings, listedBySource, 
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
  * markup are backslash-escaped (GFM 2.4); `|` must be, or it ends the cell (GFM 4.10); `&`, `<`
  * and `>` become entities so that no value renders as HTML or as a character reference; a line
- * break would end the row, so it becomes <br>; other control characters are shown as escapes.
+ * break would end the row, so it becomes <br>; other control characters are shown as escapes. A
+ * file name's line breaks are escapes too (printable() before the cell): as <br>, `n\nl.jsonl`
+ * and `n\rl.jsonl` read alike, and neither as the name it is.
  * GFM also turns `https://…`, `www.…` and `a@b.example` in plain text into links ("extended
  * autolinks"): a code or detail from a record became a link in the job summary. A backslash before
  * the `:` of `://`, before `@` and before the dot after `www` keeps them text, and shows as nothing.
@@ -150,8 +152,8 @@ function findings(report: Report, options: FormatOptions, budget: number): strin
     left -= bytes;
   };
   for (const { source, listed, rest } of listedBySource(report.findings, options.maxListed)) {
-    for (const finding of listed) add(() => [placeOf(finding), finding.severity, finding.rule, messageWithSuggestion(finding)], 1);
-    if (rest > 0) add(() => [source, '', '', `… and ${rest} more (--max-listed 0 lists all)`], rest);
+    for (const finding of listed) add(() => [printable(placeOf(finding)), finding.severity, finding.rule, messageWithSuggestion(finding)], 1);
+    if (rest > 0) add(() => [printable(source), '', '', `… and ${rest} more (--max-listed 0 lists all)`], rest);
   }
   if (unlisted > 0) lines.push(tableRow(['…', '', '', `… and ${unlisted} more, ${leftOut}`]));
   return lines;
@@ -160,7 +162,7 @@ function findings(report: Report, options: FormatOptions, budget: number): strin
 // Not streamed: the findings table is bounded (--max-listed per input, 1 MB in all).
 export function* formatMarkdown(report: Report, options: FormatOptions): Generator<string> {
   const unread = report.summary.unreadable ?? [];
-  const unreadable = unread.slice(0, maxNameRows).map((failure) => `> **unreadable:** ${escapeCell(shortMessage(failure.message))}`);
+  const unreadable = unread.slice(0, maxNameRows).map((failure) => `> **unreadable:** ${escapeCell(printable(shortMessage(failure.message)))}`);
   if (unread.length > maxNameRows) unreadable.push(`> … and ${unread.length - maxNameRows} more inputs not read (the JSON report lists them all)`);
   const blocks = [[heading(report, options)], ...(report.summary.interrupted ? [[`> **${interruptedText}**`]] : []), ...(unreadable.length > 0 ? [unreadable] : []), totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report)];
   const head = blocks
