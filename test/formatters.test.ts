@@ -187,6 +187,25 @@ describe('report data with control characters, for people', () => {
     expect(text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
   });
 
+  it('human, Markdown and GitHub: a lone surrogate in a code or a file name is an escape, as in messages', () => {
+    // Was raw: text no UTF-8 holds, written out as U+FFFD, which "bad\ufffdcode" is too.
+    const odd = 'bad\ud800code';
+    const lone = report({
+      summary: sampleSummary({ codes: { [odd]: 1 }, unknownCodes: { [odd]: 1 }, tools: { [`t\udc00`]: { ok: 0, failed: 1 } } }),
+      findings: [{ rule: 'unknown-code', severity: 'warning', message: 'unknown error code "bad\\ud800code"', location: { source: 'w\ud800.jsonl', line: 1 } }],
+      suggestions: { codes: {}, warningCodes: {} },
+    });
+    for (const format of ['human', 'markdown', 'github'] as const) {
+      const text = formatReport(format, lone, plain);
+      expect(text, format).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+      expect(text, format).toMatch(format === 'markdown' ? /w\\\\ud800\.jsonl:1/ : /w\\ud800\.jsonl/);
+    }
+    const human = formatReport('human', lone, plain);
+    for (const section of ['top codes', 'unknown error codes']) expect(human, section).toMatch(new RegExp(`${section}\n  bad\\\\ud800code +1`));
+    expect(human).toMatch(/tools\n.*\n  t\\udc00 /);
+    expect(formatReport('markdown', lone, plain)).toContain('| bad\\\\ud800code | error | 1 |');
+  });
+
   it('human: an empty code or session is a row named "", not a blank one', () => {
     const empty = report({ summary: sampleSummary({ codes: { '': 2, 'window-not-found': 1 }, unknownCodes: { '': 2 }, sessions: { '': { records: 2, ok: 0, failed: 2 } } }) });
     const text = formatReport('human', empty, plain);

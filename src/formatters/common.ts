@@ -1,4 +1,5 @@
 // Pieces every format shares.
+import { loneSurrogate } from '../text.js';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 
@@ -105,15 +106,17 @@ export function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): Generato
 // C0 and C1 controls, the bidirectional controls that can make text read in another order than
 // it is stored ("Trojan Source", U+061C and U+200E/F among them), and characters that show as
 // nothing (U+00AD, U+180E, U+200B, U+2060-2064, U+FEFF, U+FFF9-FFFB, the tag characters
-// U+E0000-E007F): two codes that differ by one of them printed alike; and U+2028/U+2029, which
-// some viewers break lines at. Report data comes from whatever produced the records. U+200C/D
-// stay: emoji sequences and several scripts need them.
+// U+E0000-E007F): two codes that differ by one of them printed alike; U+2028/U+2029, which
+// some viewers break lines at; and lone surrogates, half a character that no UTF-8 holds (written
+// out, one became U+FFFD, and a code or file name read as another; messages quote it as `\ud800`).
+// Report data comes from whatever produced the records. U+200C/D stay: emoji sequences and several
+// scripts need them.
 const hidden = '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\ufff9-\\ufffb';
 const tag = '\\udb40[\\udc00-\\udc7f]';
-const unprintable = new RegExp(`[\\u0000-\\u001f${hidden}]|${tag}`);
+const unprintable = new RegExp(`[\\u0000-\\u001f${hidden}]|${tag}|${loneSurrogate.source}`);
 const unprintables = new RegExp(unprintable.source, 'g');
 /** The same, less the tab and the line breaks: for formats that write those their own way (GitHub's %0A, XML's &#10;). */
-const unprintableInLines = new RegExp(`[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f${hidden}]|${tag}`);
+const unprintableInLines = new RegExp(`[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f${hidden}]|${tag}|${loneSurrogate.source}`);
 const unprintablesInLines = new RegExp(unprintableInLines.source, 'g');
 
 /** Each UTF-16 unit as a `\u001b` escape (a tag character is two). */

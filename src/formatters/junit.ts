@@ -39,8 +39,8 @@ const maybeNotXmlChar = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD]/;
  */
 function escapeWith(text: string, special: RegExp): string {
   const shown = printableLines(text);
-  // A lone surrogate becomes U+FFFD, as in the other formats: dropped, w\ud800.jsonl read as w.jsonl.
-  const chars = maybeNotXmlChar.test(shown) ? shown.replace(notXmlChar, (c) => (/[\ud800-\udfff]/.test(c) ? '\ufffd' : '')) : shown;
+  // A lone surrogate is an escape by now, as in the other formats: dropped, w\ud800.jsonl read as w.jsonl.
+  const chars = maybeNotXmlChar.test(shown) ? shown.replace(notXmlChar, '') : shown;
   return chars.replace(special, entity);
 }
 
