@@ -43,6 +43,8 @@ export interface UnitResult {
   /** Line breaks read: where the next range's line numbers start. */
   lines: number;
   failure?: InputFailure;
+  /** It could not be read at all (opened, or its first bytes read): no input of `summary.inputs`. */
+  unread?: true;
   /** It held JSON-RPC messages, whose pairing a byte range cannot see whole. */
   paired: boolean;
   /** Ctrl-C stopped it: it may end before its last line. */
@@ -314,6 +316,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
   const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false, io.budget ?? new SpillBudget());
   if (io.progress) checker.progress = io.progress;
   let failure: InputFailure | undefined;
+  let unread = false;
   let lines = 0;
   try {
     const framing = framingFor(source.path, options.input ?? 'auto');
@@ -344,6 +347,8 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     if (!signal?.aborted) {
       const message = error instanceof InputDataError ? `${source.name}: ${error.message}` : `cannot read ${source.name}: ${describeReadError(source.name, error)}`;
       failure = { source: source.name, message };
+      // Faulty data (gzip cut short, a file changed under a range) was read, and its records count.
+      unread = !(error instanceof InputDataError) && checker.entries === 0;
     }
   }
   // A range never reports the whole input empty: the run decides that from every range's entries.
@@ -356,6 +361,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     lines,
     paired: checker.paired(),
     ...(failure && { failure }),
+    ...(unread && { unread: true as const }),
     ...(signal?.aborted && { interrupted: true as const }),
   };
 }

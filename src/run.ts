@@ -228,7 +228,8 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
       if (result) parts.push(result);
     }
     if (parts.length === 0) continue;
-    checked++;
+    // An input that could not be read at all is in `unreadable` only, as one that is missing is.
+    if (!parts.every((part) => part.unread)) checked++;
     const assembled = assembleInput(source, parts, context);
     findings.push(...assembled.findings);
     failures.push(...assembled.failures);

@@ -3,6 +3,7 @@
 import { constants } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -313,6 +314,32 @@ describe('unreadable inputs', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(root ? 'mcec-result: cannot read /proc/self/mem: i/o error\n' : 'mcec-result: cannot read secret.jsonl: permission denied\n');
     expect(result.report.summary.invalid).toBe(1);
+  });
+
+  it('summary.inputs counts the inputs read: one that could not be read is in unreadable only, however it failed', async () => {
+    const dir = tempFiles({ 'ok.jsonl': lines({ ok: false }), 'walk/ok.jsonl': lines({ ok: false }), 'secret.jsonl': lines({ ok: false }), 'cut.jsonl.gz': gzipSync(lines({ ok: false }, { ok: false })).subarray(0, 30) });
+    symlinkSync('gone.jsonl', join(dir, 'broken.jsonl'));
+    symlinkSync('../gone.jsonl', join(dir, 'walk/broken.jsonl'));
+    const socket = createServer().listen(join(dir, 'walk/socket.jsonl'));
+    await new Promise((listening) => socket.once('listening', listening));
+    // root reads any file whatever its mode; /proc/self/mem fails to read for root too (EIO).
+    const root = process.getuid?.() === 0;
+    if (!root) chmodSync(join(dir, 'secret.jsonl'), 0);
+    const denied = root ? '/proc/self/mem' : 'secret.jsonl';
+    try {
+      // Was 2, 1, 3, 2, 1 and 2: a file that could not be opened counted, a broken link named did not.
+      for (const [arg, inputs] of [[denied, 1], ['broken.jsonl', 1], ['walk', 2], ['walk/socket.jsonl', 1], ['missing.jsonl', 1], ['cut.jsonl.gz', 2]] as const) {
+        const result = runJson([arg, 'ok.jsonl'], { cwd: dir });
+        expect(result.status, arg).toBe(2);
+        expect(result.report.summary.unreadable, arg).toHaveLength(1);
+        expect(result.report.summary.inputs, arg).toBe(inputs);
+      }
+      // A gzip file cut short was read, its records checked: it counts, with them.
+      expect(runJson(['cut.jsonl.gz'], { cwd: dir }).report.summary).toMatchObject({ inputs: 1, unreadable: [{ message: 'cut.jsonl.gz: gzip data ends early' }] });
+      expect(runCli(['check', denied, 'ok.jsonl'], { cwd: dir }).stdout).toMatch(/\n✖ 1 problem \(1 error, 0 warnings\) in 1 input \(1 input not read\)\n/);
+    } finally {
+      socket.close();
+    }
   });
 
   it('a folder redirected to standard input: exit 2, not an empty input', () => {
