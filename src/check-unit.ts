@@ -14,6 +14,7 @@ import { frameBuffer, frameInput, framingFor, type FramingOptions } from './fram
 import { NdjsonFramer } from './framing/ndjson.js';
 import { InputDataError, decodeInput, plainUtf8, type ChunkSource } from './sources/decode.js';
 import type { InputSource } from './sources/expand.js';
+import { readSpecial } from './sources/special.js';
 import { asBytes, standardInput, untilAborted, type StdinChunks } from './sources/stdin.js';
 import { Tally } from './tally.js';
 import type { Finding, Framed, InputFailure, ParseHint, Progress, RecordFinding, Summary, Wrapping } from './types.js';
@@ -323,7 +324,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     if (range && range.index > 0) {
       lines = await frameRange(source.path!, range, options, checker);
     } else {
-      const read = source.path === undefined ? (stdin ? callerStdin(stdin, signal) : standardInput()) : range ? firstRange(source.path, range, signal) : readFile(source.path);
+      const read = source.path === undefined ? (stdin ? callerStdin(stdin, signal) : standardInput()) : range ? firstRange(source.path, range, signal) : source.special ? await readSpecial(source.path, signal) : readFile(source.path);
       const whole = Buffer.isBuffer(read) ? read : undefined;
       const plain = whole && plainUtf8(whole);
       if (whole && plain) {
@@ -337,7 +338,8 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
         if (io.progress) raw = counted(raw, io.progress);
         // A file can be decoded again to recover what corrupt gzip data cost (decode.ts).
         const path = source.path;
-        const reread = path === undefined || range ? undefined : whole ? () => [whole] : () => readAgain(path, signal);
+        // A FIFO cannot be read from its start twice: opened again, it waits for a writer.
+        const reread = path === undefined || range || source.special ? undefined : whole ? () => [whole] : () => readAgain(path, signal);
         lines = await frameInput(await decodeInput(raw, reread), framing, options, checker);
       }
     }

@@ -19,6 +19,8 @@ export const loadAjv2019 = (): typeof import('ajv/dist/2019.js') => packageRequi
 export const loadAjv2020 = (): typeof import('ajv/dist/2020.js') => packageRequire('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
 export const loadAjvFormats = (): typeof import('ajv-formats').default => (packageRequire('ajv-formats') as { default: typeof import('ajv-formats').default }).default;
 export const loadZlib = (): typeof import('node:zlib') => packageRequire('node:zlib') as typeof import('node:zlib');
+/** node:net only to read a FIFO named as an input (sources/special.ts). */
+export const loadNet = (): typeof import('node:net') => packageRequire('node:net') as typeof import('node:net');
 export const loadCrypto = (): typeof import('node:crypto') => packageRequire('node:crypto') as typeof import('node:crypto');
 export const loadJsoncParser = (): typeof import('jsonc-parser') => packageRequire('jsonc-parser') as typeof import('jsonc-parser');
 

@@ -3,6 +3,7 @@
 import { closeSync, fchmodSync, fchownSync, lstatSync, openSync, readSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
+import { OpenAborted, openOffThread } from './sources/special.js';
 // node:crypto costs a start-up ~4 ms here; only a report written to a file needs it (its temporary name).
 import { loadCrypto } from './lazy.js';
 
@@ -100,8 +101,8 @@ interface Replaced {
   old?: { mode: number; uid: number; gid: number };
 }
 
-/** What a report written to `path` replaces, or undefined for a device or pipe, which takes it as it comes. */
-function replacedFile(path: string): Replaced | undefined {
+/** What a report written to `path` replaces; `fifo` or undefined for a device or pipe, which takes it as it comes. */
+function replacedFile(path: string): Replaced | 'fifo' | undefined {
   let target = path;
   // A link, dangling too, is followed to the file it names.
   // Relative to the folder the link really is in: `..` from a path through a linked folder is not
@@ -109,7 +110,7 @@ function replacedFile(path: string): Replaced | undefined {
   for (let hops = 0; hops < 40 && lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink(); hops++) target = resolve(realpathSync(dirname(target)), readlinkSync(target));
   const info = statSync(target, { throwIfNoEntry: false });
   if (!info) return { target };
-  if (!info.isFile()) return undefined;
+  if (!info.isFile()) return info.isFIFO() ? 'fifo' : undefined;
   return { target, old: { mode: info.mode & 0o7777, uid: info.uid, gid: info.gid } };
 }
 
@@ -143,7 +144,7 @@ export async function writeReportFile(path: string, reports: readonly Iterable<s
     // A folder on the way that cannot be searched, a link that loops: said as any write failure is.
     throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
   }
-  if (!replaced) return writeInPlace(path, path, reports, signal);
+  if (!replaced || replaced === 'fifo') return writeInPlace(path, path, reports, signal, replaced === 'fifo');
   const { target, old } = replaced;
   let temporary;
   try {
@@ -208,11 +209,13 @@ function copyInPlace(path: string, from: string, target: string): void {
 }
 
 /** The old way, for a device, a pipe, or a file whose folder takes no new file. */
-async function writeInPlace(path: string, target: string, reports: readonly Iterable<string>[], signal: AbortSignal | undefined): Promise<void> {
+async function writeInPlace(path: string, target: string, reports: readonly Iterable<string>[], signal: AbortSignal | undefined, fifo = false): Promise<void> {
   let fd: number;
   try {
-    fd = openSync(target, 'w');
+    // A FIFO's open waits for a reader: off the main thread, so that Ctrl-C and SIGTERM are heard.
+    fd = fifo ? await openOffThread(target, 'w', signal) : openSync(target, 'w');
   } catch (error) {
+    if (error instanceof OpenAborted) throw new WriteInterrupted(`${path} is not written: nothing read it`);
     throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
   }
   try {

@@ -85,9 +85,12 @@ export function dropUnplaceable(units: readonly Unit[], results: (UnitResult | u
   }
 }
 
-/** Workers pay for their start and for sending results back; small runs are faster on this thread. */
+/**
+ * Workers pay for their start and for sending results back; small runs are faster on this thread.
+ * Standard input and a FIFO are read here, where Ctrl-C can end a wait for their writer.
+ */
 function runsInline({ units, bytes }: Plan, jobs: number): boolean {
-  return units.some((u) => u.source.path === undefined) || jobs < 2 || units.length < 2 || bytes < parallelBytes;
+  return units.some((u) => u.source.path === undefined || u.source.special) || jobs < 2 || units.length < 2 || bytes < parallelBytes;
 }
 
 async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context: CheckContext, folder: RunFolder): Promise<RunResults> {

@@ -4,6 +4,7 @@ import { constants } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -383,6 +384,87 @@ describe('pipes named as paths', () => {
     expect(JSON.parse(piped.stdout).summary).toMatchObject({ records: 20_000, unparseable: 0, invalid: 2858 });
     expect(piped.stdout.replaceAll('"pipe"', '"run.jsonl"')).toBe(JSON.stringify(named.report, null, 2) + '\n');
   });
+});
+
+/** Whether the process has a handler for `signal` (Linux's /proc; elsewhere, a guess after a second). */
+function catches(pid: number, signal: NodeJS.Signals, waitedMs: number): boolean {
+  let status;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return waitedMs >= 1000;
+  }
+  const mask = /^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1];
+  return mask !== undefined && ((BigInt(`0x${mask}`) >> BigInt(osConstants.signals[signal] - 1)) & 1n) === 1n;
+}
+
+/**
+ * Runs the CLI, sends `signal` `afterMs` after the CLI handles it (sent sooner, its default action
+ * ended a slow start), and waits for it to end; a run still there 10 s later is killed (its code is
+ * then null), so that a hang fails the test rather than the suite.
+ */
+async function signalled(args: string[], cwd: string, signal: NodeJS.Signals, afterMs = 300) {
+  const child = spawn(process.execPath, [binary, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  for (let waited = 0; !catches(child.pid!, signal, waited) && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setTimeout(resolve, afterMs));
+  child.kill(signal);
+  const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const code = await closed;
+  clearTimeout(killer);
+  return { code, stdout, stderr };
+}
+
+describe('FIFOs nobody opens the other end of', () => {
+  // The main thread waited in a synchronous open() for a writer (or, for -o, a reader), and no signal
+  // handler ran: Ctrl-C and SIGTERM did nothing, and `timeout 3 mcec-result check fifo` never ended.
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s ends a run waiting for a FIFO input\'s writer: exit %i', async (signal, status) => {
+    const dir = tempFiles({});
+    expect(spawnSync('mkfifo', ['in.jsonl'], { cwd: dir }).status).toBe(0);
+    const result = await signalled(['check', '--format', 'json', 'in.jsonl'], dir, signal);
+    expect(result.code).toBe(status);
+    if (signal === 'SIGINT') {
+      expect(result.stderr).toBe('mcec-result: interrupted: the report covers only what was read before Ctrl-C (0 records)\n');
+      expect(JSON.parse(result.stdout).summary).toMatchObject({ inputs: 1, records: 0, interrupted: true });
+    } else {
+      expect(result.stderr).toBe('mcec-result: stopped by SIGTERM: no report written\n');
+    }
+  }, 20_000);
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s ends a run waiting for the reader of a FIFO report: exit %i', async (signal, status) => {
+    const dir = tempFiles({ 'a.jsonl': lines({ ok: true, result: {} }) });
+    expect(spawnSync('mkfifo', ['out'], { cwd: dir }).status).toBe(0);
+    // Late enough that reading is over, and the run waits to write.
+    const result = await signalled(['check', 'a.jsonl', '-o', 'out'], dir, signal, 1000);
+    expect(result.code).toBe(status);
+    expect(result.stderr).toBe(signal === 'SIGINT' ? 'mcec-result: interrupted by Ctrl-C while the report was written: out is not written: nothing read it\n' : 'mcec-result: stopped by SIGTERM: no report written\n');
+  }, 20_000);
+
+  it('Ctrl-C while the writer of a FIFO is idle: exit 130 at once, with what was read', async () => {
+    const dir = tempFiles({ 'a.jsonl': lines({ ok: true, result: {} }) });
+    expect(spawnSync('mkfifo', ['in.jsonl'], { cwd: dir }).status).toBe(0);
+    // A writer that writes a line and then waits, as `<(cat a; sleep 30; cat a)` does.
+    const writer = spawn('sh', ['-c', 'exec 3>in.jsonl; cat a.jsonl >&3; sleep 30'], { cwd: dir });
+    try {
+      const started = Date.now();
+      const result = await signalled(['check', '--format', 'json', 'in.jsonl'], dir, 'SIGINT', 1500);
+      expect(result.code).toBe(130);
+      expect(Date.now() - started).toBeLessThan(8000);
+      expect(JSON.parse(result.stdout).summary).toMatchObject({ records: 1, interrupted: true });
+    } finally {
+      writer.kill('SIGKILL');
+    }
+  }, 20_000);
 });
 
 describe('folders and globs that could loop, fail or surprise', () => {

@@ -18,6 +18,11 @@ export interface InputSource {
   name: string;
   /** Path to open; undefined for standard input. */
   path?: string;
+  /**
+   * Named, and no regular file (a FIFO, `<(zcat run.gz)`, a device): read off the main thread, whose
+   * open or read may wait for a writer. Walks find regular files only, so only a named input is one.
+   */
+  special?: true;
 }
 
 export const searchedExtensions = ['json', 'jsonl', 'ndjson', 'log'];
@@ -167,7 +172,11 @@ async function expandOne(arg: string, stdinName: string): Promise<Expanded | Inp
     });
     return { files: listed, searched: true, failures: walked.failures };
   }
-  if (info) return { files: [found(asGiven, path)], searched: false };
+  if (info) {
+    const file = found(asGiven, path);
+    if (!info.isFile()) file.source.special = true;
+    return { files: [file], searched: false };
+  }
   const { isDynamicPattern } = await loadGlobby();
   const glob = globSlashes(arg);
   if (!isDynamicPattern(glob)) return { source: asGiven, message: `cannot read ${asGiven}: ${describeReadError(asGiven, undefined)}` };
