@@ -403,12 +403,15 @@ function catches(pid: number, signal: NodeJS.Signals, waitedMs: number): boolean
  * ended a slow start), and waits for it to end; a run still there 10 s later is killed (its code is
  * then null), so that a hang fails the test rather than the suite.
  */
-async function signalled(args: string[], cwd: string, signal: NodeJS.Signals, afterMs = 300) {
+async function signalled(args: string[], cwd: string, signal: NodeJS.Signals, afterMs = 300, input?: Buffer) {
   const child = spawn(process.execPath, [binary, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
+  // Standard input stays open, as a `tail -f` would leave it.
+  if (input) child.stdin.write(input);
+  child.on('close', () => child.stdin.destroy());
   const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
   for (let waited = 0; !catches(child.pid!, signal, waited) && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
   await new Promise((resolve) => setTimeout(resolve, afterMs));
@@ -418,6 +421,17 @@ async function signalled(args: string[], cwd: string, signal: NodeJS.Signals, af
   clearTimeout(killer);
   return { code, stdout, stderr };
 }
+
+describe('Ctrl-C while gzip is read', () => {
+  // The gzip stream was fed by .pipe(), which forwards no error: the source destroyed by Ctrl-C
+  // emitted an unhandled 'error' (AbortError), exit 1 with a stack trace and no report.
+  it('standard input: exit 130 and the report of what was read', async () => {
+    const result = await signalled(['check', '--format', 'json', '-'], tempFiles({}), 'SIGINT', 1000, gzipSync(lines({ ok: true, result: {} }, { ok: false })));
+    expect(result.code).toBe(130);
+    expect(result.stderr).toBe('mcec-result: interrupted: the report covers only what was read before Ctrl-C (2 records)\n');
+    expect(JSON.parse(result.stdout).summary).toMatchObject({ records: 2, invalid: 1, interrupted: true });
+  }, 20_000);
+});
 
 describe('FIFOs nobody opens the other end of', () => {
   // The main thread waited in a synchronous open() for a writer (or, for -o, a reader), and no signal

@@ -1,7 +1,7 @@
 // Turns an input's raw bytes into UTF-8 bytes: gunzips when the gzip magic is there (whatever the
 // name says, so gzip on stdin works too), strips a UTF-8 BOM, and decodes UTF-16 (LE or BE, by its
 // BOM: what Windows PowerShell's `>` writes) to UTF-8. Everything stays a stream.
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import { loadZlib } from '../lazy.js';
 import { loneSurrogate } from '../text.js';
 
@@ -40,8 +40,12 @@ async function peek(chunks: ChunkSource, n: number): Promise<{ head: Buffer; str
 /** The input's raw bytes again, from its first: a file can be read twice, standard input cannot. */
 export type Reread = () => ChunkSource;
 
+/**
+ * pipeline, not .pipe(), which forwards no error: a source destroyed by Ctrl-C (or failing to read)
+ * emitted an unhandled 'error' that ended the process; now it fails the gunzip stream, read below.
+ */
 function inflated(chunks: ChunkSource, chunkSize: number): AsyncIterable<Buffer> {
-  return Readable.from(chunks).pipe(loadZlib().createGunzip({ chunkSize }));
+  return pipeline(Readable.from(chunks), loadZlib().createGunzip({ chunkSize }), () => {});
 }
 
 async function* gunzip(chunks: AsyncIterable<Buffer>, reread?: Reread): AsyncGenerator<Buffer> {
@@ -53,6 +57,8 @@ async function* gunzip(chunks: AsyncIterable<Buffer>, reread?: Reread): AsyncGen
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    // Ctrl-C: no fault in the data, and nothing to decode again.
+    if (code === 'ABORT_ERR') throw error;
     // Data cut short loses nothing: zlib gives what it decoded before the end.
     if (code === 'Z_BUF_ERROR') throw new InputEndsEarly('gzip data ends early');
     if (reread) yield* decodedBeforeFault(reread(), delivered);
