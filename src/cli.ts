@@ -61,6 +61,13 @@ function exitStatus(report: Report, flags: CheckFlags): number {
   return 0;
 }
 
+/** Ctrl-C came as the last input was checked: the report, however whole, says the run was stopped, as exit 130 does. */
+function markInterrupted(report: Report): Report {
+  // In the order check() gives the fields.
+  const { unreadable, ...summary } = report.summary;
+  return { ...report, summary: { ...summary, interrupted: true, ...(unreadable && { unreadable }) }, interrupted: true };
+}
+
 async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSignal): Promise<void> {
   const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
   const toStdout = flags.output === undefined;
@@ -182,10 +189,14 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
   process.once('SIGINT', onSigint);
-  let report = await check(inputs, { ...options, signal: interrupt.signal }).finally(() => {
+  let report = await check(inputs, { ...options, signal: interrupt.signal }).finally(async () => {
+    // A signal that came during synchronous work (one JSON.parse of a large document) is delivered
+    // on the next macrotask turn: the listener stays for it, or Ctrl-C was lost and the run passed.
+    await new Promise((resolve) => setImmediate(resolve));
     process.off('SIGINT', onSigint);
     progress?.clear();
   });
+  if (interrupt.signal.aborted && !report.interrupted) report = markInterrupted(report);
   // A baseline of part of the corpus would make the rest "new" on the next run: none is written then.
   const partial = report.interrupted ? 'the run was interrupted' : report.inputFailures.length > 0 ? 'an input could not be read' : undefined;
   const stopped = await stoppableWrite(async (signal) => {

@@ -569,6 +569,23 @@ describe('library options', () => {
     expect((await checkRun(['-'], { stdin: ['{"ok":true,"result":{}}\n'], signal: AbortSignal.abort() })).interrupted).toBe(true);
   });
 
+  it('small files checked one after another still let the signal abort between them', async () => {
+    // Each is read and checked synchronously, and its promise settles without a macrotask turn: a
+    // timer's abort (Ctrl-C's listener alike) never ran between files, and the run read them all.
+    const record = JSON.stringify({ ok: true, result: {} });
+    const dir = tempFiles(Object.fromEntries(Array.from({ length: 400 }, (_, k) => [`f${String(k).padStart(3, '0')}.jsonl`, `${record}\n`.repeat(200)])));
+    const controller = new AbortController();
+    // Standard input first, whose end sets the timer: the files are being checked when it is due.
+    async function* first() {
+      yield `${record}\n`;
+      setTimeout(() => controller.abort(), 5);
+    }
+    const report = await checkRun(['-', dir], { stdin: first(), signal: controller.signal, jobs: 1 });
+    expect(report.interrupted).toBe(true);
+    expect(report.summary.records).toBeGreaterThan(1);
+    expect(report.summary.records).toBeLessThan(1 + 400 * 200);
+  });
+
   it("an onProgress that throws rejects check() with its error, not the process's uncaught exception", async () => {
     async function* slow() {
       yield '{"ok":true,"result":{}}\n';

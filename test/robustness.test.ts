@@ -433,6 +433,42 @@ describe('Ctrl-C while gzip is read', () => {
   }, 20_000);
 });
 
+/** Bytes the process has read (Linux's /proc), or undefined where that cannot be known. */
+function bytesRead(pid: number): number | undefined {
+  try {
+    return Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+describe('Ctrl-C during synchronous work', () => {
+  // A .json document is parsed and checked in one synchronous stretch, and the SIGINT listener was
+  // removed right after it, before the queued signal was delivered: the run passed, exit 0.
+  it.runIf(bytesRead(process.pid) !== undefined)('while a large document is parsed: exit 130, the report marked interrupted', async () => {
+    const record = JSON.stringify({ ok: true, result: { text: 'y'.repeat(40) } });
+    const document = `[${Array(400_000).fill(record).join(',\n')}]`;
+    const dir = tempFiles({ 'big.json': document });
+    const child = spawn(process.execPath, [binary, 'check', '--format', 'json', 'big.json'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 2));
+    // Ctrl-C's listener is there once the run starts; the document is then read, and parsed once read.
+    for (let waited = 0; !catches(child.pid!, 'SIGINT', waited) && waited < 10_000; waited += 2) await pause();
+    const before = bytesRead(child.pid!)!;
+    for (let waited = 0; (bytesRead(child.pid!) ?? Infinity) < before + document.length && waited < 10_000; waited += 2) await pause();
+    // The last chunks reach the parser a moment after they are read; parsing and checking take ~1 s.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(stderr).toMatch(/^mcec-result: interrupted: the report covers only what was read before Ctrl-C \(\d+ records\)\n$/);
+    expect(JSON.parse(stdout).summary).toMatchObject({ interrupted: true });
+  }, 30_000);
+});
+
 describe('FIFOs nobody opens the other end of', () => {
   // The main thread waited in a synchronous open() for a writer (or, for -o, a reader), and no signal
   // handler ran: Ctrl-C and SIGTERM did nothing, and `timeout 3 mcec-result check fifo` never ended.
