@@ -114,6 +114,29 @@ function replacedFile(path: string): Replaced | 'fifo' | undefined {
   return { target, old: { mode: info.mode & 0o7777, uid: info.uid, gid: info.gid } };
 }
 
+/**
+ * Temporary reports being written. SIGTERM and SIGHUP end the run with process.exit(), which skips
+ * the catch below that removes one: a cut-off report of up to 100 MB stayed beside the target.
+ */
+const unfinished = new Set<string>();
+let exitHook = false;
+
+function removeAtExit(path: string): void {
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const left of unfinished) {
+        try {
+          rmSync(left, { force: true });
+        } catch {
+          // Best effort, and never a stack trace as the process ends.
+        }
+      }
+    });
+  }
+  unfinished.add(path);
+}
+
 /** A new file beside `target` that no folder walk or glob reads as an input (a dot file), made for this write alone. */
 function openTemporary(target: string): { path: string; fd: number } {
   for (let attempt = 0; ; attempt++) {
@@ -155,6 +178,7 @@ export async function writeReportFile(path: string, reports: readonly Iterable<s
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return writeInPlace(path, target, reports, signal);
     throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
   }
+  removeAtExit(temporary.path);
   try {
     try {
       if (old) {
@@ -178,6 +202,8 @@ export async function writeReportFile(path: string, reports: readonly Iterable<s
   } catch (error) {
     rmSync(temporary.path, { force: true });
     throw error instanceof UsageError || error instanceof WriteInterrupted ? error : new UsageError(`cannot write ${path}: ${describeError(error)}`);
+  } finally {
+    unfinished.delete(temporary.path);
   }
 }
 

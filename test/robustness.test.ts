@@ -272,6 +272,25 @@ describe('terminated runs', () => {
   }, 20_000);
 });
 
+describe('SIGTERM or SIGHUP while the report is written', () => {
+  // process.exit() skipped the catch that removes the temporary report: it stayed beside the target.
+  it.each(['SIGTERM', 'SIGHUP'] as const)('%s: the temporary report goes, the old one stays', async (signal) => {
+    const dir = tempFiles({ 'many.jsonl': `${JSON.stringify({ ok: true })}\n`.repeat(100_000), 'many.json': 'last week' });
+    const child = spawn(process.execPath, [binary, 'check', '--jobs', '1', '-f', 'json=many.json', 'many.jsonl'], { cwd: dir });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    const writing = () => readdirSync(dir).some((name) => name.startsWith('.many.json.') && (statSync(join(dir, name), { throwIfNoEntry: false })?.size ?? 0) > 0);
+    for (let waited = 0; !writing() && waited < 20_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(writing()).toBe(true);
+    child.kill(signal);
+    expect(await closed).toBe(signal === 'SIGTERM' ? 143 : 129);
+    expect(stderr).toBe(`mcec-result: stopped by ${signal}: no report written\n`);
+    expect(readdirSync(dir).sort()).toEqual(['many.json', 'many.jsonl']);
+    expect(readFileSync(join(dir, 'many.json'), 'utf8')).toBe('last week');
+  }, 60_000);
+});
+
 describe('Ctrl-C while the report is written', () => {
   // Ctrl-C's listener was gone once reading ended, and SIGINT's default action killed the writer:
   // it left the spooled findings in TMPDIR and a partial temporary report beside the target.
