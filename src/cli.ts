@@ -80,20 +80,28 @@ async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSig
   const options = { maxListed: flags.maxListed, quiet: flags.quiet ?? false, cwd: process.cwd(), ...(maxWarnings !== undefined && { maxWarnings }) };
   // Reports to files first, then those to stdout (or -o) in the order given, each written as it is formatted.
   const main: Iterable<string>[] = [];
+  // Said once the SARIF log is written: Ctrl-C while it was written left a warning about no log.
+  let mainWarning: string | undefined;
+  const warn = (warning: string | undefined) => warning !== undefined && process.stderr.write(`mcec-result: ${warning}\n`);
   for (const target of targets) {
     const file = target.file ?? flags.output;
     const format = await loadFormatter(target.format);
     const pieces = format(report, { ...options, color: file === undefined ? color : forced });
     const warning = target.format === 'sarif' ? (await import('./formatters/sarif.js')).sarifWarning(report) : undefined;
-    if (warning !== undefined) process.stderr.write(`mcec-result: ${warning}\n`);
-    if (target.file !== undefined) await writeReportFile(target.file, [pieces], signal);
-    else main.push(pieces);
+    if (target.file === undefined) {
+      main.push(pieces);
+      mainWarning ??= warning;
+      continue;
+    }
+    await writeReportFile(target.file, [pieces], signal);
+    warn(warning);
   }
   if (flags.output !== undefined) {
     if (main.length > 0) await writeReportFile(flags.output, main, signal);
-    return;
+  } else {
+    await writePieces(1, main, signal);
   }
-  await writePieces(1, main, signal);
+  warn(mainWarning);
 }
 
 /** Baselines merge into a baseline, which has one shape: the options that shape a report do not apply. */

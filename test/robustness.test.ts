@@ -311,14 +311,15 @@ describe('Ctrl-C while the report is written', () => {
     };
     const checked = await interrupted(['check', '--jobs', '1', '--findings-in-memory', '1', '-f', 'sarif', '-o', 'many.sarif', 'many.jsonl'], 'many.sarif');
     expect(checked.code).toBe(130);
-    expect(checked.stderr).toMatch(/\nmcec-result: interrupted by Ctrl-C while the report was written: many\.sarif is not written: it keeps its last contents\n$/);
+    // Nothing about the size of a SARIF log that was not written (it held 100,000 results).
+    expect(checked.stderr).toBe('mcec-result: interrupted by Ctrl-C while the report was written: many.sarif is not written: it keeps its last contents\n');
     expect(readFileSync(join(dir, 'many.sarif'), 'utf8')).toBe('last week');
     expect(readdirSync(dir).sort()).toEqual(['many.jsonl', 'many.sarif', 'tmp']);
     expect(readdirSync(tmp)).toEqual(['.keep']);
     // merge writes the same way.
     expect(runCli(['check', '--jobs', '1', '-f', 'json=many.json', 'many.jsonl'], { cwd: dir }).status).toBe(0);
     const merge = await interrupted(['merge', '-f', 'sarif=merged.sarif', 'many.json'], 'merged.sarif');
-    expect(merge).toEqual({ code: 130, stderr: expect.stringMatching(/\nmcec-result: interrupted by Ctrl-C while the report was written: merged\.sarif is not written\n$/) });
+    expect(merge).toEqual({ code: 130, stderr: 'mcec-result: interrupted by Ctrl-C while the report was written: merged.sarif is not written\n' });
     expect(readdirSync(dir).sort()).toEqual(['many.json', 'many.jsonl', 'many.sarif', 'tmp']);
   }, 60_000);
 });
