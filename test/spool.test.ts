@@ -203,6 +203,26 @@ describe('FindingStore', () => {
     expect([...new StoredList(stored, { lineOffset: 100, wordHint: false })]).toStrictEqual(shifted);
   });
 
+  it('a folder refilled as it is removed at exit (a worker still writing its spool): no stack trace, the rest removed', () => {
+    const tmp = tempFiles({});
+    // Two runs' folders; a thread writes files into the first without pause while the process exits.
+    const script = `
+      import { Worker } from 'node:worker_threads';
+      import { SpillBudget, RunFolder } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'dist/findings/store.js')).href)};
+      const finding = { rule: 'schema', severity: 'error', message: 'm', location: { source: 's', line: 1 } };
+      const [busy, quiet] = [new RunFolder(), new RunFolder()];
+      new SpillBudget(1, () => busy.path).write([finding]);
+      new SpillBudget(1, () => quiet.path).write([finding]);
+      const worker = new Worker('import("node:fs").then(({ writeFileSync }) => { try { for (let i = 0; ; i++) writeFileSync(' + JSON.stringify(busy.path) + ' + "/f" + i, "x"); } catch {} });', { eval: true });
+      worker.on('online', () => setTimeout(() => process.exit(0), 50));
+    `;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8', timeout: 30_000 });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    // The quiet folder went; the busy one may have gone too, between two of the thread's writes.
+    expect(readdirSync(tmp).length).toBeLessThanOrEqual(1);
+  });
+
   it('merges late findings into their place and shifts lines of a later byte range', () => {
     const store = new FindingStore(new SpillBudget(2));
     const at = (line: number, rule: Finding['rule'] = 'schema'): Finding => ({ rule, severity: 'error', message: 'm', location: { source: 's', line } });

@@ -108,7 +108,15 @@ function removeAtExit(dir: string): void {
   if (!exitHook) {
     exitHook = true;
     process.once('exit', () => {
-      for (const d of removals) remove(d);
+      for (const d of removals) {
+        try {
+          remove(d);
+        } catch {
+          // A worker thread still writing its spool (SIGTERM ends the process with process.exit(),
+          // and workers stop after the exit handlers) can refill a folder as it is removed: the
+          // other folders still go, and the process ends without a stack trace.
+        }
+      }
     });
   }
   removals.add(dir);
