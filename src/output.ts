@@ -3,6 +3,7 @@
 import { closeSync, fchmodSync, fchownSync, lstatSync, openSync, readSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
+import { forget, removeAtExit } from './at-exit.js';
 import { OpenAborted, openOffThread } from './sources/special.js';
 // node:crypto costs a start-up ~4 ms here; only a report written to a file needs it (its temporary name).
 import { loadCrypto } from './lazy.js';
@@ -114,29 +115,6 @@ function replacedFile(path: string): Replaced | 'fifo' | undefined {
   return { target, old: { mode: info.mode & 0o7777, uid: info.uid, gid: info.gid } };
 }
 
-/**
- * Temporary reports being written. SIGTERM and SIGHUP end the run with process.exit(), which skips
- * the catch below that removes one: a cut-off report of up to 100 MB stayed beside the target.
- */
-const unfinished = new Set<string>();
-let exitHook = false;
-
-function removeAtExit(path: string): void {
-  if (!exitHook) {
-    exitHook = true;
-    process.once('exit', () => {
-      for (const left of unfinished) {
-        try {
-          rmSync(left, { force: true });
-        } catch {
-          // Best effort, and never a stack trace as the process ends.
-        }
-      }
-    });
-  }
-  unfinished.add(path);
-}
-
 /** A new file beside `target` that no folder walk or glob reads as an input (a dot file), made for this write alone. */
 function openTemporary(target: string): { path: string; fd: number } {
   for (let attempt = 0; ; attempt++) {
@@ -178,6 +156,8 @@ export async function writeReportFile(path: string, reports: readonly Iterable<s
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return writeInPlace(path, target, reports, signal);
     throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
   }
+  // SIGTERM and SIGHUP end the run with process.exit(), which skips the catch below: a cut-off
+  // report of up to 100 MB stayed beside the target.
   removeAtExit(temporary.path);
   try {
     try {
@@ -203,7 +183,7 @@ export async function writeReportFile(path: string, reports: readonly Iterable<s
     rmSync(temporary.path, { force: true });
     throw error instanceof UsageError || error instanceof WriteInterrupted ? error : new UsageError(`cannot write ${path}: ${describeError(error)}`);
   } finally {
-    unfinished.delete(temporary.path);
+    forget(temporary.path);
   }
 }
 

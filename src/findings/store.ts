@@ -6,10 +6,11 @@
 //
 // Findings arrive in report order (line, column, rule) except the few an input only knows at its end
 // (an unanswered request); those stay in memory and are merged in as the store is read.
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { removeAtExit, removeNow } from '../at-exit.js';
 import { UsageError, describeError } from '../errors.js';
 import { hintText } from '../framing/ndjson.js';
 import type { Finding, FindingList, Location, ParseHint, RuleId, Severity, Wrapping } from '../types.js';
@@ -92,40 +93,10 @@ class Spool {
   }
 }
 
-/** Temporary folders not yet removed, removed when the process ends (Ctrl-C included). */
-const removals = new Set<string>();
-
-function remove(dir: string): void {
-  removals.delete(dir);
-  // At exit a worker thread may still be adding a file: retried rather than left half removed.
-  rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-}
-
-let exitHook = false;
-
-function removeAtExit(dir: string): void {
-  // One listener for the process: the set empties and fills again as reports come and go.
-  if (!exitHook) {
-    exitHook = true;
-    process.once('exit', () => {
-      for (const d of removals) {
-        try {
-          remove(d);
-        } catch {
-          // A worker thread still writing its spool (SIGTERM ends the process with process.exit(),
-          // and workers stop after the exit handlers) can refill a folder as it is removed: the
-          // other folders still go, and the process ends without a stack trace.
-        }
-      }
-    });
-  }
-  removals.add(dir);
-}
-
 /** A run's folder goes when its report does: a process may check many times before it exits. */
 const collected = new FinalizationRegistry<string>((dir) => {
   try {
-    remove(dir);
+    removeNow(dir);
   } catch {
     // Best effort: what is left goes at exit.
   }
@@ -163,7 +134,7 @@ export class RunFolder {
   remove(): void {
     if (this.dir === undefined) return;
     try {
-      remove(this.dir);
+      removeNow(this.dir);
     } catch {
       // Best effort: what is left goes at exit.
     }
