@@ -61,13 +61,6 @@ function exitStatus(report: Report, flags: CheckFlags): number {
   return 0;
 }
 
-/** Ctrl-C came as the last input was checked: the report, however whole, says the run was stopped, as exit 130 does. */
-function markInterrupted(report: Report): Report {
-  // In the order check() gives the fields.
-  const { unreadable, ...summary } = report.summary;
-  return { ...report, summary: { ...summary, interrupted: true, ...(unreadable && { unreadable }) }, interrupted: true };
-}
-
 async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSignal): Promise<void> {
   const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
   const toStdout = flags.output === undefined;
@@ -204,7 +197,8 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     process.off('SIGINT', onSigint);
     progress?.clear();
   });
-  if (interrupt.signal.aborted && !report.interrupted) report = markInterrupted(report);
+  // Ctrl-C came as the last input was checked: the report is whole, and says so; the exit is 130 still.
+  const lateCtrlC = interrupt.signal.aborted && !report.interrupted;
   // A baseline of part of the corpus would make the rest "new" on the next run: none is written then.
   const partial = report.interrupted ? 'the run was interrupted' : report.inputFailures.length > 0 ? 'an input could not be read' : undefined;
   const stopped = await stoppableWrite(async (signal) => {
@@ -220,8 +214,9 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${printable(failure.message)}\n`);
   // A report may be read later, from a file or a CI log: say that it stops early, and where.
   if (report.interrupted) process.stderr.write(`mcec-result: interrupted: the report covers only what was read before Ctrl-C (${report.summary.records} records)\n`);
+  if (lateCtrlC) process.stderr.write(`mcec-result: Ctrl-C came as the last input was checked: the report is whole (${report.summary.records} records)\n`);
   if (flags.writeBaseline !== undefined && partial !== undefined) process.stderr.write(`mcec-result: baseline ${flags.writeBaseline} not written: ${partial}, so it would hold only part of the findings\n`);
-  return exitStatus(report, flags);
+  return lateCtrlC ? 130 : exitStatus(report, flags);
 }
 
 /**

@@ -259,8 +259,11 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   summary.inputs = checked;
   summary.errors = errors;
   summary.warnings = list.length - errors;
-  // Said in the report itself: saved to a file, it is read long after the exit status is gone.
-  if (options.signal?.aborted) summary.interrupted = true;
+  // Said in the report itself: saved to a file, it is read long after the exit status is gone. Only
+  // when the abort cut something short: one that came as the last input was checked (during one
+  // long synchronous stretch) left a whole report that said it stopped early.
+  const interrupted = options.signal?.aborted === true && plan.units.some((_, u) => results[u] === undefined || results[u]!.interrupted === true);
+  if (interrupted) summary.interrupted = true;
   if (failures.length > 0) summary.unreadable = failures;
   return {
     reportVersion: 1,
@@ -271,6 +274,6 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     suggestions: suggestionsFor(summary, context.registry),
     inputFailures: failures,
     inputsRead: read,
-    interrupted: options.signal?.aborted ?? false,
+    interrupted,
   };
 }

@@ -465,7 +465,7 @@ function bytesRead(pid: number): number | undefined {
 describe('Ctrl-C during synchronous work', () => {
   // A .json document is parsed and checked in one synchronous stretch, and the SIGINT listener was
   // removed right after it, before the queued signal was delivered: the run passed, exit 0.
-  it.runIf(bytesRead(process.pid) !== undefined)('while a large document is parsed: exit 130, the report marked interrupted', async () => {
+  it.runIf(bytesRead(process.pid) !== undefined)('while a large document is parsed: exit 130, and stderr and the report say whether it is whole', async () => {
     const record = JSON.stringify({ ok: true, result: { text: 'y'.repeat(40) } });
     const document = `[${Array(400_000).fill(record).join(',\n')}]`;
     const dir = tempFiles({ 'big.json': document });
@@ -484,8 +484,15 @@ describe('Ctrl-C during synchronous work', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     child.kill('SIGINT');
     expect(await closed).toBe(130);
-    expect(stderr).toMatch(/^mcec-result: interrupted: the report covers only what was read before Ctrl-C \(\d+ records\)\n$/);
-    expect(JSON.parse(stdout).summary).toMatchObject({ interrupted: true });
+    // Nearly always the document was read whole, and its check ends before the signal is heard: the
+    // report is whole (it said it stopped early). Should the signal beat the last chunk, it is not.
+    const { summary } = JSON.parse(stdout) as { summary: { records: number; interrupted?: true } };
+    if (summary.interrupted) {
+      // Marked only when something was cut short (was: every record there, and marked all the same).
+      expect(summary.records).toBeLessThan(400_000);
+      expect(stderr).toBe(`mcec-result: interrupted: the report covers only what was read before Ctrl-C (${summary.records} records)\n`);
+    }
+    else expect([summary.records, stderr]).toEqual([400_000, 'mcec-result: Ctrl-C came as the last input was checked: the report is whole (400000 records)\n']);
   }, 30_000);
 });
 
