@@ -1,7 +1,7 @@
 // One unit of work: a whole input, or a byte range of a large line-delimited file. Reads it, frames
 // it, unwraps and checks every entry, and returns its findings (in order) and its own summary. The same
 // code runs on the main thread and in worker threads; src/run.ts puts the results together.
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, read, readSync } from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { checkFacts, ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { errorObject, factsOf, stringMember } from './checks/envelope.js';
@@ -12,7 +12,7 @@ import { byPlace } from './findings/order.js';
 import { fingerprint } from './fingerprint.js';
 import { frameBuffer, frameInput, framingFor, type FramingOptions } from './framing/index.js';
 import { NdjsonFramer } from './framing/ndjson.js';
-import { InputDataError, decodeInput, plainUtf8, type ChunkSource } from './sources/decode.js';
+import { InputDataError, decodeInput, needsDecoding, plainUtf8, type ChunkSource } from './sources/decode.js';
 import type { InputSource } from './sources/expand.js';
 import { readSpecial } from './sources/special.js';
 import { asBytes, standardInput, untilAborted, type StdinChunks } from './sources/stdin.js';
@@ -194,15 +194,21 @@ const maxChunk = 1 << 20;
 
 let scratch: Buffer | undefined;
 
+/** A file larger than one chunk: its first chunk read, its descriptor open at the byte after it. */
+interface OpenFile {
+  fd: number;
+  first: Buffer;
+}
+
 /**
  * A file smaller than one chunk is read synchronously into a reused buffer, until a read returns
  * nothing: open, read, read, close, the syscalls readFileSync makes, without a stat (each one also
  * built a Stats object with four Dates: for 10k small files, stats, async hops and their garbage
- * were most of the time). A file that fills the chunk streams on from there, on the same descriptor
- * with the chunk put back in front: opening it again lost that chunk when the path was a pipe
- * (`check <(zcat run.jsonl.gz)`, a FIFO), which cannot be read from its start twice.
+ * were most of the time). A file that fills the chunk is read on from there, on the same descriptor
+ * (opening it again lost that chunk when the path was a pipe, `check <(zcat run.jsonl.gz)`, a FIFO,
+ * which cannot be read from its start twice); the caller closes it.
  */
-function readFile(path: string): Buffer | Readable {
+function readFile(path: string): Buffer | OpenFile {
   const buffer = (scratch ??= Buffer.allocUnsafe(maxChunk));
   const fd = openSync(path, 'r');
   let handedOver = false;
@@ -211,16 +217,58 @@ function readFile(path: string): Buffer | Readable {
     for (let read; (read = readSync(fd, buffer, filled, maxChunk - filled, null)) > 0; ) {
       filled += read;
       if (filled === maxChunk) {
-        // No `start`: the stream reads on from the descriptor's position, where these reads stopped.
-        const rest = createReadStream(path, { fd, highWaterMark: maxChunk });
-        rest.unshift(Buffer.from(buffer));
         handedOver = true;
-        return rest;
+        return { fd, first: Buffer.from(buffer) };
       }
     }
     return Buffer.from(buffer.subarray(0, filled));
   } finally {
     if (!handedOver) closeSync(fd);
+  }
+}
+
+function isOpenFile(read: unknown): read is OpenFile {
+  return typeof read === 'object' && read !== null && !Buffer.isBuffer(read) && 'fd' in read && 'first' in read;
+}
+
+/** The rest of an open file as a stream, on from where the reads stopped, with its first chunk put back in front. */
+function restOfFile({ fd, first }: OpenFile): Readable {
+  // No `start`: the stream reads on from the descriptor's position.
+  const rest = createReadStream('', { fd, highWaterMark: maxChunk });
+  rest.unshift(first);
+  return rest;
+}
+
+/**
+ * Bytes [position, end) of `fd` (to its end, for Infinity), read into two buffers taken in turn,
+ * one read ahead while the other is framed: a stream's fresh 1 MiB buffer a chunk cost a page fault
+ * for each of its pages, in the kernel's copy and in the first look at it, about 4 % of a 1M-line
+ * run here. A chunk is the consumer's only until it asks for the next, which line framing keeps to
+ * (it copies the end of a line it holds): used for plain line-delimited input only. `first`, when
+ * given, comes before. Ctrl-C stops it at the next chunk; the descriptor is closed at the end.
+ */
+async function* reusedChunks(fd: number, position: number, end: number, signal: AbortSignal | undefined, first?: Buffer): AsyncGenerator<Buffer> {
+  let [current, next] = [Buffer.allocUnsafe(maxChunk), Buffer.allocUnsafe(maxChunk)];
+  const readInto = (buffer: Buffer, at: number) =>
+    new Promise<number>((resolve, reject) => read(fd, buffer, 0, Math.min(maxChunk, end - at), Number.isFinite(end) ? at : null, (error, n) => (error ? reject(error) : resolve(n))));
+  let pending: Promise<number> | undefined = position < end ? readInto(current, position) : undefined;
+  try {
+    if (first) yield first;
+    while (pending) {
+      const n = await pending;
+      pending = undefined;
+      if (signal?.aborted) throw signal.reason;
+      if (n === 0) return;
+      const chunk = current.subarray(0, n);
+      position += n;
+      [current, next] = [next, current];
+      if (position < end) pending = readInto(current, position);
+      yield chunk;
+    }
+  } finally {
+    // A read still under way writes into a buffer of ours and reads a descriptor not closed yet.
+    await pending?.catch(() => undefined);
+    closeSync(fd);
   }
 }
 
@@ -231,7 +279,7 @@ const changedWhileRead = 'the file changed while it was read (rotated or truncat
  * another file (a log rotated) or a shorter one (truncated), whose bytes would be read as the rest
  * of the first. Either is an input failure, not records.
  */
-function openRange(path: string, range: ByteRange): Readable {
+function openRange(path: string, range: ByteRange, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
   const fd = openSync(path, 'r');
   let now;
   try {
@@ -244,7 +292,7 @@ function openRange(path: string, range: ByteRange): Readable {
     closeSync(fd);
     throw new InputDataError(changedWhileRead);
   }
-  return createReadStream('', { fd, start: range.start, end: range.end - 1, highWaterMark: maxChunk });
+  return reusedChunks(fd, range.start, range.end, signal);
 }
 
 /** The range's bytes, all of them: a file cut short while it is read ends the stream early. */
@@ -257,16 +305,15 @@ async function* wholeRange(chunks: AsyncIterable<Buffer>, range: ByteRange): Asy
   if (bytes < range.end - range.start) throw new InputDataError(changedWhileRead);
 }
 
-/** The first range, read through decoding like a whole file; Ctrl-C destroys its stream, as a whole file's. */
+/** The first range, read through decoding like a whole file; Ctrl-C stops it, as a whole file's. */
 function firstRange(path: string, range: ByteRange, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
-  const stream = openRange(path, range);
-  return wholeRange(signal ? addAbortSignal(signal, stream) : stream, range);
+  return wholeRange(openRange(path, range, signal), range);
 }
 
 /** A later range of a plain UTF-8 file: no BOM or gzip to detect, framed from its first byte. */
 async function frameRange(path: string, range: ByteRange, options: FramingOptions, sink: SourceChecker): Promise<number> {
   const framer = new NdjsonFramer(options);
-  for await (const chunk of wholeRange(openRange(path, range), range)) {
+  for await (const chunk of wholeRange(openRange(path, range, undefined), range)) {
     sink.progress.bytes += chunk.length;
     framer.push(chunk, sink);
   }
@@ -324,7 +371,10 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     if (range && range.index > 0) {
       lines = await frameRange(source.path!, range, options, checker);
     } else {
-      const read = source.path === undefined ? (stdin ? callerStdin(stdin, signal) : standardInput()) : range ? firstRange(source.path, range, signal) : source.special ? await readSpecial(source.path, signal) : readFile(source.path);
+      const opened = source.path === undefined ? (stdin ? callerStdin(stdin, signal) : standardInput()) : range ? firstRange(source.path, range, signal) : source.special ? await readSpecial(source.path, signal) : readFile(source.path);
+      // A large file: plain line-delimited text into buffers used again; anything to decode, or a
+      // .json document whose chunks are held until it is parsed, as a stream of its own buffers.
+      const read = !isOpenFile(opened) ? opened : framing === 'ndjson' && !needsDecoding(opened.first) ? reusedChunks(opened.fd, opened.first.length, Infinity, signal, opened.first) : restOfFile(opened);
       const whole = Buffer.isBuffer(read) ? read : undefined;
       const plain = whole && plainUtf8(whole);
       if (whole && plain) {

@@ -42,6 +42,25 @@ async function collect(chunks: AsyncIterable<Buffer>): Promise<string> {
 }
 
 describe('NdjsonFramer', () => {
+  it('frames chunks read into one buffer used again, as it frames fresh ones', () => {
+    // Large files are read into buffers used again for later chunks: a line held across chunks was
+    // a view of the buffer, and the next read wrote over its start.
+    const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ ok: i % 3 !== 0, result: { i, text: 'é→'.repeat(i) } }));
+    const text = Buffer.from(`${lines.join('\n')}\n{"ok":true,"cut":`);
+    for (const size of [7, 64, 333]) {
+      const framer = new NdjsonFramer();
+      const out: Framed[] = [];
+      const buffer = Buffer.alloc(size);
+      for (let i = 0; i < text.length; i += size) {
+        const n = text.copy(buffer, 0, i, i + size);
+        framer.push(buffer.subarray(0, n), out);
+        buffer.fill(0x21);
+      }
+      framer.end(out);
+      expect(untexted(out), `chunks of ${size}`).toEqual(frameAll(text, size));
+    }
+  });
+
   it('yields one value per non-blank line, numbering every line', () => {
     const framed = frameAll('{"ok":true}\n\n   \t\n{"ok":false}\n');
     expect(framed).toEqual([

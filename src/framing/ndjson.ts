@@ -168,7 +168,9 @@ export class NdjsonFramer {
       this.carryBytes = 0;
       return;
     }
-    this.carry.push(part);
+    // A copy: a file is read into buffers used again for the next chunks (fresh ones each cost page
+    // faults), so a chunk's bytes are its own only until the next one is asked for.
+    this.carry.push(Buffer.from(part));
     this.carryBytes += part.length;
   }
 
