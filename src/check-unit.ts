@@ -10,7 +10,7 @@ import { UsageError, describeReadError } from './errors.js';
 import { FindingStore, LineFindings, SpillBudget, type StoredFindings } from './findings/store.js';
 import { byPlace } from './findings/order.js';
 import { fingerprint } from './fingerprint.js';
-import { frameBuffer, frameInput, framingFor, type FramingOptions } from './framing/index.js';
+import { frameBuffer, frameInput, framingFor, type Framing, type FramingOptions } from './framing/index.js';
 import { NdjsonFramer } from './framing/ndjson.js';
 import { InputDataError, decodeInput, needsDecoding, plainUtf8, type ChunkSource } from './sources/decode.js';
 import type { InputSource } from './sources/expand.js';
@@ -227,16 +227,22 @@ function readFile(path: string): Buffer | OpenFile {
   }
 }
 
-function isOpenFile(read: unknown): read is OpenFile {
-  return typeof read === 'object' && read !== null && !Buffer.isBuffer(read) && 'fd' in read && 'first' in read;
-}
-
 /** The rest of an open file as a stream, on from where the reads stopped, with its first chunk put back in front. */
 function restOfFile({ fd, first }: OpenFile): Readable {
   // No `start`: the stream reads on from the descriptor's position.
   const rest = createReadStream('', { fd, highWaterMark: maxChunk });
   rest.unshift(first);
   return rest;
+}
+
+/**
+ * A file read whole, or a large one's chunks: plain line-delimited text into buffers used again;
+ * anything to decode, or a .json document whose chunks are held until it is parsed, as a stream of
+ * its own buffers.
+ */
+function fileChunks(file: Buffer | OpenFile, framing: Framing, signal: AbortSignal | undefined): Buffer | ChunkSource {
+  if (Buffer.isBuffer(file)) return file;
+  return framing === 'ndjson' && !needsDecoding(file.first) ? reusedChunks(file.fd, file.first.length, Infinity, signal, file.first) : restOfFile(file);
 }
 
 /**
@@ -371,10 +377,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     if (range && range.index > 0) {
       lines = await frameRange(source.path!, range, options, checker);
     } else {
-      const opened = source.path === undefined ? (stdin ? callerStdin(stdin, signal) : standardInput()) : range ? firstRange(source.path, range, signal) : source.special ? await readSpecial(source.path, signal) : readFile(source.path);
-      // A large file: plain line-delimited text into buffers used again; anything to decode, or a
-      // .json document whose chunks are held until it is parsed, as a stream of its own buffers.
-      const read = !isOpenFile(opened) ? opened : framing === 'ndjson' && !needsDecoding(opened.first) ? reusedChunks(opened.fd, opened.first.length, Infinity, signal, opened.first) : restOfFile(opened);
+      const read = source.path === undefined ? (stdin ? callerStdin(stdin, signal) : standardInput()) : range ? firstRange(source.path, range, signal) : source.special ? await readSpecial(source.path, signal) : fileChunks(readFile(source.path), framing, signal);
       const whole = Buffer.isBuffer(read) ? read : undefined;
       const plain = whole && plainUtf8(whole);
       if (whole && plain) {

@@ -1,6 +1,7 @@
 // The command line: argv -> options -> run() -> formatted reports -> stdout / files, exit status.
 // Exit status (spec section 4): 0 no error finding; 1 error findings or too many warnings;
 // 2 usage errors, unreadable inputs, invalid schema or codes files.
+import { setImmediate as macrotask } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
@@ -193,7 +194,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   let report = await check(inputs, { ...options, signal: interrupt.signal }).finally(async () => {
     // A signal that came during synchronous work (one JSON.parse of a large document) is delivered
     // on the next macrotask turn: the listener stays for it, or Ctrl-C was lost and the run passed.
-    await new Promise((resolve) => setImmediate(resolve));
+    await macrotask();
     process.off('SIGINT', onSigint);
     progress?.clear();
   });

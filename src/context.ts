@@ -13,7 +13,7 @@ import { maxLineBytesLimit } from './framing/ndjson.js';
 import { loadRegistry } from './registry/load.js';
 import { nearestName } from './registry/nearest.js';
 import { aFlag, expecting, got, optionsProblem, type Check } from './option-checks.js';
-import type { StdinChunks } from './sources/stdin.js';
+import { isChunk, type StdinChunks } from './sources/stdin.js';
 import type { RuleId, RuleSetting } from './types.js';
 import { UsageError } from './errors.js';
 import { unwrapModes, type UnwrapMode } from './unwrap/index.js';
@@ -95,7 +95,7 @@ function stdinProblem(stdin: unknown): string | undefined {
   // input (exit 2 on the command line), not the caller's mistake it is.
   if (!Array.isArray(stdin)) return undefined;
   const chunks: readonly unknown[] = stdin;
-  const wrong = chunks.findIndex((chunk) => typeof chunk !== 'string' && !(chunk instanceof Uint8Array));
+  const wrong = chunks.findIndex((chunk) => !isChunk(chunk));
   return wrong === -1 ? undefined : `[${wrong}]: expected a Buffer, Uint8Array or string, got ${got(chunks[wrong])}`;
 }
 

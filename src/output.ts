@@ -1,5 +1,6 @@
 // Where reports go: standard output, this process's own streams by name, or files. A file is
 // written whole or not at all: the report goes to a temporary file beside it, which then replaces it.
+import { setImmediate as macrotask } from 'node:timers/promises';
 import { closeSync, fchmodSync, fchownSync, lstatSync, openSync, readSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
@@ -39,7 +40,7 @@ export async function writePieces(fd: number, reports: readonly Iterable<string>
       text = '';
       if (signal && sinceLook >= betweenLooks) {
         sinceLook = 0;
-        await new Promise((resolve) => setImmediate(resolve));
+        await macrotask();
         if (signal.aborted) throw new WriteInterrupted(stopped);
       }
     }

@@ -2,6 +2,7 @@
 // -> framing -> unwrap -> checks -> tally, on this thread or on worker threads -> one Report.
 // Results are put together in input and range order, so the report is the same for any --jobs.
 // Nothing here prints; the CLI decides what to do with the report.
+import { setImmediate as macrotask } from 'node:timers/promises';
 import { availableParallelism } from 'node:os';
 import { packageVersion } from './assets.js';
 import { checkUnit, type Unit, type UnitOptions, type UnitResult } from './check-unit.js';
@@ -147,7 +148,7 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
       // A small file is checked synchronously, and its promise settles without a macrotask turn:
       // without one now and then, Ctrl-C was never delivered between files and the run went on.
       if (performance.now() - turned >= signalWithinMs) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await macrotask();
         turned = performance.now();
       }
     }

@@ -5,6 +5,7 @@
 // Small units travel in batches: one message per small file made 10k files slower on two workers
 // than on one thread. A worker holds two batches, and this thread reads its messages every few
 // milliseconds, so that a worker is never left waiting for this thread to finish a batch.
+import { setImmediate as macrotask } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { Unit, UnitOptions, UnitResult } from '../check-unit.js';
 import { UsageError } from '../errors.js';
@@ -55,9 +56,6 @@ function batches(units: readonly Unit[], sizes: readonly number[]): WorkerReques
   });
   return out;
 }
-
-/** A macrotask turn: worker messages are delivered only between them, and a small file is checked synchronously. */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function runOnWorkers(
   units: readonly Unit[],
@@ -137,7 +135,8 @@ export async function runOnWorkers(
             results[batch.first + i] = await local(batch.units[i]!);
             // A worker waits for this thread's answer; a batch of small files takes ~0.1 s here.
             if (performance.now() - turned >= answerWithinMs) {
-              await turn();
+              // A macrotask turn: worker messages are delivered only between them.
+              await macrotask();
               turned = performance.now();
             }
           }

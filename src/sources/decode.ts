@@ -112,6 +112,8 @@ function utf8Marking(text: string): Buffer {
 
 /** UTF-16 (its BOM first) to UTF-8, a unit or a high surrogate cut by a chunk's end carried to the next. */
 async function* utf16ToUtf8(chunks: AsyncIterable<Buffer>, encoding: 'utf-16le' | 'utf-16be'): AsyncGenerator<Buffer> {
+  // Whole units as UTF-8 (big-endian ones swapped on a copy: the chunk is the reader's).
+  const utf8Of = (units: Buffer) => utf8Marking((encoding === 'utf-16le' ? units : Buffer.from(units).swap16()).toString('utf16le'));
   let carry = Buffer.alloc(0);
   let bom = 2;
   for await (const chunk of chunks) {
@@ -129,14 +131,12 @@ async function* utf16ToUtf8(chunks: AsyncIterable<Buffer>, encoding: 'utf-16le' 
     }
     carry = Buffer.from(bytes.subarray(even));
     if (even === 0) continue;
-    const units = encoding === 'utf-16le' ? bytes.subarray(0, even) : Buffer.from(bytes.subarray(0, even)).swap16();
-    yield utf8Marking(units.toString('utf16le'));
+    yield utf8Of(bytes.subarray(0, even));
   }
   if (carry.length === 0) return;
   const whole = carry.length & ~1;
-  const units = encoding === 'utf-16le' ? carry.subarray(0, whole) : Buffer.from(carry.subarray(0, whole)).swap16();
   // An odd byte at the end is no UTF-16 unit: a byte no UTF-8 holds marks it, as a lone surrogate is marked.
-  yield Buffer.concat([utf8Marking(units.toString('utf16le')), carry.length > whole ? Buffer.from([0xff]) : Buffer.alloc(0)]);
+  yield Buffer.concat([utf8Of(carry.subarray(0, whole)), carry.length > whole ? Buffer.from([0xff]) : Buffer.alloc(0)]);
 }
 
 async function* skip(chunks: AsyncIterable<Buffer>, bytes: number): AsyncGenerator<Buffer> {

@@ -3,6 +3,7 @@
 // each (90 MB took 148 ms to read that way, 64 ms in 1 MiB chunks). A pipe or a terminal stays
 // process.stdin: a read from a pipe returns what the pipe holds (64 KiB) however much is asked, and
 // fs reads of a pipe were slower than process.stdin's (180 against 137 ms).
+import { setImmediate as macrotask } from 'node:timers/promises';
 import { createReadStream, fstatSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 
@@ -35,6 +36,11 @@ function kindOf(value: unknown): string {
   return name === 'Object' ? 'an object' : `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
 }
 
+/** What a chunk of a caller's standard input may be: bytes or text. */
+export function isChunk(value: unknown): value is string | Uint8Array {
+  return typeof value === 'string' || value instanceof Uint8Array;
+}
+
 /**
  * A library caller's standard input as Buffers. Text chunks (`process.stdin.setEncoding('utf8')`)
  * failed with "chunk.subarray is not a function", and a plain Uint8Array was read as no record at
@@ -47,7 +53,7 @@ export async function* asBytes(chunks: StdinChunks): AsyncGenerator<Buffer> {
     // A caller's source that answers in microtasks alone (an async generator that never waits on
     // I/O, Readable.from of an endless iterable) never let a timer run, AbortSignal.timeout's
     // included: the event loop gets a turn now and then, and the abort fires.
-    if (++count % 1024 === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (++count % 1024 === 0) await macrotask();
     if (Buffer.isBuffer(chunk)) yield chunk;
     else if (typeof chunk === 'string') yield Buffer.from(chunk, 'utf8');
     else if (chunk instanceof Uint8Array) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -66,7 +72,7 @@ export async function* untilAborted<T>(chunks: AsyncIterable<T> | Iterable<T>, s
     // abort from firing): it is read directly, giving the event loop a turn now and then.
     let count = 0;
     for (const chunk of chunks) {
-      if (++count % 1024 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (++count % 1024 === 0) await macrotask();
       if (signal.aborted) return;
       yield chunk;
     }

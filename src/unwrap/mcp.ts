@@ -79,9 +79,10 @@ export function firstDifference(a: unknown, b: unknown): string | undefined {
     }
     if (isObject(x) && isObject(y)) {
       const keys = Object.keys(x);
+      const others = Object.keys(y);
       // The member only one side has, not the object that holds it: returning the parent as soon as
       // the counts differed pointed at the root for one extra member anywhere in the envelope.
-      const odd = keys.find((key) => !has(y, key)) ?? (keys.length === Object.keys(y).length ? undefined : Object.keys(y).find((key) => !has(x, key)));
+      const odd = keys.find((key) => !has(y, key)) ?? (keys.length === others.length ? undefined : others.find((key) => !has(x, key)));
       if (odd !== undefined) return childPointer(pointer, odd);
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i]!;
@@ -107,7 +108,7 @@ function describeStructured(structured: unknown, redact: boolean): string {
 /** `redact`: keep values of the result out of messages (--redact). */
 export function unwrapCallToolResult(result: unknown, redact = false): McpUnwrapped {
   if (!isObject(result)) {
-    return { found: false, findings: [{ rule: 'not-an-envelope', message: `the tool response holds no envelope: its result is ${Array.isArray(result) ? 'an array' : result === null ? 'null' : `a ${typeof result}`}, not a CallToolResult` }] };
+    return { found: false, findings: [{ rule: 'not-an-envelope', message: `the tool response holds no envelope: its result is ${withArticle(kindOf(result))}, not a CallToolResult` }] };
   }
   const fromText = envelopeFromText(result['content']);
   const structured = has(result, 'structuredContent') ? result['structuredContent'] : undefined;
