@@ -201,27 +201,25 @@ interface OpenFile {
 }
 
 /**
- * A file smaller than one chunk is read synchronously into a reused buffer, until a read returns
- * nothing: open, read, read, close, the syscalls readFileSync makes, without a stat (each one also
- * built a Stats object with four Dates: for 10k small files, stats, async hops and their garbage
- * were most of the time). A file that fills the chunk is read on from there, on the same descriptor
- * (opening it again lost that chunk when the path was a pipe, `check <(zcat run.jsonl.gz)`, a FIFO,
- * which cannot be read from its start twice); the caller closes it.
+ * A file smaller than one chunk is read synchronously into a reused buffer: open, read, close.
+ * Without a stat (each one also built a Stats object with four Dates: for 10k small files, stats,
+ * async hops and their garbage were most of the time), and without the read that returns nothing:
+ * a regular file's read returns less than asked only at its end, which readFileSync trusts its stat
+ * for, so one read that falls short ends the file (10k files: ~20 ms of 0.57 s). Only regular files
+ * come here; FIFOs and devices, whose reads fall short all the time, are special sources. A file
+ * that fills the chunk is read on from there, on the same descriptor; the caller closes it.
  */
 function readFile(path: string): Buffer | OpenFile {
   const buffer = (scratch ??= Buffer.allocUnsafe(maxChunk));
   const fd = openSync(path, 'r');
   let handedOver = false;
   try {
-    let filled = 0;
-    for (let read; (read = readSync(fd, buffer, filled, maxChunk - filled, null)) > 0; ) {
-      filled += read;
-      if (filled === maxChunk) {
-        handedOver = true;
-        return { fd, first: Buffer.from(buffer) };
-      }
+    const read = readSync(fd, buffer, 0, maxChunk, null);
+    if (read === maxChunk) {
+      handedOver = true;
+      return { fd, first: Buffer.from(buffer) };
     }
-    return Buffer.from(buffer.subarray(0, filled));
+    return Buffer.from(buffer.subarray(0, read));
   } finally {
     if (!handedOver) closeSync(fd);
   }

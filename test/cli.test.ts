@@ -123,6 +123,22 @@ describe('mcec-result check: exit status and streams', () => {
     expect(rest.findings[0].line).toBe(named.findings[0].line - 1);
   });
 
+  it('reads a file whole when it ends just before, at, or just after the 1 MiB of its first read', () => {
+    // A file is read in one read when it is smaller than 1 MiB, and on from there when it fills it.
+    const line = (window: string) => `${JSON.stringify({ ...ok, result: { window } })}\n`;
+    const last = `${JSON.stringify(noError)}\n`;
+    // Three lines, the middle one padded to make the size: the last one holds the only finding.
+    const sized = (bytes: number) => line('') + line('w'.repeat(bytes - 2 * line('').length - last.length)) + last;
+    const files = Object.fromEntries([(1 << 20) - 1, 1 << 20, (1 << 20) + 1].map((bytes) => [`f${bytes}.jsonl`, sized(bytes)]));
+    const dir = tempFiles(files);
+    for (const [name, text] of Object.entries(files)) {
+      expect(Buffer.byteLength(text)).toBe(Number(name.slice(1, -6)));
+      const { report } = runJson([name], { cwd: dir });
+      expect(report.summary).toMatchObject({ records: 3, valid: 2, invalid: 1, unparseable: 0 });
+      expect(report.findings.map((f: { line: number }) => f.line)).toEqual([3]);
+    }
+  });
+
   it('reads pretty-printed JSON on stdin with --input json', () => {
     const pretty = JSON.stringify([ok, noError], null, 2);
     const framed = runJson(['--input', 'json'], { input: pretty });
