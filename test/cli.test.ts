@@ -936,4 +936,11 @@ describe('inputs named twice', () => {
     const { report } = runJson([dir, join(dir, 'a.json'), `${dir}/./sub/b.jsonl`, '--no-config']);
     expect(report.summary.inputs).toBe(2);
   });
+
+  it('a file that alternatives of one glob both match is checked once', () => {
+    const dir = tempFiles({ 'a/y.json': JSON.stringify({ ok: true, result: {} }), 'a/b/x.json': JSON.stringify({ ok: false }) });
+    const { report } = runJson(['{a,a/b}/**/*.json', '--no-config'], { cwd: dir });
+    expect(report.summary).toMatchObject({ inputs: 2, records: 2, invalid: 1 });
+    expect(report.findings.map((f: { source: string }) => f.source)).toEqual(['a/b/x.json']);
+  });
 });
