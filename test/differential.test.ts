@@ -5,9 +5,12 @@
 // checkEnvelopeWith reports a finding of rule `schema`", so the test covers the whole path a record
 // takes (validator plus the translation of ajv's errors into findings, which must never drop one).
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { Validator } from '@cfworker/json-schema';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
+import { ajvOptions } from '../src/checks/schema-load.js';
 import { createCheckContext } from '../src/run.js';
 
 const schema = JSON.parse(readFileSync(new URL('../data/agent-tool-result.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -370,5 +373,22 @@ describe('schema verdict: @cfworker/json-schema vs the project checker (ajv)', (
     expect(valid, 'schema-valid cases').toBeGreaterThanOrEqual(5_000);
     expect(invalid, 'schema-invalid cases').toBeGreaterThanOrEqual(5_000);
     expect(disagreements, `${disagreements} disagreement(s) of ${cases.length}; the first ${first.length}:\n${first.join('\n')}`).toBe(0);
+  });
+
+  it('the validator generated at build time reports what ajv compiled at run time does, error for error', () => {
+    // The build edits ajv's generated code (scripts/build-validator.mjs drops the error objects
+    // ajv makes only to count failures inside `if` and `not`): the edit must change no outcome.
+    const generated = createRequire(import.meta.url)('../dist/generated/envelope-validator.cjs') as ((value: unknown) => boolean) & { errors?: unknown };
+    expect(readFileSync(new URL('../dist/generated/envelope-validator.cjs', import.meta.url), 'utf8').match(/const err\d+ = \{\};/g) ?? []).toEqual([]);
+    const compiled = new Ajv2020(ajvOptions).compile(schema);
+    let differences = 0;
+    const first: string[] = [];
+    for (const value of generate(22_000, 7)) {
+      const [verdict, expected] = [generated(value), compiled(value)];
+      const [errors, expectedErrors] = [JSON.stringify(generated.errors), JSON.stringify(compiled.errors)];
+      if (verdict === expected && errors === expectedErrors) continue;
+      if (++differences <= 3) first.push(`envelope: ${JSON.stringify(value)}\n  generated: ${verdict} ${errors}\n  ajv: ${expected} ${expectedErrors}`);
+    }
+    expect(differences, first.join('\n')).toBe(0);
   });
 });
