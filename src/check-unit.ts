@@ -175,7 +175,8 @@ class SourceChecker {
     }
     const { tool, sessionId, wrapping } = unwrapped;
     let invalid = false;
-    for (const finding of findings) if (finding.severity === 'error') invalid = true;
+    // Indexed: a for-of made an iterator object for every record, ~40 MB of garbage a 1M-line run.
+    for (let i = 0; i < findings.length; i++) if (findings[i]!.severity === 'error') invalid = true;
     this.tally.addRecord(facts, invalid, tool, sessionId);
     if (findings.length === 0) return;
     this.addAll(findings, this.identify(at(framed.line, undefined, tool, wrapping), unwrapped.hasEnvelope ? unwrapped.envelope : framed.value, findings.length));
