@@ -175,7 +175,7 @@ class SourceChecker {
     }
     const { tool, sessionId, wrapping } = unwrapped;
     let invalid = false;
-    // Indexed: a for-of made an iterator object for every record, ~40 MB of garbage a 1M-line run.
+    // Indexed: a for-of made an iterator object for every record (with the tally's, ~40 MB a 1M-line run).
     for (let i = 0; i < findings.length; i++) if (findings[i]!.severity === 'error') invalid = true;
     this.tally.addRecord(facts, invalid, tool, sessionId);
     if (findings.length === 0) return;
