@@ -82,6 +82,138 @@ export function nearestCandidate(name: string, ...sets: readonly (readonly (Cand
   return found;
 }
 
+/** Where a trie's name goes on from a node; a template's `{n}` is the edge `placeholderEdge`. */
+interface TrieNode {
+  children: Map<number, TrieNode> | undefined;
+  /** The names whose normalized form ends here (templates, in a trie of templates). */
+  names: string[] | undefined;
+}
+
+const placeholderEdge = -1;
+const over = maxEdits + 1;
+const bandWidth = 2 * maxEdits + 1;
+
+/**
+ * One row of the edit-distance table, cut to its band and packed two bits a cell (every value is
+ * 0 to `over`): cell `k` is the distance between the trie prefix of length `depth` and `wanted`'s
+ * prefix of length `depth - maxEdits + k` (`over` outside the text). -1 when every cell is over the
+ * limit, so that nothing below this node can be near. A number, not an array: a search steps into
+ * thousands of nodes, and a typed array per step was most of its time.
+ */
+function step(previous: number, depth: number, unit: number, wanted: string): number {
+  let band = 0;
+  let left = over;
+  let min = over;
+  for (let k = 0; k < bandWidth; k++) {
+    const j = depth - maxEdits + k;
+    let value = over;
+    if (j === 0) value = Math.min(depth, over);
+    else if (j > 0 && j <= wanted.length) {
+      const substitute = ((previous >> (2 * k)) & 3) + (wanted.charCodeAt(j - 1) === unit ? 0 : 1);
+      const drop = k + 1 < bandWidth ? ((previous >> (2 * k + 2)) & 3) + 1 : over;
+      value = Math.min(substitute, drop, left + 1, over);
+    }
+    band |= value << (2 * k);
+    left = value;
+    if (value < min) min = value;
+  }
+  return min > maxEdits ? -1 : band;
+}
+
+/** Cell `k` of a packed band. */
+function cell(band: number, k: number): number {
+  return (band >> (2 * k)) & 3;
+}
+
+/**
+ * Candidate names in a trie of their normalized forms, searched with the edit-distance table's band
+ * carried down it: only prefixes within two edits of the wanted name's are visited. A `--codes`
+ * registry may list tens of thousands of codes, and comparing each unknown code with each of them
+ * took 8 ms per distinct unknown code (20k of them against 50k codes: 4 minutes). Templates keep
+ * `{n}` as an edge that reads the unknown code's number, so they need no instances per code either.
+ */
+export class CandidateTrie {
+  private readonly root: TrieNode = { children: undefined, names: undefined };
+  /** Nodes the last search stepped into: its work, which tests hold to the neighbourhood's size. */
+  visited = 0;
+
+  /** `placeholder`: the text in a name that stands for a whole number (templates only). */
+  constructor(names: Iterable<string>, placeholder?: string) {
+    for (const name of new Set(names)) {
+      // Split before normalizing: only the literal placeholder is one (`{N}` is no `{n}`).
+      const parts = placeholder === undefined ? [name] : name.split(placeholder);
+      let node = this.root;
+      parts.forEach((part, i) => {
+        if (i > 0) node = this.child(node, placeholderEdge);
+        const normalized = normalizeName(part);
+        for (let c = 0; c < normalized.length; c++) node = this.child(node, normalized.charCodeAt(c));
+      });
+      (node.names ??= []).push(name);
+    }
+  }
+
+  private child(node: TrieNode, edge: number): TrieNode {
+    const children = (node.children ??= new Map());
+    let child = children.get(edge);
+    if (!child) children.set(edge, (child = { children: undefined, names: undefined }));
+    return child;
+  }
+
+  /**
+   * Calls `accept` with each name within two edits of `wanted` (normalized already), a placeholder
+   * read as `number`, until it returns false. An explicit stack: a `--codes` file may hold a code as
+   * long as a line.
+   */
+  search(wanted: string, number: string, accept: (name: string) => boolean): void {
+    this.visited = 0;
+    let first = 0;
+    for (let k = 0; k < bandWidth; k++) first |= (k < maxEdits || k - maxEdits > wanted.length ? over : k - maxEdits) << (2 * k);
+    const nodes: TrieNode[] = [this.root];
+    const depths: number[] = [0];
+    const bands: number[] = [first];
+    while (nodes.length > 0) {
+      const node = nodes.pop()!;
+      const depth = depths.pop()!;
+      const band = bands.pop()!;
+      this.visited++;
+      const k = wanted.length - depth + maxEdits;
+      if (node.names && k >= 0 && k < bandWidth && cell(band, k) <= maxEdits) {
+        for (const name of node.names) if (!accept(name)) return;
+      }
+      for (const [edge, child] of node.children ?? []) {
+        let next = band;
+        let nextDepth = depth;
+        if (edge === placeholderEdge) {
+          for (let c = 0; next !== -1 && c < number.length; c++) next = step(next, ++nextDepth, number.charCodeAt(c), wanted);
+        } else {
+          next = step(band, ++nextDepth, edge, wanted);
+        }
+        if (next === -1) continue;
+        nodes.push(child);
+        depths.push(nextDepth);
+        bands.push(next);
+      }
+    }
+  }
+}
+
+/** The one candidate within two edits of `name` in any of the tries, or undefined when none or several are. */
+export function nearestInTries(name: string, sets: readonly { trie: CandidateTrie; nameOf?: (stored: string) => string }[], number = ''): string | undefined {
+  const wanted = normalizeName(name);
+  let found: string | undefined;
+  let several = false;
+  for (const { trie, nameOf } of sets) {
+    trie.search(wanted, number, (stored) => {
+      const candidate = nameOf ? nameOf(stored) : stored;
+      if (found !== undefined && found !== candidate) several = true;
+      found = candidate;
+      return !several;
+    });
+    if (several) return undefined;
+  }
+  return found;
+}
+
 /** The one candidate within two edits of `name`, or undefined when none or several are. */
 export function nearestName(name: string, names: Iterable<string>): string | undefined {
   return nearestCandidate(name, byLength(candidates(names)));

@@ -1,6 +1,6 @@
 // The known error and warning codes (spec section 2) as data: the bundled data/codes.json merged
 // with any `--codes` files. Codes may contain `{n}` for a whole number (`selector-matched-{n}`).
-import { byLength, candidates, nearestCandidate, type Candidate } from './nearest.js';
+import { CandidateTrie, nearestInTries } from './nearest.js';
 
 export interface CodesFile {
   errorCodes?: Record<string, string[]>;
@@ -31,10 +31,9 @@ function patternRegex(template: string): RegExp {
   return new RegExp(`^${parts.join('\\d+(?!\\d)')}$`);
 }
 
-/** A pattern's stand-in for suggestions: the number the unknown code carries, else 2. */
-function instantiate(template: string, near: string): string {
-  const number = /\d+/.exec(near)?.[0] ?? '2';
-  return template.replaceAll(placeholder, number);
+/** The number a pattern stands in with for suggestions: the one the unknown code carries, else 2. */
+function numberIn(near: string): string {
+  return /\d+/.exec(near)?.[0] ?? '2';
 }
 
 class CodeSet {
@@ -45,11 +44,11 @@ class CodeSet {
   private readonly suggestions = new Map<string, string | undefined>();
   private readonly misses = new Set<string>();
   private readonly matched = new Map<string, Set<string>>();
-  /** The exact codes as suggestion candidates, made on the first suggestion after the last add. */
-  private knownByLength: Candidate[][] | undefined;
+  /** The exact codes and the templates as suggestion candidates, made on the first suggestion after the last add. */
+  private tries: { exact: CandidateTrie; templates: CandidateTrie } | undefined;
 
   add(code: string, category: string): void {
-    this.knownByLength = undefined;
+    this.tries = undefined;
     if (isPattern(code)) {
       let pattern = this.patterns.get(code);
       if (!pattern) this.patterns.set(code, (pattern = { template: code, regex: patternRegex(code), categories: new Set() }));
@@ -87,10 +86,9 @@ class CodeSet {
 
   nearest(code: string): string | undefined {
     if (this.suggestions.has(code)) return this.suggestions.get(code);
-    // The known codes are normalized once; a pattern's stand-in depends on the code's number.
-    this.knownByLength ??= byLength(candidates(this.exact.keys()));
-    const instances = candidates([...this.patterns.keys()].map((template) => instantiate(template, code)));
-    const suggestion = nearestCandidate(code, this.knownByLength, byLength(instances));
+    const { exact, templates } = (this.tries ??= { exact: new CandidateTrie(this.exact.keys()), templates: new CandidateTrie(this.patterns.keys(), placeholder) });
+    const number = numberIn(code);
+    const suggestion = nearestInTries(code, [{ trie: exact }, { trie: templates, nameOf: (template) => template.replaceAll(placeholder, number) }], number);
     if (this.suggestions.size < maxRemembered) this.suggestions.set(code, suggestion);
     return suggestion;
   }
