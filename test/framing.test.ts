@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { frameDocument as frameDocumentWithText } from '../src/framing/document.js';
+import { extractObject } from '../src/framing/extract.js';
 import { frameInput } from '../src/framing/index.js';
 import { NdjsonFramer, hintText } from '../src/framing/ndjson.js';
 import { decodeInput } from '../src/sources/decode.js';
@@ -289,5 +290,35 @@ describe('frameInput', () => {
       { kind: 'value', line: 1, value: { ok: true } },
       { kind: 'value', line: 2, value: { ok: false } },
     ]);
+  });
+});
+
+describe('extractObject (--extract)', () => {
+  /** What JSON.parse reads while `run` runs: the characters of every text it is given. */
+  function charactersParsed(run: () => void): number {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      run();
+      return parse.mock.calls.reduce((sum, [text]) => sum + String(text).length, 0);
+    } finally {
+      parse.mockRestore();
+    }
+  }
+
+  it('parses a long line full of `{"` that each fail at its end a few times over, not 64', () => {
+    // Every start fails only at the end of the line: 64 attempts read it ~64 times (a 2 MB line, 9 s).
+    const line = `x {"a":1} ${'{"a":'.repeat(200_000)}`;
+    let extracted;
+    const parsed = charactersParsed(() => (extracted = extractObject(line)));
+    expect(extracted).toMatchObject({ kind: 'unparseable' });
+    expect(parsed).toBeLessThan(7 * line.length);
+  });
+
+  it('still finds the object after many prefix fragments that fail at once, on a long line', () => {
+    const prefix = Array.from({ length: 40 }, (_, i) => `f${i}={"k"`).join(' ');
+    const envelope = { ok: true, result: { text: 'x'.repeat(2_000_000) } };
+    const extracted = extractObject(`${prefix} ${JSON.stringify(envelope)}`);
+    expect(extracted).toMatchObject({ kind: 'value', prefixed: true });
+    expect((extracted as { value: unknown }).value).toEqual(envelope);
   });
 });

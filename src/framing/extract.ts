@@ -11,6 +11,23 @@ import { locateParseError, type ParseFailure } from './parse-error.js';
 // quadratic time, so after this many failed starts the line is reported as a parse error.
 const maxAttempts = 64;
 
+/**
+ * Nor may a long one cost 64 parses of itself: `x {"a":{"a":{"a":...` fails each attempt only at
+ * its end, and deep nesting makes V8 parse slowly (a 2 MB line took 9 s, a 64 MiB one would take
+ * minutes). So the attempts parse at most this many characters in all: four times the line, and
+ * never less than 64 attempts on a 16 KiB line. An attempt counts up to where JSON.parse stopped,
+ * so that the early failures of a prefix's fragments (`ctx={"req" user={"id"`) cost little.
+ */
+function parseBudget(length: number): number {
+  return Math.max(4 * length, 64 * 16 * 1024);
+}
+
+/** How far JSON.parse read before it failed: V8 names the position, else (its end) the whole text. */
+function parsedUpTo(error: unknown, length: number): number {
+  const position = error instanceof SyntaxError ? / at position (\d+)/.exec(error.message) : null;
+  return position ? Number(position[1]) : length;
+}
+
 const objectStart = /\{[ \t]*"/g;
 
 /** Where the next object may start at or after `from`: a `{` before a `"`, blanks between; -1 for none. */
@@ -40,10 +57,12 @@ export function extractObject(text: string, quote = true): Extracted {
   const first = nextStart(text, 0);
   if (first === -1) return { kind: 'noise' };
   let attempts = 0;
-  for (let at = first; at !== -1 && attempts < maxAttempts; at = nextStart(text, at + 1), attempts++) {
+  let budget = parseBudget(text.length);
+  for (let at = first; at !== -1 && attempts < maxAttempts && budget > 0; at = nextStart(text, at + 1), attempts++) {
     const found = parseObject(text.slice(at));
     // Text stands before `at`: with only blanks there, the whole line would have parsed above.
     if ('value' in found) return { kind: 'value', value: found.value, prefixed: true };
+    budget -= parsedUpTo(found.error, text.length - at);
   }
   const rest = text.slice(first);
   let failure: ParseFailure;
