@@ -7,8 +7,8 @@ export function normalizeName(name: string): string {
   return name.toLowerCase().replaceAll('_', '-');
 }
 
-// Two rows reused by every call: a suggestion is looked for against every known code, and a fresh
-// pair of arrays per candidate was most of the time of a corpus of distinct unknown codes.
+// Two rows reused by every call: a name is compared with every name of a list, and a fresh pair of
+// arrays per comparison was most of the time of a corpus of distinct unknown codes.
 let rowA = new Uint32Array(64);
 let rowB = new Uint32Array(64);
 
@@ -46,40 +46,6 @@ export function editDistance(a: string, b: string, limit = maxEdits): number {
     [previous, current] = [current, previous];
   }
   return previous[b.length]!;
-}
-
-/** A candidate name with its normalized form, worked out once for many lookups. */
-export interface Candidate {
-  name: string;
-  normalized: string;
-}
-
-export function candidates(names: Iterable<string>): Candidate[] {
-  return [...new Set(names)].map((name) => ({ name, normalized: normalizeName(name) }));
-}
-
-/** Candidates by the length of their normalized form: only lengths within two of a name's can be near it. */
-export function byLength(list: readonly Candidate[]): Candidate[][] {
-  const buckets: Candidate[][] = [];
-  for (const candidate of list) (buckets[candidate.normalized.length] ??= []).push(candidate);
-  return buckets;
-}
-
-/** The one candidate within two edits of `name` in any of the sets, or undefined when none or several are. */
-export function nearestCandidate(name: string, ...sets: readonly (readonly (Candidate[] | undefined)[])[]): string | undefined {
-  const wanted = normalizeName(name);
-  let found: string | undefined;
-  for (const buckets of sets) {
-    const last = Math.min(buckets.length - 1, wanted.length + maxEdits);
-    for (let length = Math.max(0, wanted.length - maxEdits); length <= last; length++) {
-      for (const { name: candidate, normalized } of buckets[length] ?? []) {
-        if (editDistance(wanted, normalized) > maxEdits) continue;
-        if (found !== undefined && found !== candidate) return undefined;
-        found = candidate;
-      }
-    }
-  }
-  return found;
 }
 
 /** Where a trie's name goes on from a node; a template's `{n}` is the edge `placeholderEdge`. */
@@ -214,9 +180,21 @@ export function nearestInTries(name: string, sets: readonly { trie: CandidateTri
   return found;
 }
 
-/** The one candidate within two edits of `name`, or undefined when none or several are. */
+/**
+ * The one name within two edits of `name`, or undefined when none or several are. For the short
+ * lists made per call (an object's allowed members, option, format and rule names), compared one by
+ * one: editDistance gives up at once on a length two off. A registry's codes, listed once and
+ * searched for many unknown codes, are a CandidateTrie.
+ */
 export function nearestName(name: string, names: Iterable<string>): string | undefined {
-  return nearestCandidate(name, byLength(candidates(names)));
+  const wanted = normalizeName(name);
+  let found: string | undefined;
+  for (const candidate of new Set(names)) {
+    if (editDistance(wanted, normalizeName(candidate)) > maxEdits) continue;
+    if (found !== undefined && found !== candidate) return undefined;
+    found = candidate;
+  }
+  return found;
 }
 
 /** ` (did you mean "near"?)` after a name nothing knows, or `otherwise` when nothing is near. */
