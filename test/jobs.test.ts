@@ -255,3 +255,30 @@ describe('after Ctrl-C, which byte ranges can be placed', () => {
     expect(stopped.map((r) => r !== undefined)).toEqual([true, false, false, true]);
   });
 });
+
+describe('a small file read in place', () => {
+  it("a file still being decoded keeps its bytes while the same thread reads the next one into the buffer it was read into", async () => {
+    const { checkUnit } = await import('../src/check-unit.js');
+    const { createCheckContext } = await import('../src/context.js');
+    const { gzipSync } = await import('node:zlib');
+    // UTF-16 and gzip are decoded asynchronously; a plain file is framed at once from the shared buffer.
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lines({ ok: true, result: {} }, { ok: false }), 'utf16le')]);
+    const dir = tempFiles({
+      'wide.jsonl': utf16,
+      'packed.jsonl.gz': gzipSync(lines({ ok: false }, { ok: true, result: {} }, { ok: true })),
+      'plain.jsonl': lines(...Array.from({ length: 200 }, (_, i) => ({ ok: true, result: { n: i, pad: 'x'.repeat(40) } }))),
+    });
+    const context = createCheckContext({});
+    const unit = (name: string) => ({ source: { name, path: join(dir, name) } });
+    const brief = (result: UnitResult) => ({ entries: result.entries, lines: result.findings.head.map((f) => [f.location.line, f.message]) });
+    for (const name of ['wide.jsonl', 'packed.jsonl.gz']) {
+      const alone = brief(await checkUnit(unit(name), context, {}));
+      expect(alone.lines.length, name).toBeGreaterThan(0);
+      // Started, not awaited: it reads its file, then waits for decoding; the plain file is read meanwhile.
+      const decoding = checkUnit(unit(name), context, {});
+      const plain = checkUnit(unit('plain.jsonl'), context, {});
+      expect(brief(await decoding), name).toEqual(alone);
+      expect((await plain).entries).toBe(200);
+    }
+  });
+});
