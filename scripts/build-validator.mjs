@@ -8,10 +8,11 @@
 //    catalog, so it is taken from dist/config.js, not from the file).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { ajvOptions } from '../dist/checks/schema-load.js';
+import { ajvOptions, maxListedErrors } from '../dist/checks/schema-load.js';
 import { configSchema } from '../dist/config.js';
 import { ownSchemaName } from '../dist/load-json.js';
 import { ownSchemaOptions } from '../dist/lazy.js';
+import { boundedList, countOnly } from '../dist/checks/validator-edits.js';
 
 const require = createRequire(import.meta.url);
 const { Ajv2020 } = require('ajv/dist/2020');
@@ -26,22 +27,9 @@ function generate(file, options, schema, schemaText, edit = (code) => code) {
   writeFileSync(new URL(file, out), `${edit(standaloneCode(ajv, validate))}\nmodule.exports.schemaText = ${JSON.stringify(schemaText)};\n`);
 }
 
-/**
- * Inside a subschema whose errors are thrown away (`if`, `not`), ajv counts each failure by pushing
- * an empty object onto the error list: `const err7 = {};if(vErrors === null){vErrors = [err7];}else
- * {vErrors.push(err7);}errors++;`. Every such subschema ends by setting `errors` back to its count
- * before it and cutting the list to that length, so only the count matters, and the push is dropped.
- * The bundled schema's two `if`s and its `not` made one to three such objects (and an array) for
- * every record: ~350 bytes of garbage a record, 2-4 % of a 1M-line run. The differential test holds
- * the result to ajv's own verdicts and errors.
- */
-function countOnly(code) {
-  const placeholder = /const (err\d+) = \{\};if\(vErrors === null\)\{vErrors = \[\1\];\}else \{vErrors\.push\(\1\);\}errors\+\+;/g;
-  return code.replace(placeholder, 'errors++;');
-}
-
 const text = readFileSync(new URL('../data/agent-tool-result.schema.json', import.meta.url), 'utf8');
-generate('envelope-validator.cjs', ajvOptions, JSON.parse(text), text, countOnly);
+// Edited as src/checks/validator-edits.ts says: no throwaway error objects, and a bounded list.
+generate('envelope-validator.cjs', ajvOptions, JSON.parse(text), text, (code) => boundedList(countOnly(code), maxListedErrors));
 
 const asset = (path) => JSON.parse(readFileSync(new URL(`../${path}`, import.meta.url), 'utf8'));
 const own = [['config', configSchema()], ...['data/codes.schema.json', 'data/baseline.schema.json', 'schemas/report-v1.schema.json'].map((path) => [ownSchemaName(path), asset(path)])];

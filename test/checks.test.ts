@@ -299,6 +299,39 @@ describe('contract rules', () => {
   });
 });
 
+describe('a record with very many findings', () => {
+  const extraMembers = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`x${i}`, i]));
+  const more = (count: number, what: string) => `and ${count} more ${what} in this record, not listed (a record lists at most 100 findings of one rule)`;
+
+  it('lists the first 100 findings of a rule, then one that counts the rest', () => {
+    const findings = check({ ok: true, result: {}, ...extraMembers(250) });
+    expect(findings).toHaveLength(101);
+    expect(findings.slice(0, 100).map((f) => f.pointer)).toEqual(Array.from({ length: 100 }, (_, i) => `/x${i}`));
+    expect(findings[100]).toEqual({ rule: 'schema', severity: 'error', message: more(150, 'schema errors') });
+    // A contract rule, at its own severity, beside the schema's own list.
+    const warnings = Array.from({ length: 130 }, (_, i) => ({ code: `made-up-${i}`, detail: 'd' }));
+    const both = check({ ok: true, result: {}, warnings, ...extraMembers(120) });
+    expect(both.filter((f) => f.rule === 'unknown-warning-code')).toHaveLength(101);
+    expect(both.at(-1)).toEqual({ rule: 'unknown-warning-code', severity: 'warning', message: more(30, 'unknown-warning-code findings') });
+    expect(both.find((f) => f.rule === 'schema' && f.pointer === undefined)!.message).toBe(more(20, 'schema errors'));
+  });
+
+  it('at 100 or fewer, every finding is listed and none counts', () => {
+    expect(check({ ok: true, result: {}, ...extraMembers(100) }).map((f) => f.pointer)).toEqual(Array.from({ length: 100 }, (_, i) => `/x${i}`));
+    const warnings = Array.from({ length: 100 }, (_, i) => ({ code: `made-up-${i}`, detail: 'd' }));
+    expect(check({ ok: true, result: {}, warnings }).every((f) => f.pointer !== undefined)).toBe(true);
+  });
+
+  it('counts past the bundled validator\'s list, and past a list ajv compiled at run time keeps whole', () => {
+    // 30,000 bad items: the validator lists 1,000 errors and counts the rest.
+    const value = { ok: true, result: {}, warnings: Array.from({ length: 30_000 }, () => 1) };
+    expect(check(value).at(-1)).toEqual({ rule: 'schema', severity: 'error', message: more(29_900, 'schema errors') });
+    const runtime = createCheckContext({ schema: 'data/agent-tool-result.schema.json', rules: { schema: 'warning' } });
+    expect(runtime.schema.source).not.toBe('bundled');
+    expect(check(value, runtime).at(-1)).toEqual({ rule: 'schema', severity: 'warning', message: more(29_900, 'schema errors') });
+  });
+});
+
 describe('severities', () => {
   it('--strict-codes makes unknown codes errors; --rule wins over it', () => {
     const strict = createCheckContext({ strictCodes: true });

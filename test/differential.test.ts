@@ -8,9 +8,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Validator } from '@cfworker/json-schema';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import standalone from 'ajv/dist/standalone/index.js';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
-import { ajvOptions } from '../src/checks/schema-load.js';
+import { ajvOptions, maxListedErrors } from '../src/checks/schema-load.js';
+import { boundedList, countOnly } from '../src/checks/validator-edits.js';
 import { createCheckContext } from '../src/run.js';
 
 const schema = JSON.parse(readFileSync(new URL('../data/agent-tool-result.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -340,6 +342,25 @@ function generate(count: number, seed: number): Json[] {
   return cases;
 }
 
+/**
+ * Envelopes with about `n` schema errors each, in one place or spread over several (members, warnings,
+ * the ok/error conditionals), so that the generated validator's bounded list is cut inside each.
+ */
+function crowded(rng: Rng, n: number): Json[] {
+  const extra: Obj = Object.fromEntries(Array.from({ length: n }, (_, i) => [`x${i}`, i]));
+  const warnings: Json[] = Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 1 : { code: i, detail: 'd' }));
+  return [
+    { ...success(rng), ...extra },
+    { ok: true, result: {}, warnings },
+    { ...failure(rng), warnings, ...extra },
+    { ok: true, result: {}, error: { code: 'c', category: 'timeout', detail: 'd' }, warnings },
+    { ok: false, warnings, ...extra },
+    { warnings },
+    mutate(rng, { ...failure(rng), ...extra }),
+    mutate(rng, { ...success(rng), warnings }),
+  ];
+}
+
 // ---------------------------------------------------------------------------------------------
 
 describe('schema verdict: @cfworker/json-schema vs the project checker (ajv)', () => {
@@ -376,19 +397,68 @@ describe('schema verdict: @cfworker/json-schema vs the project checker (ajv)', (
   });
 
   it('the validator generated at build time reports what ajv compiled at run time does, error for error', () => {
-    // The build edits ajv's generated code (scripts/build-validator.mjs drops the error objects
-    // ajv makes only to count failures inside `if` and `not`): the edit must change no outcome.
-    const generated = createRequire(import.meta.url)('../dist/generated/envelope-validator.cjs') as ((value: unknown) => boolean) & { errors?: unknown };
+    // The build edits ajv's generated code (scripts/build-validator.mjs): it drops the error objects
+    // ajv makes only to count failures inside `if` and `not`, and it stops the list of errors at
+    // maxListedErrors while counting them all. Neither may change a verdict, an error or the count.
+    const generated = createRequire(import.meta.url)('../dist/generated/envelope-validator.cjs') as ((value: unknown) => boolean) & { errors?: unknown[] | null; errorCount?: number };
     expect(readFileSync(new URL('../dist/generated/envelope-validator.cjs', import.meta.url), 'utf8').match(/const err\d+ = \{\};/g) ?? []).toEqual([]);
     const compiled = new Ajv2020(ajvOptions).compile(schema);
+    const rng = new Rng(11);
+    const crowd = [maxListedErrors - 2, maxListedErrors - 1, maxListedErrors, maxListedErrors + 1, 2500].flatMap((n) => crowded(rng, n));
     let differences = 0;
+    let cut = 0;
     const first: string[] = [];
-    for (const value of generate(22_000, 7)) {
+    for (const value of [...generate(22_000, 7), ...crowd]) {
       const [verdict, expected] = [generated(value), compiled(value)];
-      const [errors, expectedErrors] = [JSON.stringify(generated.errors), JSON.stringify(compiled.errors)];
-      if (verdict === expected && errors === expectedErrors) continue;
-      if (++differences <= 3) first.push(`envelope: ${JSON.stringify(value)}\n  generated: ${verdict} ${errors}\n  ajv: ${expected} ${expectedErrors}`);
+      const all = compiled.errors ?? [];
+      if (all.length > maxListedErrors) cut++;
+      const [errors, expectedErrors] = [JSON.stringify(generated.errors), JSON.stringify(compiled.errors && all.slice(0, maxListedErrors))];
+      if (verdict === expected && errors === expectedErrors && generated.errorCount === all.length) continue;
+      if (++differences <= 3) first.push(`envelope: ${JSON.stringify(value).slice(0, 300)}\n  generated: ${verdict} ${generated.errorCount} ${errors.slice(0, 300)}\n  ajv: ${expected} ${all.length} ${expectedErrors.slice(0, 300)}`);
     }
     expect(differences, first.join('\n')).toBe(0);
+    // The crowded envelopes did reach past the list: the cut itself was compared.
+    expect(cut).toBeGreaterThanOrEqual(15);
+  });
+
+  it('the bounded list holds where a subschema that cuts the list back starts past the limit', () => {
+    // The bundled schema checks its conditionals before the members that can fail a thousand times,
+    // so there the list is never cut back past the limit. Items with conditionals are: each item
+    // starts an `if`, a `not` and an `anyOf` with the list as long as the items before it made it.
+    const itemSchema = {
+      type: 'array',
+      items: {
+        type: ['object', 'integer'],
+        if: { type: 'object', required: ['a'] },
+        then: { required: ['b'], not: { required: ['c'] } },
+        anyOf: [{ type: 'integer', minimum: 0 }, { type: 'object' }],
+      },
+    };
+    const limit = 7;
+    const ajv = new Ajv2020({ ...ajvOptions, code: { source: true } });
+    // CommonJS: the function is module.exports, and its `default` too, which is what the types know.
+    const edited = boundedList(countOnly(standalone.default(ajv, ajv.compile(itemSchema))), limit);
+    const module = { exports: {} as ((value: unknown) => boolean) & { errors?: unknown[] | null; errorCount?: number } };
+    new Function('module', 'exports', edited)(module, module.exports);
+    const bounded = module.exports;
+    const compiled = new Ajv2020(ajvOptions).compile(itemSchema);
+    const rng = new Rng(5);
+    const item = (): Json => [-1, 3, { a: 1 }, { a: 1, b: 2 }, { a: 1, b: 2, c: 3 }, { b: 1 }, 'x'][rng.int(7)]!;
+    let differences = 0;
+    let pastLimit = 0;
+    const first: string[] = [];
+    for (let k = 0; k < 2000; k++) {
+      const value = Array.from({ length: rng.int(12) }, item);
+      const [verdict, expected] = [bounded(value), compiled(value)];
+      const all = compiled.errors ?? [];
+      if (all.length > limit) pastLimit++;
+      const [errors, expectedErrors] = [JSON.stringify(bounded.errors), JSON.stringify(compiled.errors && all.slice(0, limit))];
+      if (verdict === expected && errors === expectedErrors && bounded.errorCount === all.length) continue;
+      if (++differences <= 3) first.push(`value: ${JSON.stringify(value)}\n  bounded: ${verdict} ${bounded.errorCount} ${errors}\n  ajv: ${expected} ${all.length} ${expectedErrors}`);
+    }
+    expect(differences, first.join('\n')).toBe(0);
+    expect(pastLimit).toBeGreaterThan(200);
+    // Code that does not read as the edit expects is refused, not edited in part.
+    expect(() => boundedList('module.exports = validate10;', limit)).toThrow('no longer reads as boundedList() expects');
   });
 });

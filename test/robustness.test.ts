@@ -106,6 +106,24 @@ describe('bad inputs', () => {
     expect(extracted.report.findings).toMatchObject([{ rule: 'parse-error', line: 1, message: 'unexpected end of input: closing bracket expected' }]);
   });
 
+  it('one line of 300k bad warnings and 300k unknown members: 100 findings of each rule, then one that counts the rest', () => {
+    // Such a line (5 MB) held 900k findings in memory at once (680 MB for 400k); one of 64 MiB ran
+    // the heap out, and the process ended with no report.
+    const members = Array.from({ length: 300_000 }, (_, i) => `"m${i}":0`).join(',');
+    const warnings = Array.from({ length: 300_000 }, (_, i) => (i % 2 === 0 ? '1' : `{"code":"made-up-${i % 7}","detail":"d"}`)).join(',');
+    const dir = tempFiles({ 'wide.jsonl': `{"ok":true,"result":{},"warnings":[${warnings}],${members}}\n{"ok":false}\n` });
+    const { status, stderr, report } = runJson(['wide.jsonl'], { cwd: dir });
+    expect({ status, stderr }).toEqual({ status: 1, stderr: '' });
+    const first = report.findings.filter((f: { line: number }) => f.line === 1);
+    const counted = (rule: string) => first.filter((f: { rule: string; pointer?: string }) => f.rule === rule && f.pointer === undefined).map((f: { message: string }) => f.message);
+    expect(first).toHaveLength(202);
+    expect(counted('schema')).toEqual(['and 449900 more schema errors in this record, not listed (a record lists at most 100 findings of one rule)']);
+    expect(counted('unknown-warning-code')).toEqual(['and 149900 more unknown-warning-code findings in this record, not listed (a record lists at most 100 findings of one rule)']);
+    // The record after it is checked as any other.
+    expect(report.findings.at(-1)).toMatchObject({ line: 2, rule: 'schema', message: 'ok is false, so error is required' });
+    expect(report.summary).toMatchObject({ records: 2, invalid: 2, errors: 102, warnings: 101 });
+  });
+
   it('a 100k-digit error code: an unknown-code warning with its suggestion, in linear time', () => {
     const digits = '4'.repeat(100_000);
     const dir = tempFiles({ 'long.jsonl': lines({ ok: false, error: { code: `selector-matched-${digits}x`, category: 'ambiguous-selector', detail: 'd' } }) });

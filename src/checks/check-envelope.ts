@@ -4,7 +4,7 @@ import type { RecordFinding, RuleId, Severity } from '../types.js';
 import { envelopeRules } from './catalog.js';
 import { childPointer, factsOf, type EnvelopeFacts } from './envelope.js';
 import { cutText } from '../text.js';
-import type { EnvelopeRule, RuleReport } from './rules/rule.js';
+import type { EnvelopeRule, RuleReport, RuleSink } from './rules/rule.js';
 import { describeSchemaErrors } from './schema.js';
 import type { EnvelopeSchema } from './schema-load.js';
 import type { Severities } from './severity.js';
@@ -26,7 +26,30 @@ export function ruleFinding(context: CheckContext, rule: RuleId, report: RuleRep
   return { rule, severity, ...report };
 }
 
-const scratch: RuleReport[] = [];
+/**
+ * A record lists at most this many findings of one rule, then one more that says how many it left
+ * out. One line of a million unexpected members or bad warnings was a million findings, and their
+ * objects, several per finding, exhausted the heap (a 4.7 MB line took 680 MB; a 64 MiB one would
+ * have ended the process). Past the first hundred they say nothing the first did not.
+ */
+export const maxFindingsPerRule = 100;
+
+function moreFinding(rule: RuleId, severity: Severity, count: number, what: string): RecordFinding {
+  return { rule, severity, message: `and ${count} more ${what} in this record, not listed (a record lists at most ${maxFindingsPerRule} findings of one rule)` };
+}
+
+/** Where a rule's reports of one record go (one sink, reused: no closure per record): the first ones kept, the rest counted. */
+class ReportSink implements RuleSink {
+  readonly reports: RuleReport[] = [];
+  more = 0;
+
+  push(report: RuleReport): void {
+    if (this.reports.length < maxFindingsPerRule) this.reports.push(report);
+    else this.more++;
+  }
+}
+
+const sink = new ReportSink();
 
 interface ActiveRule {
   rule: EnvelopeRule;
@@ -151,16 +174,20 @@ export function checkFacts(context: CheckContext, facts: EnvelopeFacts): readonl
   let findings: RecordFinding[] | undefined;
   const schemaSeverity = context.severities.schema;
   if (schemaSeverity !== 'off' && !validates(context, envelope)) {
-    findings = describeSchemaErrors(context.schema, envelope, context.redact).map((finding) => ({ rule: 'schema', severity: schemaSeverity, ...finding }));
+    const described = describeSchemaErrors(context.schema, envelope, context.redact, maxFindingsPerRule);
+    findings = described.findings.map((finding) => ({ rule: 'schema', severity: schemaSeverity, ...finding }));
+    if (described.omitted > 0) findings.push(moreFinding('schema', schemaSeverity, described.omitted, 'schema errors'));
   }
   const rules = rulePlan(context.severities)[partsOf(facts)]!;
   for (let r = 0; r < rules.length; r++) {
     const { rule, severity } = rules[r]!;
-    rule.check(facts, context, scratch);
-    if (scratch.length === 0) continue;
+    rule.check(facts, context, sink);
+    if (sink.reports.length === 0) continue;
     findings ??= [];
-    for (const report of scratch) findings.push({ rule: rule.id, severity, ...report });
-    scratch.length = 0;
+    for (const report of sink.reports) findings.push({ rule: rule.id, severity, ...report });
+    if (sink.more > 0) findings.push(moreFinding(rule.id, severity, sink.more, `${rule.id} findings`));
+    sink.reports.length = 0;
+    sink.more = 0;
   }
   return findings ?? noFindings;
 }

@@ -24,6 +24,22 @@ export interface EnvelopeSchema {
   referencedFiles?: string[];
 }
 
+/**
+ * The bundled schema's validator lists at most this many errors of a record, and counts the rest as
+ * `errorCount` (scripts/build-validator.mjs): ajv's allErrors list had no end, and one line of a
+ * million bad array items exhausted the heap. Enough for the findings a record lists
+ * (maxFindingsPerRule in src/checks/check-envelope.ts) and the errors that merge into them.
+ */
+export const maxListedErrors = 1000;
+
+/** How many errors the last validation found: all of them, also those past a bounded list. */
+export function errorCount(validate: ValidateFunction): number {
+  const listed = validate.errors?.length ?? 0;
+  // A validator ajv compiled at run time lists every error, and has no count of its own.
+  const counted = (validate as { errorCount?: unknown }).errorCount;
+  return typeof counted === 'number' && counted > listed ? counted : listed;
+}
+
 /** Shared with scripts/build-validator.mjs, which must generate the same code. */
 export const ajvOptions: Options = {
   allErrors: true,

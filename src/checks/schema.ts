@@ -6,7 +6,7 @@ import type { RuleInfo } from '../types.js';
 import { isRedactedPointer, withheld } from '../redact.js';
 import { nearestName } from '../registry/nearest.js';
 import { childPointer, holdsJsonObject, isEnvelopeList, isJsonRpcBatch, isObject, quote } from './envelope.js';
-import type { EnvelopeSchema } from './schema-load.js';
+import { errorCount, type EnvelopeSchema } from './schema-load.js';
 
 export const schemaRule: RuleInfo = {
   id: 'schema',
@@ -331,29 +331,49 @@ function describeCached(error: ErrorObject, schema: EnvelopeSchema, root: unknow
 /** One finding per (pointer, keyword), spec section 7. */
 const placeKey = (finding: SchemaFinding): string => `${finding.pointer}\0${finding.keyword}`;
 
-/** The findings of `value`, which `schema.validate` has just rejected (its errors are read). */
-export function describeSchemaErrors(schema: EnvelopeSchema, value: unknown, redact = false): SchemaFinding[] {
+export interface DescribedErrors {
+  findings: SchemaFinding[];
+  /** The validator's errors not described: those past `limit` findings, and those it did not list. */
+  omitted: number;
+}
+
+/**
+ * The findings of `value`, which `schema.validate` has just rejected (its errors are read): at most
+ * `limit` of them, in the validator's order. Describing stops there, so that a record of a million
+ * errors costs no more than one of a hundred; `omitted` says how many errors were left.
+ */
+export function describeSchemaErrors(schema: EnvelopeSchema, value: unknown, redact = false, limit = Number.POSITIVE_INFINITY): DescribedErrors {
+  const errors = schema.validate.errors ?? [];
   const byPlace = new Map<string, SchemaFinding>();
-  for (const error of schema.validate.errors ?? []) {
+  let next = 0;
+  for (; next < errors.length; next++) {
+    const error = errors[next]!;
     // `if` errors only say that a then/else failed; that failure is reported on its own.
     if (error.keyword === 'if') continue;
     const finding = describeCached(error, schema, value, redact);
     if (!finding) continue;
     const key = placeKey(finding);
     const earlier = byPlace.get(key);
-    if (!earlier) byPlace.set(key, finding);
-    else if (finding.keyword === 'required' && !earlier.message.includes(finding.message)) {
+    if (!earlier) {
+      if (byPlace.size === limit) break;
+      byPlace.set(key, finding);
+    } else if (finding.keyword === 'required' && !earlier.message.includes(finding.message)) {
       byPlace.set(key, { ...earlier, message: `${earlier.message}; ${finding.message}` });
     }
   }
   // A record the schema rejects is never left without a finding (it would count as valid): when
   // every error was one dropped as vacuous (a schema with no type to say it), they are said as they are.
   if (byPlace.size === 0) {
-    for (const error of schema.validate.errors ?? []) {
+    for (next = 0; next < errors.length; next++) {
+      const error = errors[next]!;
       if (error.keyword === 'if') continue;
       const finding = describe(error, schema, valueAt(value, error.instancePath), redact, '', false);
-      if (finding && !byPlace.has(placeKey(finding))) byPlace.set(placeKey(finding), finding);
+      if (!finding || byPlace.has(placeKey(finding))) continue;
+      if (byPlace.size === limit) break;
+      byPlace.set(placeKey(finding), finding);
     }
   }
-  return [...byPlace.values()];
+  let omitted = errorCount(schema.validate) - errors.length;
+  for (; next < errors.length; next++) if (errors[next]!.keyword !== 'if') omitted++;
+  return { findings: [...byPlace.values()], omitted };
 }

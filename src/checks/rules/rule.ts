@@ -9,6 +9,11 @@ export interface RuleReport {
   suggestion?: string;
 }
 
+/** Where a rule puts its reports: an array will do (tests), the runner's keeps the first hundred of a record. */
+export interface RuleSink {
+  push(report: RuleReport): void;
+}
+
 export interface RuleContext {
   registry: CodeRegistry;
   /** The schema in use: its categories are the ones a suggestion may name. */
@@ -25,6 +30,6 @@ export type EnvelopePart = 'outcome' | 'error' | 'warnings';
 /** A contract rule the schema cannot express, checked on every envelope that has a part it reads. */
 export interface EnvelopeRule extends RuleInfo {
   reads: readonly EnvelopePart[];
-  /** Appends what it finds to `out` (an array the runner reuses: no closure per record). */
-  check(envelope: EnvelopeFacts, context: RuleContext, out: RuleReport[]): void;
+  /** Puts what it finds in `out`. */
+  check(envelope: EnvelopeFacts, context: RuleContext, out: RuleSink): void;
 }

@@ -1,0 +1,42 @@
+// Edits scripts/build-validator.mjs makes to the standalone code ajv generates for the bundled
+// envelope schema (src/checks/schema-load.ts uses the result). Each works on the text of ajv 8's
+// code, and refuses code that does not read as it expects: an ajv upgrade fails the build, rather
+// than leaving an edit half made. test/differential.test.ts holds the edited code to ajv's own.
+
+/**
+ * Inside a subschema whose errors are thrown away (`if`, `not`), ajv counts each failure by pushing
+ * an empty object onto the error list: `const err7 = {};if(vErrors === null){vErrors = [err7];}else
+ * {vErrors.push(err7);}errors++;`. Every such subschema ends by setting `errors` back to its count
+ * before it and cutting the list to that length, so only the count matters, and the push is dropped.
+ * The bundled schema's two `if`s and its `not` made one to three such objects (and an array) for
+ * every record: ~350 bytes of garbage a record, 2-4 % of a 1M-line run.
+ */
+export function countOnly(code: string): string {
+  const placeholder = /const (err\d+) = \{\};if\(vErrors === null\)\{vErrors = \[\1\];\}else \{vErrors\.push\(\1\);\}errors\+\+;/g;
+  return code.replace(placeholder, 'errors++;');
+}
+
+/**
+ * With allErrors, ajv lists every failure, and a record can hold millions: an 800 KB line of
+ * `"warnings":[1,1,...]` was 400k error objects, and a 64 MiB line of them exhausted the heap before
+ * a finding was made. The list stops at `limit` errors; `errors` still counts every one (the
+ * verdict and the `if`/`not`/`anyOf` logic read it), published as `errorCount`, so that the report
+ * can say how many it does not list. The list is ajv's own, cut at that length: a push happens only
+ * while fewer were counted (below the limit the list holds every error counted), and cutting back
+ * to an earlier count never lengthens it (a subschema that starts past the limit ends with the list
+ * as it found it).
+ */
+export function boundedList(code: string, limit: number): string {
+  const pushes = /if\(vErrors === null\)\{vErrors = \[(err\d+)\];\}else \{vErrors\.push\(\1\);\}errors\+\+;/g;
+  const cuts = /vErrors\.length = (_errs\d+);/g;
+  const end = /(validate\d+)\.errors = vErrors;return errors === 0;/g;
+  // Any other way onto the list (a nested validator's errors joined to it, say) would be unbounded.
+  const rest = code.replace(pushes, '').replace(/const err\d+ = \{[^;]*\};/g, '');
+  if ((code.match(end)?.length ?? 0) !== 1 || /vErrors\.concat|vErrors = \[|\.push\(|\bvErrors\.length\b(?! = _errs\d+;)/.test(rest)) {
+    throw new Error("validator-edits: ajv's standalone code no longer reads as boundedList() expects; update the edit");
+  }
+  return code
+    .replace(pushes, `if(errors < ${limit}){if(vErrors === null){vErrors = [$1];}else {vErrors.push($1);}}errors++;`)
+    .replace(cuts, 'if(vErrors.length > $1){vErrors.length = $1;}')
+    .replace(end, '$1.errors = vErrors;$1.errorCount = errors;return errors === 0;');
+}
