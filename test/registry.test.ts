@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadRegistry } from '../src/registry/load.js';
 import { CandidateTrie, editDistance, nearestName, normalizeName } from '../src/registry/nearest.js';
 import { CodeRegistry } from '../src/registry/registry.js';
@@ -126,6 +126,49 @@ describe('{n} patterns', () => {
     expect([...registry.errorCodeCategories('retry-3')!]).toEqual(['focus']);
     expect([...registry.errorCodeCategories('retry-0')!].sort()).toEqual(['focus', 'no-target']);
     expect(registry.errorCodeCategories('retry-x')).toBeUndefined();
+  });
+
+  it('the categories of a code are those of every template it matches, in the order added, for any templates and codes', () => {
+    // Templates are looked up by their text before the first {n}; the reference tests every one.
+    const part = fc.constantFrom('a', 'b', '-', 'ab', '{n}', '1');
+    const template = fc.array(part, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(''));
+    const code = fc.array(fc.constantFrom('a', 'b', '-', '1', '12', '0'), { maxLength: 6 }).map((parts) => parts.join(''));
+    const categories = ['timeout', 'focus', 'internal'];
+    fc.assert(
+      fc.property(fc.array(fc.tuple(template, fc.constantFrom(...categories)), { maxLength: 12 }), fc.array(code, { maxLength: 10 }), (listed, codes) => {
+        const errorCodes: Record<string, string[]> = {};
+        for (const [name, category] of listed) (errorCodes[category] ??= []).push(name);
+        const registry = new CodeRegistry([{ errorCodes }]);
+        // The order a registry adds them in: category by category, as the file lists them.
+        const added = Object.entries(errorCodes).flatMap(([category, names]) => names.map((name) => [name, category] as const));
+        for (const wanted of codes) {
+          const expected = new Set<string>();
+          for (const [name, category] of added) if (name === wanted) expected.add(category);
+          const templates = [...new Set(added.filter(([name]) => name.includes('{n}')).map(([name]) => name))];
+          for (const name of templates) {
+            const regex = new RegExp(`^${name.split('{n}').map((p) => p.replace(/[-]/g, '\\-')).join('\\d+(?!\\d)')}$`);
+            if (regex.test(wanted)) for (const [other, category] of added) if (other === name) expected.add(category);
+          }
+          const got = registry.errorCodeCategories(wanted);
+          expect(got === undefined ? undefined : [...got], wanted).toEqual(expected.size === 0 ? undefined : [...expected]);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a code is tested against the templates of its own prefixes, not every template', () => {
+    const templates = Array.from({ length: 5000 }, (_, i) => `family-${i % 50}-kind-${i}-{n}`);
+    const registry = new CodeRegistry([{ errorCodes: { timeout: templates } }]);
+    const test = vi.spyOn(RegExp.prototype, 'test');
+    try {
+      expect(registry.isKnownErrorCode('family-7-kind-57-12')).toBe(true);
+      expect(registry.isKnownErrorCode('unknown-code-3')).toBe(false);
+      // Two lookups, one template each could match; a scan of all of them was 10,000 tests.
+      expect(test.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      test.mockRestore();
+    }
   });
 
   it('a placeholder is the whole run of digits, so adjacent ones cannot make matching explode', () => {
