@@ -46,7 +46,10 @@ export function frameBuffer(bytes: Buffer, framing: Framing, options: FramingOpt
   }
   const limit = options.maxDocumentBytes ?? maxDocumentBytes;
   if (bytes.length <= limit) {
-    for (const framed of frameDocument(bytes, options)) sink.push(framed);
+    // Indexed: in code run once per small file an array iterator's results were not optimised away
+    // (3 MB of them for 10k files).
+    const framed = frameDocument(bytes, options);
+    for (let i = 0; i < framed.length; i++) sink.push(framed[i]!);
     return 0;
   }
   const streamer = new JsonArrayStreamer(options.maxLineBytes ?? defaultMaxLineBytes, !options.redact);

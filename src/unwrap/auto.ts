@@ -183,7 +183,58 @@ function methodText(method: unknown): string {
   return typeof method === 'string' ? method : quote(method);
 }
 
+/** What the lines before the first wrapped one left for the pairing: entries and unreadable lines counted. */
+interface Before {
+  entries: number;
+  unreadableCount: number;
+  lastUnreadable: number;
+}
+
+/**
+ * Spec section 7's recognition, one unwrapper per input. Most inputs are bare envelopes only, and a
+ * folder of 10k small files made 10k of the pairing machinery's closures and maps (~2 us a file, a
+ * tenth of the per-file work): an input gets it at its first value that is not a bare envelope.
+ */
+class AutoUnwrapper implements Unwrapper {
+  private pairing: Unwrapper | undefined;
+  private readonly before: Before = { entries: 0, unreadableCount: 0, lastUnreadable: 0 };
+
+  constructor(private readonly context: CheckContext) {}
+
+  unwrap(framed: FramedValue): Unwrapped {
+    if (this.pairing) return this.pairing.unwrap(framed);
+    // The common case, before anything is built for the line: an object with `ok` and no wrapper
+    // member is a bare envelope whatever the order in recognise() would say (the marker has one
+    // member, transcript lines and JSON-RPC messages have theirs).
+    const { value, extracted } = framed;
+    if (isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
+      this.before.entries++;
+      return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
+    }
+    this.pairing = pairingUnwrapper(this.context, this.before);
+    return this.pairing.unwrap(framed);
+  }
+
+  unreadable(line: number): void {
+    if (this.pairing) return this.pairing.unreadable(line);
+    this.before.unreadableCount++;
+    this.before.lastUnreadable = line;
+  }
+
+  paired(): boolean {
+    return this.pairing?.paired() ?? false;
+  }
+
+  finish(): LateFinding[] {
+    return this.pairing?.finish() ?? [];
+  }
+}
+
 export function autoUnwrapper(context: CheckContext): Unwrapper {
+  return new AutoUnwrapper(context);
+}
+
+function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
   // Per transcript session, by JSON-RPC id: a Map tells 7 from "7" itself, and no key string is
   // built per line.
   const sessions = new Map<string, Map<string | number, Slot>>();
@@ -194,12 +245,12 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
   };
   /** The entry of the truncation marker; an entry count, as a line cannot order a one-line `[request, marker]`. */
   let truncatedAt: number | undefined;
-  let entries = 0;
+  let entries = before.entries;
   // Unparseable lines never reach the unwrapper, yet one may hold an answer or a request: pairing
-  // findings name them rather than claim what the data does not show.
-  let unreadableCount = 0;
-  let lastUnreadable = 0;
-  let mark: UnreadableMark = { before: 0, firstAfter: undefined };
+  // findings name them rather than claim what the data does not show. No request was seen before.
+  let unreadableCount = before.unreadableCount;
+  let lastUnreadable = before.lastUnreadable;
+  let mark: UnreadableMark = { before: unreadableCount, firstAfter: undefined };
   let markTaken = false;
 
   const finding = (rule: RuleId, message: string, pointer?: string): RecordFinding[] => {
@@ -363,9 +414,7 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
   return {
     unwrap: ({ value, line, extracted }: FramedValue) => {
       const entry = entries++;
-      // The common case first, before anything is built for the line: an object with `ok` and no
-      // wrapper member is a bare envelope whatever the order in recognise() would say (the marker
-      // has one member, transcript lines and JSON-RPC messages have theirs).
+      // The common case first, as in AutoUnwrapper.
       if (isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
         return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
       }
