@@ -2,6 +2,7 @@
 // state: framing never throws and yields one entry per non-blank line at its 1-based line number,
 // chunking never changes what framing yields, unwrapping and checking never throw, and a whole run
 // accounts for every non-blank line exactly once.
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -684,5 +685,20 @@ describe('canonicalJson', () => {
     expect(canonicalJson([[{ b: 1, a: '\u2028"' }]])).toBe('[[{"a":"\u2028\\"","b":1}]]');
     expect(fingerprint({ ok: true, b: [1] })).toBe(fingerprint(JSON.parse('{"b":[1],"ok":true}')));
     expect(fingerprint({ ok: true })).toMatch(/^[0-9a-f]{20}$/);
+  });
+
+  it('a value past the recursion limits is hashed piece by piece, to the digest of its whole text', () => {
+    const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 20);
+    // Past 100k values: characters outside the BMP, lone surrogates and escapes fall on every side of
+    // the 64 KiB pieces the hash is given.
+    const items = ['\u{1F600}x', '\ud800', 'a"\\b', '\u2028', 'plain', 7, null, { b: 'é', a: ['\udfff'] }];
+    const wide = Array.from({ length: 150_001 }, (_, i) => (i % 997 === 0 ? 'y'.repeat(i % 5000) : items[i % items.length]));
+    expect(fingerprint(wide)).toBe(digest(canonicalJsonDeep(wide)));
+    expect(fingerprint({ z: wide, a: 1 })).toBe(digest(canonicalJson({ a: 1, z: wide })));
+    let deep: unknown = { b: 1, a: ['\u{1F600}'] };
+    for (let d = 0; d < 100_000; d++) deep = d % 2 === 0 ? [deep] : { z: deep, y: 'x' };
+    expect(fingerprint(deep)).toBe(digest(canonicalJsonDeep(deep)));
+    // Below the limits, the recursive text: the same digest either way.
+    expect(fingerprint(items)).toBe(digest(canonicalJsonDeep(items)));
   });
 });
