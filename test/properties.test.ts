@@ -22,6 +22,7 @@ import { firstSyntaxError, parseErrorCode, scanError, token } from '../src/frami
 import type { Framed } from '../src/types.js';
 import { autoUnwrapper } from '../src/unwrap/auto.js';
 import type { Unwrapped } from '../src/unwrap/types.js';
+import { firstDifference } from '../src/unwrap/mcp.js';
 
 const slow = { timeout: 120_000 };
 const context = createCheckContext();
@@ -700,5 +701,60 @@ describe('canonicalJson', () => {
     expect(fingerprint(deep)).toBe(digest(canonicalJsonDeep(deep)));
     // Below the limits, the recursive text: the same digest either way.
     expect(fingerprint(items)).toBe(digest(canonicalJsonDeep(items)));
+  });
+});
+
+describe('walks of untrusted values, one stack entry per open container', () => {
+  // Short strings that are never image bytes, and keys that are never `base64`.
+  const plain = fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? v.slice(0, 20).replace(/^d/i, 'x') : v)).replaceAll('"base64"', '"b64"')) as unknown);
+  /** The pointers of `value`'s members that satisfy `marked`, in document order, each before what is inside it. */
+  const inOrder = (value: unknown, marked: (v: unknown) => boolean, pointer = '', out: string[] = []): string[] => {
+    if (marked(value)) out.push(pointer);
+    else if (Array.isArray(value)) value.forEach((v, i) => inOrder(v, marked, `${pointer}/${i}`, out));
+    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) inOrder(v, marked, `${pointer}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, out);
+    return out;
+  };
+  /** `value` with `marker` put at random places: in arrays, as members, or in place of a leaf. */
+  const sprinkled = (marker: unknown) =>
+    fc.tuple(plain, fc.array(fc.nat(), { maxLength: 8 })).map(([value, seeds]) => {
+      let root: unknown = { observed: value };
+      for (const seed of seeds) {
+        const containers = inOrder(root, (v) => v !== null && typeof v === 'object' && v !== marker);
+        const at = containers[seed % containers.length]!;
+        let node = root as Record<string, unknown> | unknown[];
+        for (const part of at.split('/').slice(1)) node = (node as Record<string, unknown>)[part.replaceAll('~1', '/').replaceAll('~0', '~')] as Record<string, unknown>;
+        if (Array.isArray(node)) node.splice(seed % (node.length + 1), 0, marker);
+        else node[`m${seed}`] = marker;
+      }
+      return root;
+    });
+
+  it('inline-image reports every image in the order the members stand, for any observation', () => {
+    const image = `data:image/png;base64,${'iVBORw0KGgo'.repeat(3)}`;
+    fc.assert(
+      fc.property(sprinkled(image), (observation) => {
+        const findings = checkEnvelopeWith(context, { ok: false, error: { code: 'window-not-found', category: 'no-target', detail: 'd', lastObservation: observation } });
+        const expected = inOrder(observation, (v) => v === image).map((pointer) => `/error/lastObservation${pointer}`);
+        expect(findings.filter((f) => f.rule === 'inline-image').map((f) => f.pointer)).toEqual(expected.slice(0, 100));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('firstDifference names the first member, in document order, where two values differ', () => {
+    const changed = { changed: true };
+    fc.assert(
+      fc.property(sprinkled(changed), (value) => {
+        // The same value twice, but for the marked members (2 on one side, 1 on the other).
+        const one = JSON.parse(JSON.stringify(value), (_, v: unknown) => (v !== null && typeof v === 'object' && (v as { changed?: boolean }).changed === true ? 1 : v)) as unknown;
+        const two = JSON.parse(JSON.stringify(value), (_, v: unknown) => (v !== null && typeof v === 'object' && (v as { changed?: boolean }).changed === true ? 2 : v)) as unknown;
+        expect(firstDifference(one, two)).toBe(inOrder(value, (v) => v === changed)[0]);
+        expect(firstDifference(one, JSON.parse(JSON.stringify(one)))).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
+    // A difference past a million equal members is found without a stack entry for each.
+    const long = Array.from({ length: 1_000_000 }, (_, i) => i);
+    expect(firstDifference({ a: long }, { a: [...long.slice(0, -1), -1] })).toBe('/a/999999');
   });
 });

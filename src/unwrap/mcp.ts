@@ -65,34 +65,62 @@ function withArticle(kind: string): string {
   return kind === 'null' ? kind : /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
 }
 
+/** Two containers being compared, member by member: `keys` for objects, undefined for arrays. */
+interface OpenPair {
+  x: unknown;
+  y: unknown;
+  keys: string[] | undefined;
+  next: number;
+  pointer: string;
+}
+
 /** The pointer of the first place where `a` and `b` differ, or undefined when they are equal. */
 export function firstDifference(a: unknown, b: unknown): string | undefined {
-  // An explicit stack: envelopes come from untrusted producers and may nest deeply.
-  const stack: [unknown, unknown, string][] = [[a, b, '']];
-  while (stack.length > 0) {
-    const [x, y, pointer] = stack.pop()!;
-    if (x === y) continue;
-    if (Array.isArray(x) && Array.isArray(y)) {
-      if (x.length !== y.length) return pointer;
-      for (let i = x.length - 1; i >= 0; i--) stack.push([x[i], y[i], childPointer(pointer, i)]);
-      continue;
-    }
-    if (isObject(x) && isObject(y)) {
-      const keys = Object.keys(x);
-      const others = Object.keys(y);
-      // The member only one side has, not the object that holds it: returning the parent as soon as
-      // the counts differed pointed at the root for one extra member anywhere in the envelope.
-      const odd = keys.find((key) => !has(y, key)) ?? (keys.length === others.length ? undefined : others.find((key) => !has(x, key)));
-      if (odd !== undefined) return childPointer(pointer, odd);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i]!;
-        stack.push([x[key], y[key], childPointer(pointer, key)]);
+  // An explicit stack: envelopes come from untrusted producers and may nest deeply. An entry per open
+  // pair of containers, not per member (one per member of a 10M-item array, each with its pointer
+  // written, held 2 GB); a member's pointer is written only for a container or a difference.
+  const stack: OpenPair[] = [];
+  let x = a;
+  let y = b;
+  let pointer = '';
+  for (;;) {
+    if (x !== y) {
+      if (Array.isArray(x) && Array.isArray(y)) {
+        if (x.length !== y.length) return pointer;
+        stack.push({ x, y, keys: undefined, next: 0, pointer });
+      } else if (isObject(x) && isObject(y)) {
+        const keys = Object.keys(x);
+        const others = Object.keys(y);
+        // The member only one side has, not the object that holds it: returning the parent as soon as
+        // the counts differed pointed at the root for one extra member anywhere in the envelope.
+        const odd = keys.find((key) => !has(y as JsonObject, key)) ?? (keys.length === others.length ? undefined : others.find((key) => !has(x as JsonObject, key)));
+        if (odd !== undefined) return childPointer(pointer, odd);
+        stack.push({ x, y, keys, next: 0, pointer });
+      } else {
+        return pointer;
       }
-      continue;
     }
-    return pointer;
+    // The next pair of members that are not the same value, in the innermost open pair with one left.
+    let found = false;
+    while (!found && stack.length > 0) {
+      const top = stack.at(-1)!;
+      const count = top.keys === undefined ? (top.x as unknown[]).length : top.keys.length;
+      while (top.next < count) {
+        const index = top.next++;
+        const member = top.keys === undefined ? index : top.keys[index]!;
+        const p = top.keys === undefined ? (top.x as unknown[])[index] : (top.x as JsonObject)[member];
+        const q = top.keys === undefined ? (top.y as unknown[])[index] : (top.y as JsonObject)[member];
+        if (p === q) continue;
+        x = p;
+        y = q;
+        pointer = childPointer(top.pointer, member);
+        found = true;
+        break;
+      }
+      if (!found) stack.pop();
+    }
+    if (!found) return undefined;
   }
-  return undefined;
 }
 
 /**

@@ -43,22 +43,23 @@ function worthVisiting(value: unknown, key: string | number, inArray: boolean): 
   return key === 'base64' ? !inArray : value.length >= 200 || (value.charCodeAt(0) | 0x20) === 0x64;
 }
 
-// The walk's stack, as parallel arrays reused by every record: a quarter of the records carry an
-// observation, and an object per visited value was a visible share of the run's allocations. An
-// explicit stack, not recursion: observations come from untrusted producers and may nest deeply.
-const stackValues: unknown[] = [];
-const stackKeys: (string | number)[] = [];
-const stackDepths: number[] = [];
-const stackInArray: boolean[] = [];
+// The walk's open containers (not the values to visit: a stack entry per member of a 20M-item array
+// held 20M of them, 3.6 GB), as parallel arrays reused by every record: a quarter of the records
+// carry an observation, and an object per container was a visible share of the run's allocations.
+// An explicit stack, not recursion: observations come from untrusted producers and may nest deeply.
+const openValues: unknown[] = [];
+/** An open object's keys; undefined for an array. */
+const openKeys: (string[] | undefined)[] = [];
+/** The next member of each open container to look at. */
+const openNext: number[] = [];
 /** The keys from lastObservation down to the value being looked at, by depth (entries deeper than
  * that are stale; the walk is depth-first, so every shallower entry is the current value's ancestor). */
 const path: (string | number)[] = [];
 
-function push(value: unknown, key: string | number, depth: number, inArray: boolean): void {
-  stackValues.push(value);
-  stackKeys.push(key);
-  stackDepths.push(depth);
-  stackInArray.push(inArray);
+function open(value: unknown, keys: string[] | undefined): void {
+  openValues.push(value);
+  openKeys.push(keys);
+  openNext.push(0);
 }
 
 function pointerAt(depth: number): string {
@@ -76,27 +77,40 @@ export const inlineImage: EnvelopeRule = {
     if (!error || !has(error, 'lastObservation')) return;
     const observation = error['lastObservation'];
     if (observation === null) return;
-    push(observation, 'lastObservation', 0, false);
-    while (stackValues.length > 0) {
-      const value = stackValues.pop();
-      const key = stackKeys.pop()!;
-      const depth = stackDepths.pop()!;
-      const inArray = stackInArray.pop()!;
+    let value: unknown = observation;
+    let key: string | number = 'lastObservation';
+    let inArray = false;
+    for (;;) {
+      // Members are looked at in the order they stand, each before the ones inside it.
+      const depth = openValues.length;
       path[depth] = key;
       const what = imageBytesIn(value, key, inArray);
-      if (what) {
-        out.push({ message: `error.lastObservation inlines image bytes (${what}); write them to an artifact file and name the file instead`, pointer: pointerAt(depth) });
-        continue;
-      }
-      if (Array.isArray(value)) {
-        for (let i = value.length - 1; i >= 0; i--) if (worthVisiting(value[i], i, true)) push(value[i], i, depth + 1, true);
-      } else if (isObject(value)) {
-        const keys = Object.keys(value);
-        for (let i = keys.length - 1; i >= 0; i--) {
-          const member = value[keys[i]!];
-          if (worthVisiting(member, keys[i]!, false)) push(member, keys[i]!, depth + 1, false);
+      if (what) out.push({ message: `error.lastObservation inlines image bytes (${what}); write them to an artifact file and name the file instead`, pointer: pointerAt(depth) });
+      else if (Array.isArray(value)) open(value, undefined);
+      else if (isObject(value)) open(value, Object.keys(value));
+      // The next member worth a look, in the innermost container that has one left.
+      let found = false;
+      while (!found && openValues.length > 0) {
+        const top = openValues.length - 1;
+        const container = openValues[top];
+        const keys = openKeys[top];
+        const count = keys === undefined ? (container as unknown[]).length : keys.length;
+        for (let i = openNext[top]!; i < count; i++) {
+          const member = keys === undefined ? (container as unknown[])[i] : (container as Record<string, unknown>)[keys[i]!];
+          if (!worthVisiting(member, keys === undefined ? i : keys[i]!, keys === undefined)) continue;
+          openNext[top] = i + 1;
+          value = member;
+          key = keys === undefined ? i : keys[i]!;
+          inArray = keys === undefined;
+          found = true;
+          break;
         }
+        if (found) break;
+        openValues.pop();
+        openKeys.pop();
+        openNext.pop();
       }
+      if (!found) return;
     }
   },
 };
