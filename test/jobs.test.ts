@@ -282,3 +282,27 @@ describe('a small file read in place', () => {
     }
   });
 });
+
+describe('read buffers used again from file to file', () => {
+  it('files larger than one chunk, read one after another and side by side, each report their own lines', async () => {
+    const { check } = await import('../src/run.js');
+    // Over 1 MiB each, with a finding on a line of their own, past the first chunk: a buffer given
+    // back too early, or taken by two files at once, shows as another file's bytes.
+    const big = (tag: number) => lines(...Array.from({ length: 9000 }, (_, i) => (i === 8000 + tag ? { ok: false } : { ok: true, result: { n: i, pad: 'x'.repeat(100) } })));
+    const { gzipSync } = await import('node:zlib');
+    const dir = tempFiles({ 'a.jsonl': big(1), 'b.jsonl': big(2), 'c.json': JSON.stringify([{ ok: false }]), 'd.jsonl.gz': gzipSync(big(4)), 'e.jsonl': big(5) });
+    expect(statSync(join(dir, 'a.jsonl')).size).toBeGreaterThan(1024 * 1024);
+    const names = ['a.jsonl', 'b.jsonl', 'c.json', 'd.jsonl.gz', 'e.jsonl'];
+    const lineOf = async (inputs: string[]) => {
+      const report = await check(inputs.map((name) => join(dir, name)), { jobs: 1 });
+      return [...report.findings].map((f) => [f.location.source.replace(/^.*[\\/]/, ''), f.location.line, f.message]);
+    };
+    const alone = (await Promise.all(names.map((name) => lineOf([name])))).flat();
+    expect(alone.map(([, line]) => line)).toEqual([8002, 8003, 1, 8005, 8006]);
+    // One run after another, and two runs at once on this thread.
+    expect(await lineOf(names)).toEqual(alone);
+    const [forward, backward] = await Promise.all([lineOf(names), lineOf([...names].reverse())]);
+    expect(forward).toEqual(alone);
+    expect(backward).toEqual([...alone].reverse());
+  });
+});
