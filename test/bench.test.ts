@@ -36,6 +36,30 @@ describe('scripts/bench/floor.mjs --threads', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('joins the lines that straddle its 1 MiB reads, one longer than a read among them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcec-result-floor-'));
+    try {
+      // ~3.5 MiB: lines of many lengths across three read edges, CRLFs, blank lines, one 1.5 MiB
+      // line (a read with no LF in it), and a last line without its LF.
+      const lines: string[] = [];
+      for (let i = 0; i < 9000; i++) lines.push(JSON.stringify({ ok: i % 2 === 0, pad: 'y'.repeat((i * 53) % 400) }) + (i % 7 === 0 ? '\r\n' : '\n') + (i % 1000 === 0 ? '\n' : ''));
+      lines.splice(4000, 0, JSON.stringify({ ok: true, big: 'z'.repeat(1.5 * 1024 * 1024) }) + '\n');
+      lines.push('{"ok":false}');
+      const file = join(dir, 'lines.jsonl');
+      writeFileSync(file, lines.join(''));
+      const run = (threads: string[]) => {
+        const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/bench/floor.mjs'), file, ...threads], { encoding: 'utf8' });
+        expect(result.status, result.stderr).toBe(0);
+        return JSON.parse(result.stdout) as { lines: number; parsed: number; failed: number; bytes: number };
+      };
+      const one = run([]);
+      expect(one).toEqual({ lines: 9002, parsed: 9002, innerParsed: 0, failed: 0, bytes: statSync(file).size });
+      expect(run(['--threads', '3'])).toEqual(one);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('scripts/bench.mjs', () => {

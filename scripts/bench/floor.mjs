@@ -77,9 +77,23 @@ function lineDelimited(path, start = 0, end = Infinity) {
     if (n === 0) break;
     position += n;
     bytes += n;
-    const chunk = carry === null ? buffer.subarray(0, n) : Buffer.concat([carry, buffer.subarray(0, n)]);
+    const chunk = buffer.subarray(0, n);
     let start = 0;
     let nl;
+    // Only the line that straddles the chunks is joined: joining the whole chunk to it (as this
+    // script did to 2026-12-04) copied every byte of the file into a fresh buffer, page faults and
+    // all, a fifth of the floor's time, which no checker has to spend.
+    if (carry !== null) {
+      nl = chunk.indexOf(10);
+      if (nl === -1) {
+        carry = Buffer.concat([carry, chunk]);
+        continue;
+      }
+      const joined = Buffer.concat([carry, chunk.subarray(0, nl)]);
+      line(joined, 0, joined.length);
+      carry = null;
+      start = nl + 1;
+    }
     while ((nl = chunk.indexOf(10, start)) !== -1) {
       line(chunk, start, nl);
       start = nl + 1;
