@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCheckContext } from '../src/run.js';
 import { autoUnwrapper } from '../src/unwrap/auto.js';
@@ -333,6 +334,64 @@ describe('JSON-RPC and transcripts', () => {
     expect(quiet.unwrap({ value: line('response', response(1, callResult(ok))), line: 1 }).findings).toEqual([]);
     quiet.unwrap({ value: line('request', request(2, 'find')), line: 2 });
     expect(quiet.finish()).toEqual([]);
+  });
+
+  // Once a session's Map is large, its answered ids that are small whole numbers are held in typed
+  // arrays, any other id in the Map: after 300 calls answered, the same messages with ids far apart
+  // (2^40 + k, which the arrays never take) must pair alike.
+  it('an id answered is paired alike whether held in the table of small ids or in the Map', () => {
+    const far = 2 ** 40;
+    const before = Array.from({ length: 300 }, (_, i) => [line('request', request(100 + i, 'capture')), line('response', response(100 + i, callResult(ok)))]).flat();
+    const message = fc.record({
+      id: fc.integer({ min: 0, max: 3 }),
+      what: fc.constantFrom('call', 'ping', 'cancel', 'ok', 'failed', 'empty', 'error'),
+      tool: fc.constantFrom('capture', 'find'),
+      inTranscript: fc.boolean(),
+    });
+    const build = (messages: { id: number; what: string; tool: string; inTranscript: boolean }[], offset: number) => [
+      ...before,
+      ...messages.map(({ id: k, what, tool, inTranscript }) => {
+        const id = k + offset;
+        const payload =
+          what === 'call' ? request(id, tool)
+          : what === 'ping' ? { jsonrpc: '2.0', id, method: 'ping' }
+          : what === 'cancel' ? { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }
+          : what === 'error' ? { jsonrpc: '2.0', id, error: { code: -32603, message: 'boom' } }
+          : response(id, what === 'empty' ? {} : callResult(what === 'ok' ? ok : failed, what === 'failed'));
+        const direction = what === 'call' || what === 'ping' || what === 'cancel' ? 'request' : 'response';
+        return inTranscript ? line(direction, payload) : payload;
+      }),
+    ];
+    const shown = (outcome: ReturnType<typeof run>) => JSON.stringify(outcome).replace(/1099511627(\d{3})/g, (_, k: string) => String(Number(k) - 776));
+    expect(String(far)).toBe('1099511627776');
+    fc.assert(
+      fc.property(fc.array(message, { minLength: 1, maxLength: 40 }), (messages) => {
+        expect(shown(run(build(messages, far)))).toBe(shown(run(build(messages, 0))));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('thousands of ids answered, asked again and answered twice: each finding names its own request', () => {
+    const n = 5000;
+    const values: unknown[] = [];
+    for (let id = 1; id <= n; id++) values.push(line('request', request(id, id % 2 ? 'capture' : 'find')), line('response', response(id, callResult(ok))));
+    // Id 7 asked again (its line 2n + 1) and answered; then second answers to 7, 4999, 5000 and to
+    // 10^9 (sparse: never asked, then answered twice).
+    values.push(line('request', request(7, 'find')), line('response', response(7, callResult(ok))));
+    for (const id of [7, 4999, 5000]) values.push(line('response', response(id, callResult(ok))));
+    values.push(line('response', response(1e9, callResult(ok))), line('response', response(1e9, callResult(ok))));
+    const { results, late } = run(values);
+    const said = results.flatMap((r) => r.findings.map((f) => `${f.rule}: ${f.message}`));
+    expect(said).toEqual([
+      'duplicate-response: a second response to id 7 (find, requested on line 10001)',
+      'duplicate-response: a second response to id 4999 (capture, requested on line 9997)',
+      'duplicate-response: a second response to id 5000 (find, requested on line 9999)',
+      'unpaired-response: response to id 1000000000 has no request of that id before it in this transcript',
+      'duplicate-response: a second response to id 1000000000',
+    ]);
+    expect(results.filter((r) => r.kind === 'record').map((r) => r.tool).slice(-6)).toEqual(['find', 'find', 'capture', 'find', undefined, undefined]);
+    expect(late).toEqual([]);
   });
 });
 

@@ -9,10 +9,14 @@ import type { RecordFinding, RuleId, Wrapping } from '../types.js';
 import { isCallToolResult, unwrapCallToolResult } from './mcp.js';
 import type { FramedValue, LateFinding, Unwrapped, Unwrapper } from './types.js';
 
-interface Request {
+/** What a second response to an id says of the request it already answered. */
+interface Answered {
   method: string;
-  tool?: string;
+  tool: string | undefined;
   line: number;
+}
+
+interface Request extends Answered {
   /** Its place among the input's entries: records of a `.json` array written on one line share a line. */
   entry: number;
   transcript: boolean;
@@ -87,7 +91,7 @@ interface Slot {
   /** Requests of other methods, made when the first one comes. */
   others: Queue | undefined;
   /** The last request answered; null when a response came with no request (a second is a duplicate). */
-  answered: Request | null | undefined;
+  answered: Answered | null | undefined;
   /**
    * `notifications/cancelled` for this id: either side may cancel a request it sent, and a
    * transcript does not say which sent it, so as many of the requests left open are not reported
@@ -109,9 +113,107 @@ interface Slot {
   guessed: Request | undefined;
 }
 
-function newSlot(answered: Request | null | undefined): Slot {
+function newSlot(answered: Answered | null | undefined): Slot {
   return { toolCalls: new Queue(), others: undefined, answered, cancels: 0, cancelledBefore: 0, guessed: undefined };
 }
+
+/**
+ * What an id holds in a session's Map: its Slot while a request of it is open, or once every request
+ * of it is answered just the last one answered, which is all a Slot with nothing open still says (no
+ * cancellation counts, nothing guessed, and no request can come before its `cancelledBefore`).
+ */
+type IdState = Slot | Answered;
+
+function isSlot(state: IdState): state is Slot {
+  return (state as Partial<Slot>).toolCalls !== undefined;
+}
+
+/**
+ * The answered ids of a session that are small whole numbers, as clients count them (from 0 or 1),
+ * out of its Map: per id the answered request's line and its (method, tool), as numbers in typed
+ * arrays. A Map entry and a Slot kept for every id answered made a transcript of 200k calls ~18 %
+ * slower (the Map growing, and the garbage collector walking it again and again) and 60 MB larger.
+ * Made only for a session whose Map grew large (`tableFrom`): a table for each of 100k sessions of
+ * two calls cost more than their Maps. An id is taken only while the table stays dense (below 64 +
+ * 4 x the ids held here and in the Map), so that a few huge ids cannot make it huge; any other id
+ * stays in the Map.
+ */
+class AnsweredIds {
+  /** The answered request's line; 0 for an id not held (lines count from 1). */
+  private lines = new Float64Array(0);
+  /** 1 + its (method, tool)'s number in `kinds`. */
+  private kindOf = new Uint32Array(0);
+  private held = 0;
+
+  /** `kinds` is the input's, shared by its sessions. */
+  constructor(private readonly kinds: RequestKinds) {}
+
+  /** Holds `answered` as `id`'s, when the id is one this table takes; `inMap`: the ids the session's Map holds. */
+  add(id: string | number, answered: Answered, inMap: number): boolean {
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= 64 + 4 * (this.held + inMap)) return false;
+    if (id >= this.lines.length) this.grow(id);
+    if (this.lines[id] === 0) this.held++;
+    this.lines[id] = answered.line;
+    this.kindOf[id] = this.kinds.number(answered.method, answered.tool) + 1;
+    return true;
+  }
+
+  get(id: string | number): Answered | undefined {
+    if (typeof id !== 'number' || !(id >= 0 && id < this.lines.length) || !Number.isInteger(id) || this.lines[id] === 0) return undefined;
+    const { method, tool } = this.kinds.at(this.kindOf[id]! - 1);
+    return { method, tool, line: this.lines[id]! };
+  }
+
+  /** `id`'s answered request, no longer held here (a new request of the id makes it a Slot's). */
+  take(id: string | number): Answered | undefined {
+    const answered = this.get(id);
+    if (answered !== undefined) {
+      this.lines[id as number] = 0;
+      this.held--;
+    }
+    return answered;
+  }
+
+  private grow(id: number): void {
+    const length = Math.max(16, 2 * this.lines.length, id + 1);
+    const lines = new Float64Array(length);
+    lines.set(this.lines);
+    const kindOf = new Uint32Array(length);
+    kindOf.set(this.kindOf);
+    this.lines = lines;
+    this.kindOf = kindOf;
+  }
+
+}
+
+/** The (method, tool) pairs of an input's requests, each given a number once. */
+class RequestKinds {
+  private readonly kinds: { method: string; tool: string | undefined }[] = [];
+  private readonly numbers = new Map<string, Map<string | undefined, number>>();
+
+  number(method: string, tool: string | undefined): number {
+    let byTool = this.numbers.get(method);
+    if (!byTool) this.numbers.set(method, (byTool = new Map()));
+    let number = byTool.get(tool);
+    if (number === undefined) {
+      byTool.set(tool, (number = this.kinds.length));
+      this.kinds.push({ method, tool });
+    }
+    return number;
+  }
+
+  at(number: number): { method: string; tool: string | undefined } {
+    return this.kinds[number]!;
+  }
+}
+
+interface Session {
+  requests: Map<string | number, IdState>;
+  answered: AnsweredIds | undefined;
+}
+
+/** The size of a session's Map from which its ids answered go to an AnsweredIds table. */
+const tableFrom = 256;
 
 /**
  * `toolCallFirst`: the response is not shaped as another method's answer. `toolResult`: it is a
@@ -237,11 +339,12 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
 function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
   // Per transcript session, by JSON-RPC id: a Map tells 7 from "7" itself, and no key string is
   // built per line.
-  const sessions = new Map<string, Map<string | number, Slot>>();
-  const requestsOf = (session: string): Map<string | number, Slot> => {
-    let requests = sessions.get(session);
-    if (!requests) sessions.set(session, (requests = new Map()));
-    return requests;
+  const sessions = new Map<string, Session>();
+  const kinds = new RequestKinds();
+  const sessionOf = (id: string): Session => {
+    let session = sessions.get(id);
+    if (!session) sessions.set(id, (session = { requests: new Map(), answered: undefined }));
+    return session;
   };
   /** The entry of the truncation marker; an entry count, as a line cannot order a one-line `[request, marker]`. */
   let truncatedAt: number | undefined;
@@ -300,7 +403,8 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     sawJsonRpc = true;
     const id = message['id'];
     const key = idKey(id);
-    const requests = requestsOf(where.sessionId ?? '');
+    const session = sessionOf(where.sessionId ?? '');
+    const { requests } = session;
     const wrapping = wrappingOf(where, 'jsonrpc');
     // `"error": null` beside a result is JSON-RPC 1.0's success, which some stacks still send; and a
     // capture tool may copy `method` into the response. Either way a result makes it a response:
@@ -313,36 +417,48 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       if (key !== undefined) {
         const params = message['params'];
         const tool = method === 'tools/call' && isObject(params) ? stringMember(params, 'name') : undefined;
-        const request: Request = { method, ...(tool !== undefined && { tool }), line: where.line, entry: where.entry, transcript: where.inTranscript, unreadable: mark };
+        const request: Request = { method, tool, line: where.line, entry: where.entry, transcript: where.inTranscript, unreadable: mark };
         markTaken = true;
-        let slot = requests.get(key);
-        if (!slot) requests.set(key, (slot = newSlot(undefined)));
+        const state = requests.get(key);
+        let slot: Slot;
+        if (state !== undefined && isSlot(state)) slot = state;
+        else requests.set(key, (slot = newSlot(state ?? session.answered?.take(key))));
         if (method === 'tools/call') slot.toolCalls.push(request);
         else (slot.others ??= new Queue()).push(request);
       } else if (method === 'notifications/cancelled' && isObject(message['params'])) {
         const cancelledKey = idKey(message['params']['requestId']);
-        const slot = cancelledKey === undefined ? undefined : requests.get(cancelledKey);
+        const state = cancelledKey === undefined ? undefined : requests.get(cancelledKey);
+        const slot = state !== undefined && isSlot(state) ? state : undefined;
         if (slot && slot.cancels < openCount(slot) && ++slot.cancels === openCount(slot)) slot.cancelledBefore = where.entry;
       }
       return { kind: 'skipped', findings: [] };
     }
 
     const result = message['result'];
-    const slot = key === undefined ? undefined : requests.get(key);
+    const state = key === undefined ? undefined : (requests.get(key) ?? session.answered?.get(key));
+    const slot = state !== undefined && isSlot(state) ? state : undefined;
     // Nearly always one open request an id: the result is looked at only when there are more, or when
     // an error's guess may be taken back.
     const open = slot ? openCount(slot) : 0;
-    let request: Request | undefined;
-    if (!slot) request = undefined;
+    let request: Answered | undefined;
+    if (state === undefined) request = undefined;
+    else if (!slot) request = state as Answered;
     else if (open === 0) request = slot.answered ?? undefined;
     else if (open === 1 && !slot.guessed) request = answerOf(slot, true, false, isError);
     else request = answerOf(slot, isError || !answersOtherMethod(result), !isError && looksLikeToolResult(result), isError);
-    const duplicate = slot !== undefined && open === 0;
-    if (slot && open > 0) slot.answered = request;
+    const duplicate = state !== undefined && open === 0;
+    if (slot && open > 0) {
+      slot.answered = request;
+      if (request !== undefined && key !== undefined && openCount(slot) === 0) {
+        if (session.answered === undefined && requests.size >= tableFrom) session.answered = new AnsweredIds(kinds);
+        if (session.answered?.add(key, request, requests.size)) requests.delete(key);
+        else requests.set(key, request);
+      }
+    }
     // A response without a request leaves a slot, so that a second response to its id is still a duplicate.
-    else if (!slot && key !== undefined) requests.set(key, newSlot(null));
+    else if (state === undefined && key !== undefined) requests.set(key, newSlot(null));
     const findings: RecordFinding[] = [];
-    if (!slot && where.inTranscript) {
+    if (state === undefined && where.inTranscript) {
       // A null (or missing, or container) id can never be a request's: it is as unpaired as an id
       // no request had, where it used to pass without a word.
       const said =
@@ -431,18 +547,26 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     },
     paired: () => sawJsonRpc,
     finish() {
-      const late: LateFinding[] = [];
+      const unanswered: Request[] = [];
       // Plain loops: a generator and a spread per id cost a 200k-call transcript ~140 ms here.
-      for (const requests of sessions.values()) {
+      for (const { requests } of sessions.values()) {
         for (const slot of requests.values()) {
+          if (!isSlot(slot)) continue;
           const open = [...slot.toolCalls.remaining(), ...(slot.others?.remaining() ?? [])].sort((a, b) => a.entry - b.entry);
           for (const request of open.slice(slot.cancels)) {
             if (!request.transcript) continue;
             if (truncatedAt !== undefined && request.entry < truncatedAt) continue;
-            const [made] = finding('unanswered-request', `${shorten(request.tool ?? request.method)} request is never answered in this transcript${unlessUnreadableAfter(request.unreadable)}`);
-            if (made) late.push({ line: request.line, finding: made, ...(request.tool !== undefined && { tool: request.tool }), wrapping: 'transcript' });
+            unanswered.push(request);
           }
         }
+      }
+      // In the order the requests came, not the Map's: an id answered leaves it, and comes back at
+      // its end when asked again. Findings of one line (a `.json` array on one line) keep this order.
+      unanswered.sort((a, b) => a.entry - b.entry);
+      const late: LateFinding[] = [];
+      for (const request of unanswered) {
+        const [made] = finding('unanswered-request', `${shorten(request.tool ?? request.method)} request is never answered in this transcript${unlessUnreadableAfter(request.unreadable)}`);
+        if (made) late.push({ line: request.line, finding: made, ...(request.tool !== undefined && { tool: request.tool }), wrapping: 'transcript' });
       }
       return late;
     },
