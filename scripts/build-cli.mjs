@@ -36,7 +36,7 @@ const common = {
 /**
  * Dependencies that require a Node module as they load, for work this CLI never asks of them:
  * commander node:child_process (executable subcommands, which this CLI has none of: ~4 ms of every
- * start here, with net, dgram and the streams behind it), and, in a folder walk, globby's
+ * start here, with net, dgram and the streams behind it), and, in a glob's walk, globby's
  * unicorn-magic node:child_process (it promisifies execFile for helpers globby does not use) and
  * globby node:fs/promises (for .gitignore files, which no walk here reads: readline and the file
  * watchers behind it). In the bundle each gets a stand-in that requires the module on first use.

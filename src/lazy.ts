@@ -2,7 +2,7 @@
 // (a CI step checking one small file should cost little more than `node -e 0`). ajv is needed only
 // for a --schema file (every schema the package ships has a validator generated at build time);
 // jsonc-parser only to word a syntax error; node:crypto (about 9 ms to load) only for fingerprints,
-// node:zlib only for gzip inputs, globby only for folders and globs, micromatch only for `!` exclusions.
+// node:zlib only for gzip inputs, fast-glob only for folders, globby only for globs, micromatch only for `!` exclusions.
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import { assetPath } from './assets.js';
@@ -30,6 +30,8 @@ export const loadJsoncParser = (): typeof import('jsonc-parser') => packageRequi
  * 0.3 s on a slow file system before the first folder was read.
  */
 export const loadGlobby = () => import('globby');
+/** fast-glob (globby's own walker) only for a folder's walk: src/sources/expand.ts says why. */
+export const loadFastGlob = (): Promise<{ default: typeof import('fast-glob') }> => import('fast-glob');
 /** micromatch (globby's own matcher) only for `!` exclusions. */
 export const loadMicromatch = (): Promise<{ default: typeof import('micromatch') }> => import('micromatch');
 

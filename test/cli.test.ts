@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
@@ -174,6 +174,27 @@ describe('mcec-result check: inputs', () => {
     expect(runCli(['check', '**/*.json'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: no input files in **/*.json\n' });
     expect(sources(['node_modules'])).toEqual(['node_modules/x/package.json', 'node_modules/x/package.json']);
     expect(sources(['logs/node_modules/**/*.jsonl'])).toEqual(['logs/node_modules/y/a.jsonl']);
+  });
+
+  it('a folder walk (fast-glob) finds what globby finds for the glob of the same extensions', () => {
+    const dir = tempFiles({
+      'b.jsonl': lines(noError),
+      'a/deep/er/z.ndjson': lines(noError),
+      'a/y.log': lines(noError),
+      'c.json': JSON.stringify(noError),
+      'd.jsonl.gz': gzipSync(lines(noError)),
+      '.hidden.jsonl': lines(noError),
+      '.dot/x.jsonl': lines(noError),
+      'node_modules/p/package.json': '{"name":"p"}',
+      'e/notes.txt': 'not an input',
+    });
+    symlinkSync(join(dir, 'b.jsonl'), join(dir, 'link.jsonl'));
+    symlinkSync(join(dir, 'a'), join(dir, 'linked-folder'));
+    symlinkSync(join(dir, 'missing.jsonl'), join(dir, 'dangling.jsonl'));
+    const sources = (args: string[]) => runJson(args, { cwd: dir }).report.findings.map((f: { source: string }) => f.source.replace(/^\.\//, ''));
+    const walked = sources(['.']);
+    expect(walked).toEqual(['a/deep/er/z.ndjson', 'a/y.log', 'b.jsonl', 'c.json', 'd.jsonl.gz', 'link.jsonl']);
+    expect(sources(['**/*.{json,jsonl,ndjson,log}{,.gz}'])).toEqual(walked);
   });
 
   it('finds the extensions in any case (RESULT.JSON, as Windows tools name files), framed by them', () => {

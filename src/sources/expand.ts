@@ -4,11 +4,12 @@
 // the folders and globs find. Files found under a folder or glob are sorted by code point.
 import { accessSync, closeSync, constants, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type FastGlob from 'fast-glob';
 import type { OwnFile } from '../context.js';
 import { UsageError, describeError, describeReadError } from '../errors.js';
-// globby (with fast-glob and micromatch) is loaded only when a folder or glob is given: a run on
-// named files should not pay for it at start-up.
-import { loadGlobby, loadMicromatch } from '../lazy.js';
+// fast-glob (for a folder) and globby (for a glob) are loaded only when one is given: a run on
+// named files should not pay for them at start-up.
+import { loadFastGlob, loadGlobby, loadMicromatch } from '../lazy.js';
 import { underWorkingDirectory } from '../paths.js';
 import type { InputFailure } from '../types.js';
 import { byCodePoint } from '../findings/order.js';
@@ -88,7 +89,10 @@ interface Walked {
 async function walk(arg: string, pattern: string, cwd?: string, anyCase = false, name?: (folder: string) => string): Promise<Walked | InputFailure> {
   // Synchronous: nothing else runs while inputs are listed. Async with objectMode cost a folder of
   // 10k files ~40 ms more than async with plain paths; sync with objectMode costs no more than that.
-  const { globbySync } = await loadGlobby();
+  // A folder (`cwd`, with a pattern of ours) is walked by fast-glob itself: globby adds nothing a
+  // walk of one pattern uses (it reads globs, merges the paths of several patterns), and cost a
+  // folder of 10k files ~30 ms, loading its modules and normalizing every path into a Set.
+  const sync: (pattern: string, options: FastGlob.Options & { objectMode: true }) => FastGlob.Entry[] = cwd === undefined ? (await loadGlobby()).globbySync : (await loadFastGlob()).default.sync;
   // fast-glob stops at the first folder it cannot list (when the error is not ENOENT): one locked
   // folder deep in a tree lost every file of the walk. Listed here, it is an empty folder to
   // fast-glob and an unreadable input to the report.
@@ -108,9 +112,10 @@ async function walk(arg: string, pattern: string, cwd?: string, anyCase = false,
     // `check .` at a project's root walked node_modules (thousands of package.json files checked as
     // envelopes), as no JavaScript tool does; a glob that names node_modules still goes there.
     const ignore = pattern.includes('node_modules') ? [] : ['**/node_modules/**'];
-    // `unique: false`: globby drops repeated paths itself, after fast-glob's own index of every path
-    // found (~10 ms of a folder of 10k files), and expandInputs drops files named twice anyway.
-    entries = globbySync(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true, caseSensitiveMatch: !anyCase, ignore, unique: false, fs: { readdirSync: listFolder } });
+    // `unique: false`: fast-glob's own index of every path found cost ~10 ms of a folder of 10k
+    // files; one pattern finds each path once, globby drops repeated ones itself, and expandInputs
+    // drops files named twice anyway.
+    entries = sync(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true, caseSensitiveMatch: !anyCase, ignore, unique: false, fs: { readdirSync: listFolder } });
   } catch (error) {
     return walkFailure(arg, error);
   }
