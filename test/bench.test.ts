@@ -13,6 +13,13 @@ function bench(args: string[], timeout: number) {
   return spawnSync(process.execPath, [script, ...args], { cwd: repoRoot, encoding: 'utf8', timeout, env: { ...process.env, NO_COLOR: '1' } });
 }
 
+/** What scripts/bench/floor.mjs counts in `file` (exit 0 asserted). */
+function floorOf(file: string, threads: string[] = []) {
+  const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/bench/floor.mjs'), file, ...threads], { encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as { lines: number; parsed: number; innerParsed: number; failed: number; bytes: number };
+}
+
 describe('scripts/bench/floor.mjs --threads', () => {
   it('counts every line once, whatever the number of threads the file is cut for', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcec-result-floor-'));
@@ -21,11 +28,7 @@ describe('scripts/bench/floor.mjs --threads', () => {
       const lines = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ ok: i % 3 !== 0, n: i, pad: 'x'.repeat((i * 37) % 500) }) + (i % 5 === 0 ? '\r\n' : '\n'));
       const file = join(dir, 'lines.jsonl');
       writeFileSync(file, lines.join(''));
-      const floor = (threads: string[]) => {
-        const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/bench/floor.mjs'), file, ...threads], { encoding: 'utf8' });
-        expect(result.status, result.stderr).toBe(0);
-        return JSON.parse(result.stdout) as { lines: number; parsed: number; failed: number; bytes: number };
-      };
+      const floor = (threads: string[]) => floorOf(file, threads);
       const one = floor([]);
       expect(one).toMatchObject({ lines: 2000, parsed: 2000, failed: 0, bytes: statSync(file).size });
       for (const threads of ['2', '3', '7']) expect(floor(['--threads', threads])).toEqual(one);
@@ -48,14 +51,9 @@ describe('scripts/bench/floor.mjs --threads', () => {
       lines.push('{"ok":false}');
       const file = join(dir, 'lines.jsonl');
       writeFileSync(file, lines.join(''));
-      const run = (threads: string[]) => {
-        const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/bench/floor.mjs'), file, ...threads], { encoding: 'utf8' });
-        expect(result.status, result.stderr).toBe(0);
-        return JSON.parse(result.stdout) as { lines: number; parsed: number; failed: number; bytes: number };
-      };
-      const one = run([]);
+      const one = floorOf(file);
       expect(one).toEqual({ lines: 9002, parsed: 9002, innerParsed: 0, failed: 0, bytes: statSync(file).size });
-      expect(run(['--threads', '3'])).toEqual(one);
+      expect(floorOf(file, ['--threads', '3'])).toEqual(one);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
