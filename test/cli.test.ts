@@ -553,6 +553,8 @@ describe('mcec-result check: schema and codes files', () => {
       'loop/x.json': JSON.stringify({ $ref: 'y.json' }),
       'loop/y.json': JSON.stringify({ $ref: 'x.json' }),
       'tree.json': JSON.stringify({ $defs: { t: { type: 'array', items: { $ref: '#/$defs/t' } } }, properties: { result: { $ref: '#/$defs/t' } } }),
+      // Loops only with every error asked for: allErrors off stops at `type` on {}.
+      'all-loop.json': JSON.stringify({ allOf: [{ type: 'string' }, { $ref: '#' }] }),
       // Was looked for as "my%20defs.json", which no file is called.
       'spaced.json': JSON.stringify({ properties: { error: { $ref: 'my defs.json' } } }),
       'my defs.json': JSON.stringify({ type: 'object', required: ['spaced'] }),
@@ -566,6 +568,13 @@ describe('mcec-result check: schema and codes files', () => {
       status: 2,
       stdout: '',
       stderr: 'mcec-result: schema loop/s.json: its $refs loop back without end (validating {} overflowed the stack): a $ref, or $dynamicRef, that leads back to itself?\n',
+    });
+    // Found when the first record the schema rejects has its errors listed (ajv compiles that
+    // validator then): the same refusal, not every record "nested too deep".
+    expect(runCli(['check', '--schema', 'all-loop.json', 'run.jsonl'], { cwd: dir })).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: 'mcec-result: schema all-loop.json: its $refs loop back without end (validating {} overflowed the stack): a $ref, or $dynamicRef, that leads back to itself?\n',
     });
     // A tree schema recursing as deep as the record: that record is invalid, the input read on.
     const deep = runJson(['--schema', 'tree.json', 'deep.jsonl'], { cwd: dir });

@@ -11,7 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
-import { ajvOptions, maxListedErrors } from '../src/checks/schema-load.js';
+import { ajvOptions, compileEnvelopeSchema, errorsUnlisted, holdsMoreThan, maxListedErrors, maxValuesListedAtRunTime } from '../src/checks/schema-load.js';
 import { boundedList, countOnly } from '../src/checks/validator-edits.js';
 import { createCheckContext } from '../src/run.js';
 
@@ -419,6 +419,50 @@ describe('schema verdict: @cfworker/json-schema vs the project checker (ajv)', (
     expect(differences, first.join('\n')).toBe(0);
     // The crowded envelopes did reach past the list: the cut itself was compared.
     expect(cut).toBeGreaterThanOrEqual(15);
+  });
+
+  it("a schema compiled at run time gives ajv's verdicts and errors, and past 20,000 values its first error alone", () => {
+    // compileEnvelopeSchema validates with ajv's allErrors off, then again with it on for a record it
+    // rejects that is small enough: the two together must be ajv's allErrors validator, whose list
+    // has no end, as long as a record holds at most maxValuesListedAtRunTime values.
+    const runtime = compileEnvelopeSchema(schema, 'inline').validate;
+    const compiled = new Ajv2020(ajvOptions).compile(schema);
+    const firstOnly = new Ajv2020({ ...ajvOptions, allErrors: false }).compile(schema);
+    const rng = new Rng(5);
+    let differences = 0;
+    let rejected = 0;
+    const first: string[] = [];
+    for (const value of [...generate(6_000, 3), ...[1, 100, 2500].flatMap((n) => crowded(rng, n))]) {
+      const [verdict, expected] = [runtime(value), compiled(value)];
+      if (!expected) rejected++;
+      const [errors, expectedErrors] = [JSON.stringify(runtime.errors), JSON.stringify(compiled.errors)];
+      if (verdict === expected && errors === expectedErrors && !errorsUnlisted(runtime)) continue;
+      if (++differences <= 3) first.push(`envelope: ${JSON.stringify(value).slice(0, 300)}\n  run time: ${verdict} ${errors.slice(0, 300)}\n  ajv: ${expected} ${expectedErrors.slice(0, 300)}`);
+    }
+    expect(differences, first.join('\n')).toBe(0);
+    expect(rejected).toBeGreaterThan(1_000);
+    // Past the bound: rejected, with the error ajv finds first, and marked as not listing the rest.
+    const wide = { ok: true, result: {}, warnings: Array.from({ length: maxValuesListedAtRunTime }, (_, i) => (i % 2 ? 1 : { code: 'x', detail: 'd' })) };
+    expect(runtime(wide)).toBe(false);
+    expect(firstOnly(wide)).toBe(false);
+    expect(runtime.errors).toEqual(firstOnly.errors);
+    expect(errorsUnlisted(runtime)).toBe(true);
+    // The next record is judged afresh.
+    expect(runtime({ ok: true, result: {} })).toBe(true);
+    expect(errorsUnlisted(runtime)).toBe(false);
+  });
+
+  it('holdsMoreThan counts every value at any depth, and stops at the limit', () => {
+    expect(holdsMoreThan(1, 0)).toBe(true);
+    expect(holdsMoreThan(1, 1)).toBe(false);
+    // {a: [1, 2], b: {c: null}}: the object, the array, 1, 2, the inner object, null.
+    expect(holdsMoreThan({ a: [1, 2], b: { c: null } }, 6)).toBe(false);
+    expect(holdsMoreThan({ a: [1, 2], b: { c: null } }, 5)).toBe(true);
+    let deep: unknown = 0;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(holdsMoreThan(deep, 100_001)).toBe(false);
+    expect(holdsMoreThan(deep, 100_000)).toBe(true);
+    expect(holdsMoreThan(new Array(5_000_000).fill(0), 20_000)).toBe(true);
   });
 
   it('the bounded list holds where a subschema that cuts the list back starts past the limit', () => {

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { check } from '../src/index.js';
-import { binary, lines, runCli, runJson, tempFiles } from './helpers/cli.js';
+import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at |Error:/);
 
@@ -122,6 +122,25 @@ describe('bad inputs', () => {
     // The record after it is checked as any other.
     expect(report.findings.at(-1)).toMatchObject({ line: 2, rule: 'schema', message: 'ok is false, so error is required' });
     expect(report.summary).toMatchObject({ records: 2, invalid: 2, errors: 102, warnings: 101 });
+  });
+
+  it('with --schema, a line of 3M bad warnings lists its first schema error and says so; a smaller record lists them all', () => {
+    // A schema compiled at run time lists every error: 3M of them were 660 MB here (a 60 MB line of
+    // them ran the heap out). Past 20,000 values a record keeps the first error found.
+    const dir = tempFiles({
+      'schema.json': readFileSync(join(repoRoot, 'data/agent-tool-result.schema.json'), 'utf8'),
+      'wide.jsonl': `{"ok":true,"result":{},"warnings":[${'1,'.repeat(3_000_000)}1]}\n{"ok":true,"result":{},"warnings":[${'1,'.repeat(4_999)}1]}\n`,
+    });
+    const { status, stderr, report } = runJson(['--schema', 'schema.json', 'wide.jsonl'], { cwd: dir });
+    expect({ status, stderr }).toEqual({ status: 1, stderr: '' });
+    const said = (line: number) => report.findings.filter((f: { line: number }) => f.line === line).map((f: { pointer?: string; message: string }) => `${f.pointer ?? '-'} ${f.message}`);
+    expect(said(1)).toEqual([
+      '/warnings/0 warnings[0] must be an object (got integer)',
+      '- only the first schema error of this record is listed: it holds more than 20,000 values, and a schema compiled at run time (not the bundled one) is not asked for every error of so large a record',
+    ]);
+    expect(said(2)).toHaveLength(101);
+    expect(said(2).at(-1)).toBe('- and 4900 more schema errors in this record, not listed (a record lists at most 100 findings of one rule)');
+    expect(report.summary).toMatchObject({ records: 2, invalid: 2 });
   });
 
   it('a 100k-digit error code: an unknown-code warning with its suggestion, in linear time', () => {

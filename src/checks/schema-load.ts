@@ -32,6 +32,70 @@ export interface EnvelopeSchema {
  */
 export const maxListedErrors = 1000;
 
+/**
+ * A record a validator ajv compiles at run time (`--schema`, or the bundled schema before a build)
+ * rejects has all its errors listed only while it holds at most this many values. Such a validator's
+ * list has no end, and cannot be cut as the bundled one's is (an edit of its generated code, which a
+ * schema with `$ref`s to itself or to other files does not allow): a line of millions of bad items
+ * exhausted the heap. A larger record lists the first error found, and says the rest are not listed.
+ */
+export const maxValuesListedAtRunTime = 20_000;
+
+/** Whether `value` holds more than `limit` values, itself and all inside it (an explicit stack: any depth). */
+export function holdsMoreThan(value: unknown, limit: number): boolean {
+  let count = 0;
+  const open: unknown[] = [value];
+  while (open.length > 0) {
+    const next = open.pop();
+    if (++count > limit) return true;
+    if (typeof next !== 'object' || next === null) continue;
+    const members = Array.isArray(next) ? next : Object.values(next);
+    // Counted before they are stacked: a flat array of millions is refused without a stack of millions.
+    if (count + members.length > limit) return true;
+    for (const member of members) open.push(member);
+  }
+  return false;
+}
+
+/**
+ * The validator of a schema ajv compiled at run time: `firstOnly` (ajv's allErrors off, which stops
+ * at the first error) gives every verdict; a record it rejects is validated again by `listAll` when
+ * it is small enough to list its errors (maxValuesListedAtRunTime), else keeps that first error and
+ * is marked `unlisted`. The verdicts are ajv's either way, which allErrors does not change. `listAll`
+ * is compiled when a record first needs it: compiling a schema twice at start made a `--schema`
+ * run on one small file ~75 ms slower (235 -> 310 ms here), and a run of valid records never needs it.
+ */
+function boundedAtRunTime(compileListAll: () => ValidateFunction, firstOnly: ValidateFunction): ValidateFunction {
+  let listAll: ValidateFunction | undefined;
+  const validate = ((data: unknown) => {
+    validate.unlisted = false;
+    if (firstOnly(data)) {
+      validate.errors = null;
+      return true;
+    }
+    if (holdsMoreThan(data, maxValuesListedAtRunTime)) {
+      validate.errors = firstOnly.errors;
+      validate.unlisted = true;
+      return false;
+    }
+    listAll ??= compileListAll();
+    const valid = listAll(data) as boolean;
+    validate.errors = listAll.errors;
+    // Never valid here (allErrors changes no verdict); were it, the record is still rejected as the
+    // first validator said, with its error.
+    if (valid) validate.errors = firstOnly.errors;
+    return false;
+  }) as ValidateFunction & { unlisted: boolean };
+  validate.unlisted = false;
+  validate.schema = firstOnly.schema;
+  return validate;
+}
+
+/** Whether the last validation listed only the first of a large record's errors (boundedAtRunTime). */
+export function errorsUnlisted(validate: ValidateFunction): boolean {
+  return (validate as { unlisted?: unknown }).unlisted === true;
+}
+
 /** How many errors the last validation found: all of them, also those past a bounded list. */
 export function errorCount(validate: ValidateFunction): number {
   const listed = validate.errors?.length ?? 0;
@@ -64,16 +128,16 @@ const canonical: Record<string, string> = {
   '2020-12': 'https://json-schema.org/draft/2020-12/schema',
 };
 
-function ajvFor(metaSchema: unknown, label: string) {
+function ajvFor(metaSchema: unknown, label: string, options: Options = ajvOptions) {
   const draft = metaSchema === undefined ? '2020-12' : typeof metaSchema === 'string' ? drafts.exec(metaSchema)?.slice(1).find(Boolean) : undefined;
   if (draft === undefined) {
     throw new UsageError(`${label}: $schema ${JSON.stringify(metaSchema)} is not a draft mcec-result reads: use draft-06, draft-07, 2019-09 or 2020-12 (https://json-schema.org/draft/2020-12/schema)`);
   }
   let ajv;
-  if (draft === '2019-09') ajv = new (loadAjv2019().Ajv2019)(ajvOptions);
-  else if (draft === '2020-12') ajv = new (loadAjv2020().Ajv2020)(ajvOptions);
+  if (draft === '2019-09') ajv = new (loadAjv2019().Ajv2019)(options);
+  else if (draft === '2020-12') ajv = new (loadAjv2020().Ajv2020)(options);
   else {
-    ajv = new (loadAjv().Ajv)(ajvOptions);
+    ajv = new (loadAjv().Ajv)(options);
     // ajv's default meta-schema is draft-07's; draft-06's ships beside it.
     if (draft === 'draft-06') ajv.addMetaSchema(packageRequire('ajv/dist/refs/json-schema-draft-06.json') as AnySchemaObject);
   }
@@ -125,7 +189,8 @@ function decodedPath(path: string): string {
   }
 }
 
-function addReferenced(ajv: { addSchema(schema: AnySchemaObject, key: string): unknown }, key: string, path: string, label: string): void {
+/** Reads and adds the schema file `path` under `key`; returns what was added, for another ajv to add too. */
+function addReferenced(ajv: { addSchema(schema: AnySchemaObject, key: string): unknown }, key: string, path: string, label: string): AnySchemaObject {
   let document: unknown;
   try {
     document = readJsonFile(path, 'file');
@@ -136,7 +201,9 @@ function addReferenced(ajv: { addSchema(schema: AnySchemaObject, key: string): u
   try {
     // Its own refs resolve against its own place: without an `$id`, ajv resolved `../d.json` in
     // a/b/c.json, reached through `#/$defs/...`, against the first schema's folder, and read another file.
-    ajv.addSchema(Object.hasOwn(schema, '$id') ? schema : { ...schema, $id: key }, key);
+    const added = Object.hasOwn(schema, '$id') ? schema : { ...schema, $id: key };
+    ajv.addSchema(added, key);
+    return added;
   } catch (error) {
     throw new UsageError(`${label}: ${path} is not a valid JSON Schema: ${describeError(error)}`);
   }
@@ -165,18 +232,31 @@ const maxReferencedFiles = 100;
 export function compileEnvelopeSchema(document: unknown, source: string, folder?: string): EnvelopeSchema {
   const label = source === 'bundled' ? 'the bundled schema' : `schema ${source}`;
   const schema = asSchema(document, label);
-  const { ajv, metaSchema } = ajvFor(schema['$schema'], label);
+  // allErrors off: this one gives every verdict (boundedAtRunTime).
+  const { ajv, metaSchema } = ajvFor(schema['$schema'], label, { ...ajvOptions, allErrors: false });
   // ajv read a number here as a string ("id.replace is not a function").
   if (Object.hasOwn(schema, '$id') && typeof schema['$id'] !== 'string') throw new UsageError(`${label}: $id must be a string (got ${JSON.stringify(schema['$id'])})`);
   // `http://` for `https://` named the draft all the same, and ajv said "no schema with key or ref".
   const compiling = schema['$schema'] === undefined || schema['$schema'] === metaSchema ? schema : { ...schema, $schema: metaSchema };
   // Each `$ref`'s schema part, and the file read for it.
   const added = new Map<string, string>();
+  const addedSchemas = new Map<string, AnySchemaObject>();
   const ownId = typeof schema['$id'] === 'string' ? schema['$id'].replace(/#$/, '') : '';
   for (;;) {
     try {
-      const compiled = described(schema, source, ajv.compile(compiling));
-      refuseEndlessLoop(compiled.validate, label);
+      const firstOnly = ajv.compile(compiling);
+      refuseEndlessLoop(firstOnly, label);
+      // The same schema and files (as read now, not again) with allErrors on: it compiles as the
+      // first did. It may loop where the first did not (`allOf: [{type: string}, {$ref: '#'}]`
+      // stops at `type` with allErrors off): refused then, at the first record it is asked for.
+      const compileListAll = () => {
+        const all = ajvFor(schema['$schema'], label, ajvOptions).ajv;
+        for (const [key, referenced] of addedSchemas) all.addSchema(referenced, key);
+        const listAll = all.compile(compiling);
+        refuseEndlessLoop(listAll, label);
+        return listAll;
+      };
+      const compiled = described(schema, source, boundedAtRunTime(compileListAll, firstOnly));
       return added.size > 0 ? { ...compiled, referencedFiles: [...added.values()] } : compiled;
     } catch (error) {
       if (error instanceof UsageError) throw error;
@@ -190,7 +270,7 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
       if (local === undefined) throw new UsageError(`${label}: remote $ref not fetched: ${missingRef}${tried === undefined ? '' : ` (no copy beside the schema at ${tried})`}`);
       if (added.size >= maxReferencedFiles) throw new UsageError(`${label}: more than ${maxReferencedFiles} schema files referenced through $ref`);
       added.set(missingSchema, local);
-      addReferenced(ajv, missingSchema, local, `${label}: $ref ${missingRef}`);
+      addedSchemas.set(missingSchema, addReferenced(ajv, missingSchema, local, `${label}: $ref ${missingRef}`));
     }
   }
 }

@@ -6,7 +6,7 @@ import type { RuleInfo } from '../types.js';
 import { isRedactedPointer, withheld } from '../redact.js';
 import { nearestName } from '../registry/nearest.js';
 import { childPointer, holdsJsonObject, isEnvelopeList, isJsonRpcBatch, isObject, quote } from './envelope.js';
-import { errorCount, type EnvelopeSchema } from './schema-load.js';
+import { errorCount, errorsUnlisted, type EnvelopeSchema } from './schema-load.js';
 
 export const schemaRule: RuleInfo = {
   id: 'schema',
@@ -335,6 +335,8 @@ export interface DescribedErrors {
   findings: SchemaFinding[];
   /** The validator's errors not described: those past `limit` findings, and those it did not list. */
   omitted: number;
+  /** Only the first error of a large record was asked for (a schema compiled at run time): the rest are not counted. */
+  unlisted: boolean;
 }
 
 /**
@@ -375,5 +377,5 @@ export function describeSchemaErrors(schema: EnvelopeSchema, value: unknown, red
   }
   let omitted = errorCount(schema.validate) - errors.length;
   for (; next < errors.length; next++) if (errors[next]!.keyword !== 'if') omitted++;
-  return { findings: [...byPlace.values()], omitted };
+  return { findings: [...byPlace.values()], omitted, unlisted: errorsUnlisted(schema.validate) };
 }
