@@ -238,9 +238,8 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
   if (Object.hasOwn(schema, '$id') && typeof schema['$id'] !== 'string') throw new UsageError(`${label}: $id must be a string (got ${JSON.stringify(schema['$id'])})`);
   // `http://` for `https://` named the draft all the same, and ajv said "no schema with key or ref".
   const compiling = schema['$schema'] === undefined || schema['$schema'] === metaSchema ? schema : { ...schema, $schema: metaSchema };
-  // Each `$ref`'s schema part, and the file read for it.
-  const added = new Map<string, string>();
-  const addedSchemas = new Map<string, AnySchemaObject>();
+  // Each `$ref`'s schema part: the file read for it, and the schema added from it.
+  const added = new Map<string, { path: string; schema: AnySchemaObject }>();
   const ownId = typeof schema['$id'] === 'string' ? schema['$id'].replace(/#$/, '') : '';
   for (;;) {
     try {
@@ -251,13 +250,13 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
       // stops at `type` with allErrors off): refused then, at the first record it is asked for.
       const compileListAll = () => {
         const all = ajvFor(schema['$schema'], label, ajvOptions).ajv;
-        for (const [key, referenced] of addedSchemas) all.addSchema(referenced, key);
+        for (const [key, referenced] of added) all.addSchema(referenced.schema, key);
         const listAll = all.compile(compiling);
         refuseEndlessLoop(listAll, label);
         return listAll;
       };
       const compiled = described(schema, source, boundedAtRunTime(compileListAll, firstOnly));
-      return added.size > 0 ? { ...compiled, referencedFiles: [...added.values()] } : compiled;
+      return added.size > 0 ? { ...compiled, referencedFiles: [...added.values()].map(({ path }) => path) } : compiled;
     } catch (error) {
       if (error instanceof UsageError) throw error;
       if (!(error instanceof loadAjv().MissingRefError)) throw new UsageError(`${label} is not a valid JSON Schema: ${describeError(error)}`);
@@ -265,12 +264,11 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
       if (missingSchema === ownId) throw new UsageError(`${label}: $ref ${missingRef}: the schema has no ${missingPlace(missingRef)}`);
       // ajv files a schema added under a key there whatever its own `$id`: still missing, the place is.
       const read = added.get(missingSchema);
-      if (read !== undefined) throw new UsageError(`${label}: $ref ${missingRef}: ${read} has no ${missingPlace(missingRef)}`);
+      if (read !== undefined) throw new UsageError(`${label}: $ref ${missingRef}: ${read.path} has no ${missingPlace(missingRef)}`);
       const { path: local, tried } = localSchemaPath(missingSchema, folder, schema['$id']);
       if (local === undefined) throw new UsageError(`${label}: remote $ref not fetched: ${missingRef}${tried === undefined ? '' : ` (no copy beside the schema at ${tried})`}`);
       if (added.size >= maxReferencedFiles) throw new UsageError(`${label}: more than ${maxReferencedFiles} schema files referenced through $ref`);
-      added.set(missingSchema, local);
-      addedSchemas.set(missingSchema, addReferenced(ajv, missingSchema, local, `${label}: $ref ${missingRef}`));
+      added.set(missingSchema, { path: local, schema: addReferenced(ajv, missingSchema, local, `${label}: $ref ${missingRef}`) });
     }
   }
 }

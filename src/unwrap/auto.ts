@@ -442,10 +442,10 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     const open = slot ? openCount(slot) : 0;
     let request: Answered | undefined;
     if (state === undefined) request = undefined;
-    else if (!slot) request = state as Answered;
-    else if (open === 0) request = slot.answered ?? undefined;
-    else if (open === 1 && !slot.guessed) request = answerOf(slot, true, false, isError);
-    else request = answerOf(slot, isError || !answersOtherMethod(result), !isError && looksLikeToolResult(result), isError);
+    else if (!isSlot(state)) request = state;
+    else if (open === 0) request = state.answered ?? undefined;
+    else if (open === 1 && !state.guessed) request = answerOf(state, true, false, isError);
+    else request = answerOf(state, isError || !answersOtherMethod(result), !isError && looksLikeToolResult(result), isError);
     const duplicate = state !== undefined && open === 0;
     if (slot && open > 0) {
       slot.answered = request;

@@ -106,6 +106,7 @@ export const inlineImage: EnvelopeRule = {
           break;
         }
         if (found) break;
+        // Nothing left in it worth a look.
         openValues.pop();
         openKeys.pop();
         openNext.pop();
