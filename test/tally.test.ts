@@ -55,6 +55,25 @@ describe('Tally', () => {
     expect(suggestionsFor(summary, loadRegistry())).toEqual({ codes: {}, warningCodes: {} });
   });
 
+  it('counts sessions in runs, interleaved and returning, as a Map of every record would', () => {
+    // The tally remembers the session it counted last (logs hold a session's calls in a run): a
+    // session coming back after others, records without one between, and equal ids in new strings.
+    const ids = ['a', 'a', 'a', 'b', 'a', undefined, 'a', 'c', 'c', 'b', undefined, 'b', 'a'];
+    const tally = new Tally(categories, loadRegistry());
+    const expected = new Map<string, { records: number; ok: number; failed: number }>();
+    ids.forEach((id, i) => {
+      const ok = i % 3 !== 0;
+      tally.addRecord(factsOf({ ok, ...(id !== undefined && { sessionId: JSON.parse(JSON.stringify(id)) as string }) }), false);
+      if (id === undefined) return;
+      const counts = expected.get(id) ?? { records: 0, ok: 0, failed: 0 };
+      counts.records++;
+      counts[ok ? 'ok' : 'failed']++;
+      expected.set(id, counts);
+    });
+    expect(tally.summary().sessions).toEqual(Object.fromEntries(expected));
+    expect(tally.summary().sessions).toEqual({ a: { records: 6, ok: 3, failed: 3 }, b: { records: 3, ok: 1, failed: 2 }, c: { records: 2, ok: 2, failed: 0 } });
+  });
+
   it('sorts distributions by count, then by code point, and omits tools and sessions when none are known', () => {
     const tally = new Tally(categories, loadRegistry());
     for (const code of ['b-code', 'a-code', 'b-code', 'window-not-fonud']) {
