@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-const { loadCli } = require('../dist/launch.cjs');
+const { loadCli, tuneV8 } = require('../dist/launch.cjs');
 
-loadCli().cli.main(process.argv).then((status) => {
+const { cli } = loadCli();
+tuneV8();
+cli.main(process.argv).then((status) => {
   process.exitCode = status;
 });

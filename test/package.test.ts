@@ -72,6 +72,27 @@ describe('the published package', () => {
     }
   });
 
+  it("raises V8's limit of shapes a property read keeps for the CLI's process, not for a library caller", () => {
+    // src/launch.cts tuneV8: envelopes of many member orders made every member read a generic lookup.
+    const dir = tempFiles({
+      'watch-flags.cjs': [
+        "const v8 = require('node:v8');",
+        'const calls = [];',
+        'const original = v8.setFlagsFromString;',
+        'v8.setFlagsFromString = (flags) => { calls.push(flags); return original(flags); };',
+        "process.on('exit', () => process.stderr.write(JSON.stringify(calls)));",
+      ].join('\n'),
+    });
+    const cli = spawnSync(process.execPath, ['-r', join(dir, 'watch-flags.cjs'), binary, 'check', '--no-config', '-f', 'json', 'fixtures/valid'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(cli.status).toBe(0);
+    expect(JSON.parse(cli.stdout).summary.invalid).toBe(0);
+    // Nothing else on stderr: a V8 that did not know the flag would say "Error: unrecognized flag" there.
+    expect(JSON.parse(cli.stderr)).toEqual(['--max-valid-polymorphic-map-count=16']);
+    const library = spawnSync(process.execPath, ['-r', join(dir, 'watch-flags.cjs'), '--input-type=module', '-e', "const { check } = await import('./dist/index.js'); const report = await check(['fixtures/valid']); process.stdout.write(String(report.summary.records));"], { cwd: repoRoot, encoding: 'utf8' });
+    expect(Number(library.stdout)).toBeGreaterThan(0);
+    expect(JSON.parse(library.stderr)).toEqual([]);
+  });
+
   it("gives a TypeScript project that imports 'mcec-result/vitest' the toBeMcecResult matcher's types", () => {
     // Was: dist/vitest.d.ts imported nothing from vitest, so its `declare module 'vitest'` merged
     // with nothing and README's example failed to compile (TS2339).
