@@ -166,8 +166,8 @@ class SourceChecker {
       if (unwrapped.findings.length > 0) this.addAll(unwrapped.findings, this.identify(at(framed.line, undefined, undefined, unwrapped.wrapping), framed.value, unwrapped.findings.length));
       return;
     }
-    // Read once, for the rules and the tally alike.
-    const facts = factsOf(unwrapped.hasEnvelope ? unwrapped.envelope : undefined);
+    // Read once, for the rules and the tally alike. Every value framed here is JSON.parse's.
+    const facts = factsOf(unwrapped.hasEnvelope ? unwrapped.envelope : undefined, true);
     let findings: readonly RecordFinding[] = unwrapped.findings;
     if (unwrapped.hasEnvelope) {
       const checked = checkFacts(this.context, facts);

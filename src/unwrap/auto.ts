@@ -308,8 +308,10 @@ class AutoUnwrapper implements Unwrapper {
     // The common case, before anything is built for the line: an object with `ok` and no wrapper
     // member is a bare envelope whatever the order in recognise() would say (the marker has one
     // member, transcript lines and JSON-RPC messages have theirs).
+    // Read, not Object.hasOwn (three builtin calls a record, ~1.5 % of a 1M-line run): a framed value
+    // is JSON.parse's, whose members are own and never undefined.
     const { value, extracted } = framed;
-    if (isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
+    if (isObject(value) && value['ok'] !== undefined && value['direction'] === undefined && value['jsonrpc'] === undefined) {
       this.before.entries++;
       return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
     }
