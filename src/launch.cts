@@ -11,7 +11,6 @@ import fs = require('node:fs');
 import nodeModule = require('node:module');
 import path = require('node:path');
 import url = require('node:url');
-import v8 = require('node:v8');
 import vm = require('node:vm');
 
 const { readFileSync } = fs;
@@ -43,24 +42,4 @@ function loadCli(): { cli: Cli; script: vm.Script } {
   return { cli: module.exports, script };
 }
 
-/**
- * V8 keeps at most four object shapes (hidden classes) per property read site in its inline caches;
- * past that, every read there takes the generic, hashed lookup. Envelopes parsed from JSON have a
- * shape per member order: a log's valid records have four, its invalid ones bring more, and from
- * the first of those on, every member read of the validator, the rules and the tally was generic
- * (~4 % of a 1M-line run; with the invalid lines moved to the end, that lookup was gone). Sixteen
- * shapes a site: a 1M-line run ~2.5 % faster, the same report.
- *
- * For this process, by the command line only (the library leaves its caller's V8 alone), after the
- * bundle has run: V8 checks a code cache against the flags it was made with, Node's own modules'
- * cache too, and a change before them cost every start ~3 ms (1.28x -> 1.33x `node -e 0`) in
- * Node modules compiled afresh. The build's warm-up, which writes the cache, does not call this.
- */
-function tuneV8(): void {
-  // Made first, under the flags Node's cache was made with: stderr's stream brings most of the Node
-  // modules a run loads later (a tty's or a pipe's, as stdout's), and every check run makes it.
-  void process.stderr;
-  v8.setFlagsFromString('--max-valid-polymorphic-map-count=16');
-}
-
-export = { bundlePath, codeCachePath, loadCli, tuneV8 };
+export = { bundlePath, codeCachePath, loadCli };

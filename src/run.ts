@@ -192,6 +192,11 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
 }
 
 /** Checks every input and returns the finished report (spec section 6). */
+/** The threads a run may use: `jobs`, or the cores available. */
+export function threadsFor(options: Pick<CheckOptions, 'jobs'>): number {
+  return Math.max(1, options.jobs ?? availableParallelism());
+}
+
 export async function check(inputs: readonly string[], options: CheckOptions = {}, given?: CheckContext): Promise<Report> {
   assertInputs(inputs);
   // createCheckContext checks the options; a caller's own context was made without seeing these.
@@ -216,7 +221,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   const expanded = await expandInputs(inputs, options.stdinFilename ?? '-', [...(options.ownFiles ?? []), ...contextFiles]);
   const failures = [...expanded.failures];
   const sources = options.shard ? inShard(expanded.sources, options.shard) : expanded.sources;
-  const jobs = Math.max(1, options.jobs ?? availableParallelism());
+  const jobs = threadsFor(options);
   let plan = planUnits(sources, jobs, options.input ?? 'auto');
   // Byte ranges are for workers; a run that stays on this thread reads each file whole.
   if (runsInline(plan, jobs) && plan.units.some((u) => u.range)) plan = planUnits(sources, 1, options.input ?? 'auto');
