@@ -191,12 +191,12 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
   return { findings, failures };
 }
 
-/** Checks every input and returns the finished report (spec section 6). */
 /** The threads a run may use: `jobs`, or the cores available. */
 export function threadsFor(options: Pick<CheckOptions, 'jobs'>): number {
   return Math.max(1, options.jobs ?? availableParallelism());
 }
 
+/** Checks every input and returns the finished report (spec section 6). */
 export async function check(inputs: readonly string[], options: CheckOptions = {}, given?: CheckContext): Promise<Report> {
   assertInputs(inputs);
   // createCheckContext checks the options; a caller's own context was made without seeing these.

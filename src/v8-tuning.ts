@@ -7,7 +7,7 @@ import { loadV8 } from './lazy.js';
  * shape per member order: a log's valid records have four, its invalid ones bring more, and from
  * the first of those on every member read of the validator, the rules and the tally was generic
  * (perf: ~4 % of a 1M-line `--jobs 1` run, gone with the invalid lines moved to the end). Sixteen
- * shapes a site: that run ~4 % faster, the same report.
+ * shapes a site: that run 4-7 % faster in paired runs, the same report.
  *
  * For a run on this thread alone, and once the bundle is loaded: V8 checks every code cache against
  * the flags it was made with, Node's cache of its own modules too, so a changed flag made a worker
