@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Unit, UnitResult } from '../src/check-unit.js';
 import { StoredList } from '../src/findings/store.js';
 import { dropUnplaceable } from '../src/run.js';
-import { binary, lines, tempFiles } from './helpers/cli.js';
+import { binary, lines, repoRoot, tempFiles } from './helpers/cli.js';
 
 function run(args: string[], cwd: string) {
   const result = spawnSync(process.execPath, [binary, 'check', ...args], { cwd, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
@@ -34,6 +34,20 @@ function bigFile(): string {
 
 describe('--jobs', () => {
   const dir = tempFiles({ 'big.jsonl': bigFile(), 'small/a.jsonl': lines({ ok: false }), 'small/b.json': '[{"ok":true}]', 'small/empty.jsonl': '' });
+
+  it("checks with workers from a library caller's `node --input-type=module -e` script", () => {
+    // Was: the workers inherited --input-type and none started: check() rejected with
+    // ERR_INPUT_TYPE_NOT_ALLOWED.
+    const script = `const { check } = await import(${JSON.stringify(join(repoRoot, 'dist/index.js'))}); const one = await check(['big.jsonl'], { jobs: 1 }); const two = await check(['big.jsonl'], { jobs: 2 }); process.stdout.write(JSON.stringify([one.summary, two.summary]));`;
+    const result = spawnSync(process.execPath, ['--input-type', 'module', '-e', script], { cwd: dir, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    const [one, two] = JSON.parse(result.stdout) as [{ records: number }, { records: number }];
+    expect(one.records).toBeGreaterThan(50_000);
+    expect(two).toEqual(one);
+    const equals = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
+    expect(equals.stderr).toBe('');
+    expect(JSON.parse(equals.stdout)).toEqual([one, two]);
+  });
 
   it('splits a large file into byte ranges and gives the same report, byte for byte', () => {
     const one = run(['--jobs', '1', '-f', 'json', 'big.jsonl', 'small'], dir);

@@ -39,6 +39,22 @@ const batchBytes = 4 * 1024 * 1024;
 const inFlight = 2;
 /** How long this thread checks before it reads the workers' messages (they wait for its answer). */
 const answerWithinMs = 5;
+
+/**
+ * The process's Node options, for a worker, less `--input-type`: a worker runs a file, and with it
+ * inherited (a library caller's `node --input-type=module -e '...'`) every worker failed to start,
+ * ERR_INPUT_TYPE_NOT_ALLOWED, and check() with it.
+ */
+function workerExecArgv(): string[] {
+  const kept: string[] = [];
+  const args = process.execArgv;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--input-type') i++;
+    else if (!args[i]!.startsWith('--input-type=')) kept.push(args[i]!);
+  }
+  return kept;
+}
+
 /**
  * A worker's young generation, in which every parsed record lives and dies. V8 grows it to two 16 MB
  * semi-spaces; with both cores busy, two threads' nurseries that size evict each other from the
@@ -114,7 +130,7 @@ export async function runOnWorkers(
       const workerCount = Math.min(jobs, queue.length) - 1;
       const spoolFolder = workerCount > 0 ? folder() : '';
       for (let k = 0; k < workerCount; k++) {
-        const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined, spoolFolder }, resourceLimits: { maxYoungGenerationSizeMb: workerYoungGenerationMb } });
+        const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined, spoolFolder }, execArgv: workerExecArgv(), resourceLimits: { maxYoungGenerationSizeMb: workerYoungGenerationMb } });
         workers.push(worker);
         worker.on('message', (reply: WorkerReply) => {
           // Two batches in flight: a worker holding one waited for this thread's answer after each
