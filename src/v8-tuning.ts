@@ -9,11 +9,33 @@ import { loadV8 } from './lazy.js';
  * (perf: ~4 % of a 1M-line `--jobs 1` run, gone with the invalid lines moved to the end). Sixteen
  * shapes a site: that run 4-7 % faster in paired runs, the same report.
  *
- * For a run on this thread alone, and once the bundle is loaded: V8 checks every code cache against
- * the flags it was made with, Node's cache of its own modules too, so a changed flag made a worker
- * thread's start ~40 ms slower (Node's modules compiled afresh in it): a 20 MB file in the default
- * mode took 6 % longer, 10k small files 2 %, more than the flag gave the two threads back.
+ * Only once the bundle is loaded and no worker thread is still starting: V8 checks every code cache
+ * against the flags it was made with, Node's cache of its own modules too, so a flag changed before a
+ * worker started made its start ~40 ms slower (Node's modules compiled afresh in it): a 20 MB file in
+ * the default mode took 6 % longer. Raised once the workers have started, it speeds them (the main
+ * thread's read sites that went generic before stay so): the default mode on 1M lines ~3 % faster.
  */
-export function raiseShapeLimit(): void {
+function raise(): void {
   loadV8().setFlagsFromString('--max-valid-polymorphic-map-count=16');
+}
+
+/** Set by the CLI for a run that starts worker threads: raised when they have started. */
+let armed = false;
+
+/** The CLI, for a run on this thread alone. */
+export function raiseShapeLimit(): void {
+  armed = false;
+  raise();
+}
+
+/** The CLI, for a run that may start worker threads: see workersStarted. */
+export function raiseShapeLimitOnceWorkersStart(): void {
+  armed = true;
+}
+
+/** The worker pool, once every worker it started has said it is ready; does nothing unless the CLI asked. */
+export function workersStarted(): void {
+  if (!armed) return;
+  armed = false;
+  raise();
 }
