@@ -76,39 +76,50 @@ describe('the published package', () => {
     // src/v8-tuning.ts: envelopes of many member orders made every member read a generic lookup;
     // raised before a worker's start, the flag made that start slower.
     const line = JSON.stringify({ ok: true, result: { text: 'x'.repeat(200) }, sessionId: 's' });
-    const half = `${`${line}\n`.repeat(Math.ceil((4.5 * 1024 * 1024) / (line.length + 1)))}`;
+    const part = `${line}\n`.repeat(Math.ceil((5 * 1024 * 1024) / (line.length + 1)));
     const dir = tempFiles({
+      // Records, in order, each call and each worker's "ready" message as the main thread gets it
+      // (the CLI bundle takes Worker from node:worker_threads when it starts one).
       'watch-flags.cjs': [
         "const v8 = require('node:v8');",
-        "const { isMainThread } = require('node:worker_threads');",
-        'const calls = [];',
+        "const threads = require('node:worker_threads');",
+        'const events = [];',
         'const original = v8.setFlagsFromString;',
-        // Which threads were running when it was called: the worker says it started in its bundle.
-        "v8.setFlagsFromString = (flags) => { calls.push(flags); return original(flags); };",
-        "if (isMainThread) process.on('exit', () => process.stderr.write(JSON.stringify(calls)));",
+        'v8.setFlagsFromString = (flags) => { events.push(flags); return original(flags); };',
+        'if (threads.isMainThread) {',
+        '  const Base = threads.Worker;',
+        "  threads.Worker = class extends Base { constructor(...args) { super(...args); this.on('message', (m) => { if (m && m.ready) events.push('worker ready'); }); } };",
+        "  process.on('exit', () => process.stderr.write(JSON.stringify(events)));",
+        '}',
       ].join('\n'),
-      'a.jsonl': half,
-      'b.jsonl': half,
+      'a.jsonl': part,
+      'b.jsonl': part,
+      'c.jsonl': part,
+      'd.jsonl': part,
     });
+    const flag = '--max-valid-polymorphic-map-count=16';
     const run = (...args: string[]) => spawnSync(process.execPath, ['-r', join(dir, 'watch-flags.cjs'), binary, 'check', '--no-config', '-f', 'json', ...args], { cwd: dir, encoding: 'utf8' });
     // On this thread alone: at once. Nothing else on stderr (a V8 without the flag would say so there).
     const single = run('--jobs', '1', 'a.jsonl');
     expect(single.status).toBe(0);
-    expect(JSON.parse(single.stdout).summary.valid).toBeGreaterThan(10_000);
-    expect(JSON.parse(single.stderr)).toEqual(['--max-valid-polymorphic-map-count=16']);
-    // Two files and 9 MB: a worker starts, then the flag is raised.
-    const threads = run('--jobs', '2', '--no-progress', 'a.jsonl', 'b.jsonl');
+    const perFile = JSON.parse(single.stdout).summary.valid as number;
+    expect(perFile).toBeGreaterThan(10_000);
+    expect(JSON.parse(single.stderr)).toEqual([flag]);
+    // 20 MB in four files: a worker starts and says it is ready, and only then is the flag raised
+    // (were this thread to finish first, no worker would be ready and nothing raised).
+    const threads = run('--jobs', '2', '--no-progress', 'a.jsonl', 'b.jsonl', 'c.jsonl', 'd.jsonl');
     expect(threads.status).toBe(0);
-    expect(JSON.parse(threads.stdout).summary.records).toBe(2 * JSON.parse(single.stdout).summary.records);
-    expect(JSON.parse(threads.stderr)).toEqual(['--max-valid-polymorphic-map-count=16']);
+    expect(JSON.parse(threads.stdout).summary.records).toBe(4 * perFile);
+    const events = JSON.parse(threads.stderr) as string[];
+    expect(events.length === 0 ? [] : events).toEqual(events.includes('worker ready') ? ['worker ready', flag] : []);
     // A small input on the default mode's path: no worker, and no flag (start-up stays as it was).
     const small = run('--jobs', '2', join(repoRoot, 'fixtures/valid'));
     expect(small.status).toBe(0);
     expect(JSON.parse(small.stderr)).toEqual([]);
     // The library never changes its caller's V8, on one thread or with workers.
-    const library = spawnSync(process.execPath, ['-r', join(dir, 'watch-flags.cjs'), '--input-type=module', '-e', `const { check } = await import(${JSON.stringify(join(repoRoot, 'dist/index.js'))}); for (const jobs of [1, 2]) { const report = await check(['a.jsonl', 'b.jsonl'], { jobs }); process.stdout.write(String(report.summary.records) + ' '); }`], { cwd: dir, encoding: 'utf8' });
-    expect(library.stdout.trim().split(' ').map(Number)).toEqual([2 * JSON.parse(single.stdout).summary.records, 2 * JSON.parse(single.stdout).summary.records]);
-    expect(JSON.parse(library.stderr)).toEqual([]);
+    const library = spawnSync(process.execPath, ['-r', join(dir, 'watch-flags.cjs'), '--input-type=module', '-e', `const { check } = await import(${JSON.stringify(join(repoRoot, 'dist/index.js'))}); for (const jobs of [1, 2]) { const report = await check(['a.jsonl', 'b.jsonl', 'c.jsonl', 'd.jsonl'], { jobs }); process.stdout.write(String(report.summary.records) + ' '); }`], { cwd: dir, encoding: 'utf8' });
+    expect(library.stdout.trim().split(' ').map(Number)).toEqual([4 * perFile, 4 * perFile]);
+    expect((JSON.parse(library.stderr) as string[]).filter((event) => event !== 'worker ready')).toEqual([]);
   });
 
   it("gives a TypeScript project that imports 'mcec-result/vitest' the toBeMcecResult matcher's types", () => {
