@@ -17,7 +17,7 @@ import { maxLineBytesLimit } from './framing/ndjson.js';
 import { formatNames } from './formatters/names.js';
 import { packageVersion } from './assets.js';
 import { check, threadsFor, type CheckOptions, type OwnFile } from './run.js';
-import { raiseShapeLimit, raiseShapeLimitOnceWorkersStart } from './v8-tuning.js';
+import { raiseShapeLimit } from './v8-tuning.js';
 import { maxJobs } from './context.js';
 import { expandReportPaths, ownFilesByKey, refuseArgumentMistakes, refuseClashes, refuseOverwrite, refuseStdinOverwrite, refuseUnwritable, uniquePaths } from './sources/expand.js';
 import type { Baseline } from './baseline.js';
@@ -193,8 +193,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   const onSigint = () => interrupt.abort();
   process.once('SIGINT', onSigint);
   // Not before worker threads start: see src/v8-tuning.ts.
-  if (threadsFor(options) === 1) raiseShapeLimit();
-  else raiseShapeLimitOnceWorkersStart();
+  raiseShapeLimit(threadsFor(options));
   let report = await check(inputs, { ...options, signal: interrupt.signal }).finally(async () => {
     // A signal that came during synchronous work (one JSON.parse of a large document) is delivered
     // on the next macrotask turn: the listener stays for it, or Ctrl-C was lost and the run passed.

@@ -13,24 +13,19 @@ import { loadV8 } from './lazy.js';
  * against the flags it was made with, Node's cache of its own modules too, so a flag changed before a
  * worker started made its start ~40 ms slower (Node's modules compiled afresh in it): a 20 MB file in
  * the default mode took 6 % longer. Raised once the workers have started, it speeds them (the main
- * thread's read sites that went generic before stay so): the default mode on 1M lines ~3 % faster.
+ * thread's read sites that went generic before stay so): the default mode on 1M lines ~2 % faster.
  */
 function raise(): void {
   loadV8().setFlagsFromString('--max-valid-polymorphic-map-count=16');
 }
 
-/** Set by the CLI for a run that starts worker threads: raised when they have started. */
+/** Set by the CLI for a run that may start worker threads: raised when they have started. */
 let armed = false;
 
-/** The CLI, for a run on this thread alone. */
-export function raiseShapeLimit(): void {
-  armed = false;
-  raise();
-}
-
-/** The CLI, for a run that may start worker threads: see workersStarted. */
-export function raiseShapeLimitOnceWorkersStart(): void {
-  armed = true;
+/** The CLI, before its run on `threads` threads: at once on one, else once the workers have started. */
+export function raiseShapeLimit(threads: number): void {
+  armed = threads > 1;
+  if (!armed) raise();
 }
 
 /** The worker pool, once every worker it started has said it is ready; does nothing unless the CLI asked. */
