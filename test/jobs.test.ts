@@ -49,6 +49,22 @@ describe('--jobs', () => {
     expect(JSON.parse(equals.stdout)).toEqual([one, two]);
   });
 
+  it("starts workers under node's own V8 and process options, with or without --input-type", () => {
+    // Was: given the process's options as a list, every worker refused --max-old-space-size,
+    // --stack-size and --title (ERR_WORKER_INVALID_EXEC_ARGV) and the run failed.
+    const flags = ['--max-old-space-size=2048', '--stack-size=2000', '--title=mcec-test'];
+    const one = run(['--jobs', '1', '-f', 'json', 'big.jsonl'], dir);
+    const two = spawnSync(process.execPath, [...flags, binary, 'check', '--jobs', '2', '-f', 'json', 'big.jsonl'], { cwd: dir, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+    expect(two.stderr).toBe('');
+    expect(two.status).toBe(1);
+    expect(two.stdout === one.stdout).toBe(true);
+    // With --input-type as well, the workers start without the options they refuse.
+    const script = `const { check } = await import(${JSON.stringify(join(repoRoot, 'dist/index.js'))}); const report = await check(['big.jsonl'], { jobs: 2 }); process.stdout.write(JSON.stringify(report.summary));`;
+    const library = spawnSync(process.execPath, [...flags, '--no-warnings', '--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
+    expect(library.stderr).toBe('');
+    expect(JSON.parse(library.stdout)).toEqual(JSON.parse(one.stdout).summary);
+  });
+
   it('splits a large file into byte ranges and gives the same report, byte for byte', () => {
     const one = run(['--jobs', '1', '-f', 'json', 'big.jsonl', 'small'], dir);
     expect(one.status).toBe(1);

@@ -6,7 +6,7 @@
 // than on one thread. A worker holds two batches, and this thread reads its messages every few
 // milliseconds, so that a worker is never left waiting for this thread to finish a batch.
 import { setImmediate as macrotask } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Unit, UnitOptions, UnitResult } from '../check-unit.js';
 import { UsageError } from '../errors.js';
 import type { Progress, Summary } from '../types.js';
@@ -42,18 +42,27 @@ const inFlight = 2;
 const answerWithinMs = 5;
 
 /**
- * The process's Node options, for a worker, less `--input-type`: a worker runs a file, and with it
- * inherited (a library caller's `node --input-type=module -e '...'`) every worker failed to start,
- * ERR_INPUT_TYPE_NOT_ALLOWED, and check() with it.
+ * A worker's Node options: the process's, inherited (`undefined`), unless they hold `--input-type`.
+ * A worker runs a file, and with that inherited (a library caller's `node --input-type=module -e
+ * '...'`) every worker failed to start, ERR_INPUT_TYPE_NOT_ALLOWED, and check() with it. Given as a
+ * list, the options are parsed again, and a worker refuses V8's and the process's own
+ * (`--max-old-space-size`, `--stack-size`, `--title`): those apply to every thread anyway.
  */
-function workerExecArgv(): string[] {
-  const kept: string[] = [];
+function startWorker(url: URL, options: Omit<WorkerOptions, 'execArgv'>): Worker {
   const args = process.execArgv;
+  if (!args.some((arg) => arg === '--input-type' || arg.startsWith('--input-type='))) return new Worker(url, options);
+  const kept: string[] = [];
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--input-type') i++;
     else if (!args[i]!.startsWith('--input-type=')) kept.push(args[i]!);
   }
-  return kept;
+  try {
+    return new Worker(url, { ...options, execArgv: kept });
+  } catch (error) {
+    // Which options a worker takes Node does not say; without them, the process-wide ones still apply.
+    if ((error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+    return new Worker(url, { ...options, execArgv: [] });
+  }
 }
 
 /**
@@ -132,7 +141,7 @@ export async function runOnWorkers(
       const spoolFolder = workerCount > 0 ? folder() : '';
       let ready = 0;
       for (let k = 0; k < workerCount; k++) {
-        const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined, spoolFolder }, execArgv: workerExecArgv(), resourceLimits: { maxYoungGenerationSizeMb: workerYoungGenerationMb } });
+        const worker = startWorker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined, spoolFolder }, resourceLimits: { maxYoungGenerationSizeMb: workerYoungGenerationMb } });
         workers.push(worker);
         worker.on('message', (reply: WorkerReply) => {
           // Two batches in flight: a worker holding one waited for this thread's answer after each
