@@ -16,6 +16,7 @@ import { expandInputs, type InputSource } from './sources/expand.js';
 import { Tally, mergeSummaries, suggestionsFor } from './tally.js';
 import type { Finding, InputFailure, Progress, Report, Summary } from './types.js';
 import { byCodePoint } from './findings/order.js';
+import { threadsStarted } from './v8-tuning.js';
 
 export { createCheckContext, type CheckOptions, type OwnFile, type RunProgress } from './context.js';
 
@@ -26,8 +27,19 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 /** How long this thread checks inputs on its own before signals get a turn. */
 const signalWithinMs = 20;
 
-/** Workers pay for their start (~0.1 s each); below this much input one thread is faster. */
+/** Asked for (`jobs` given), workers start for this much input or more: they pay for their start. */
 const parallelBytes = 8 * 1024 * 1024;
+
+/**
+ * Unasked, only for this much or more. A worker becomes useful ~0.1 s after it is made (Node's
+ * bootstrap of it, then the JIT compiling the same hot code again, both slow while this thread and
+ * its compiler keep the cores busy), and two threads on two cores each check slower than one alone.
+ * On the bench's lines, with two cores, one file checked with a worker took, against one thread:
+ * 1.19-1.21x the time at 20 MB, 1.01-1.15x at 42 MB, 1.01-1.09x at 63 MB, 0.91-0.99x at 84 MB,
+ * 0.91x at 111 MB, 0.85x at 150 MB (two sets of paired runs, an hour apart; a folder of 20 MB in
+ * 1 MB files: 1.21x). More cores may pay off sooner; not measured.
+ */
+const defaultParallelBytes = 64 * 1024 * 1024;
 
 /** Spec section 7: files sorted by path, the k-th (0-based) goes to shard (k mod n) + 1. */
 export function inShard(sources: readonly InputSource[], shard: { index: number; count: number }): InputSource[] {
@@ -93,15 +105,15 @@ export function dropUnplaceable(units: readonly Unit[], results: (UnitResult | u
  * Workers pay for their start and for sending results back; small runs are faster on this thread.
  * Standard input and a FIFO are read here, where Ctrl-C can end a wait for their writer.
  */
-function runsInline({ units, bytes }: Plan, jobs: number): boolean {
-  return units.some((u) => u.source.path === undefined || u.source.special) || jobs < 2 || units.length < 2 || bytes < parallelBytes;
+function runsInline({ units, bytes }: Plan, jobs: number, asked: boolean): boolean {
+  return units.some((u) => u.source.path === undefined || u.source.special) || jobs < 2 || units.length < 2 || bytes < (asked ? parallelBytes : defaultParallelBytes);
 }
 
 async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context: CheckContext, folder: RunFolder): Promise<RunResults> {
   const { units, sizes } = plan;
   // Without every size there is no total to show a share of.
   const totalBytes = plan.unsized > 0 ? 0 : plan.bytes;
-  const inline = runsInline(plan, jobs);
+  const inline = runsInline(plan, jobs, options.jobs !== undefined);
   const progress: Progress | undefined = options.onProgress ? { bytes: 0, entries: 0, findings: 0 } : undefined;
   const started = Date.now();
   // A caller's callback that throws, on a timer, was an uncaught exception that ended the process:
@@ -139,6 +151,10 @@ async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context
       // This thread's tally first: it lists the categories in the schema's order.
       return { results, summaries: [tally.summary(), ...summaries, ...results.flatMap((r) => (r?.summary ? [r.summary] : []))] };
     }
+    // A long run kept here gains from V8's higher shape limit (src/v8-tuning.ts). A short one would
+    // only lose start-up to it, and the build's warm-up run would write a code cache that V8, which
+    // checks a cache against the flags it was made under, then refused at every start.
+    if (plan.bytes >= parallelBytes) threadsStarted();
     const results: UnitResult[] = [];
     const io = { tally, budget, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
     // Date.now(), not performance.now(): the global `performance` loads perf_hooks and ten modules
@@ -224,7 +240,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   const jobs = threadsFor(options);
   let plan = planUnits(sources, jobs, options.input ?? 'auto');
   // Byte ranges are for workers; a run that stays on this thread reads each file whole.
-  if (runsInline(plan, jobs) && plan.units.some((u) => u.range)) plan = planUnits(sources, 1, options.input ?? 'auto');
+  if (runsInline(plan, jobs, options.jobs !== undefined) && plan.units.some((u) => u.range)) plan = planUnits(sources, 1, options.input ?? 'auto');
   // Findings past the memory budget are spooled in here until the report is gone.
   const folder = new RunFolder();
   let ran: RunResults;

@@ -19,17 +19,21 @@ function raise(): void {
   loadV8().setFlagsFromString('--max-valid-polymorphic-map-count=16');
 }
 
-/** Set by the CLI for a run that may start worker threads: raised when they have started. */
+/** Set by the CLI for a run that may start worker threads: raised when the run knows where it checks. */
 let armed = false;
 
-/** The CLI, before its run on `threads` threads: at once on one, else once the workers have started. */
+/** The CLI, before its run on `threads` threads: at once on one, else once `threadsStarted()`. */
 export function raiseShapeLimit(threads: number): void {
   armed = threads > 1;
   if (!armed) raise();
 }
 
-/** The worker pool, once every worker it started has said it is ready; does nothing unless the CLI asked. */
-export function workersStarted(): void {
+/**
+ * Every thread of a long run is checking: this one alone (said by the run, once its plan keeps it
+ * here) or with every worker it started (said by the pool, once they are ready). Does nothing
+ * unless the CLI asked.
+ */
+export function threadsStarted(): void {
   if (!armed) return;
   armed = false;
   raise();

@@ -10,7 +10,7 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Unit, UnitOptions, UnitResult } from '../check-unit.js';
 import { UsageError } from '../errors.js';
 import type { Progress, Summary } from '../types.js';
-import { workersStarted } from '../v8-tuning.js';
+import { threadsStarted } from '../v8-tuning.js';
 
 export interface WorkerRequest {
   first: number;
@@ -147,7 +147,7 @@ export async function runOnWorkers(
           // Two batches in flight: a worker holding one waited for this thread's answer after each
           // (idle 400 of 1500 ms on 1000 files of 300 lines, when answers came between batches).
           if ('ready' in reply) {
-            if (++ready === workerCount) workersStarted();
+            if (++ready === workerCount) threadsStarted();
             for (let k = 0; k < inFlight; k++) feed(worker);
             return;
           }
