@@ -30,7 +30,7 @@ import { detectRssMethod, median, runNode } from './bench/measure.mjs';
 const root = resolve(import.meta.dirname, '..');
 const bin = 'bin/mcec-result.js';
 const floorScript = 'scripts/bench/floor.mjs';
-const groups = ['startup', 'small', 'bare', 'transcript'];
+const groups = ['startup', 'small', 'bare', 'mid', 'transcript'];
 
 const help = `usage: node scripts/bench.mjs [options]      (npm run bench builds first)
 
@@ -39,13 +39,13 @@ and prints a table of measurements and a table of targets (PASS/MISS). Corpora a
 into .bench/ when missing; results are written to .bench/results.json.
 
 options:
-  --quick             smoke run: 100k-line bare corpus and 20k-pair transcript, 1 run each
+  --quick             smoke run: 100k- and 40k-line bare corpora and 20k-pair transcript, 1 run each
   --memory            also check peak-RSS growth from 1M to 4M bare lines (--jobs 1);
                       generates .bench/bare-4m.jsonl (about 1.2 GB) when missing
   --all               every group and the memory check
   --runs <n>          runs per corpus measurement, the median is reported (default 3; --quick: 1)
   --startup-runs <n>  runs of the start-up measurements (default 10)
-  --only <group>      only this group: bare, transcript, small or startup (repeatable, or a,b)
+  --only <group>      only this group: bare, mid, transcript, small or startup (repeatable, or a,b)
   --dir <folder>      where corpora, reports and results.json go (default .bench)
   --rss <method>      peak RSS and CPU time from: auto (default), time (/usr/bin/time),
                       wrapper (scripts/bench/rss-wrapper.mjs, process.resourceUsage())
@@ -101,6 +101,8 @@ if (flags.memory && !selected.has('bare')) process.stderr.write('bench: --memory
 
 const names = {
   bare: flags.quick ? 'bare-100k.jsonl' : 'bare-1m.jsonl',
+  // Under the 64 MiB from which the default mode starts workers (src/run.ts): whether they would pay.
+  mid: flags.quick ? 'bare-40k.jsonl' : 'bare-200k.jsonl',
   bareBig: flags.quick ? 'bare-400k.jsonl' : 'bare-4m.jsonl',
   transcript: flags.quick ? 'transcript-20k.jsonl' : 'transcript-200k.jsonl',
   small: 'small-10k',
@@ -133,6 +135,7 @@ mkdirSync(outDir, { recursive: true });
 const wanted = [names.one];
 if (selected.has('small')) wanted.push(names.small);
 if (selected.has('bare')) wanted.push(names.bare);
+if (selected.has('mid')) wanted.push(names.mid);
 if (memory) wanted.push(names.bareBig);
 if (selected.has('transcript')) wanted.push(names.transcript);
 const generationStarted = performance.now();
@@ -163,10 +166,11 @@ function floorOf(id, label, corpus, extra = []) {
   return { id, label, kind: 'floor', corpus, args: [floorScript, corpusPath(corpus), ...extra], records: info.records, bytes: info.bytes, expect: { lines: info.lines, inner: extra.includes('--inner') ? info.records : undefined } };
 }
 
-function cliOf(id, label, corpus, { jobs1 }) {
+function cliOf(id, label, corpus, { jobs1, threads }) {
   const info = corpora[corpus];
   const args = [bin, 'check', corpusPath(corpus), '--format', 'json'];
   if (jobs1 && jobs) args.push('--jobs', '1');
+  if (threads !== undefined) args.push('--jobs', String(threads));
   return { id, label, kind: 'cli', corpus, args, records: info.records, bytes: info.bytes, expect: { lines: info.lines, records: info.records } };
 }
 
@@ -199,6 +203,12 @@ if (selected.has('bare')) {
   // The floor on every core, worker start included: the most a second core gives here at all.
   const threaded = machine.availableParallelism >= 2 ? [floorOf('bare floor threads', `floor, ${machine.availableParallelism} threads`, names.bare, ['--threads', String(machine.availableParallelism)])] : [];
   plan.push({ group: 'bare', runs, reference: 'bare floor', referenceLabel: 'floor', rows: [floorOf('bare floor', 'floor', names.bare), ...threaded, jobsRow('bare jobs1', 'cli --jobs 1', names.bare, def), def] });
+}
+if (selected.has('mid')) {
+  const def = cliOf('mid default', 'cli default', names.mid, { jobs1: false });
+  // --jobs given starts workers from 8 MiB: what the default mode leaves out at this size.
+  const threads = jobs && machine.availableParallelism >= 2 ? [cliOf('mid threads', `cli --jobs ${machine.availableParallelism}`, names.mid, { jobs1: false, threads: machine.availableParallelism })] : [];
+  plan.push({ group: 'mid', runs, reference: 'mid floor', referenceLabel: 'floor', rows: [floorOf('mid floor', 'floor', names.mid), jobsRow('mid jobs1', 'cli --jobs 1', names.mid, def), ...threads, def] });
 }
 if (selected.has('transcript')) {
   const def = cliOf('transcript default', 'cli default', names.transcript, { jobs1: false });

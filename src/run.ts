@@ -109,11 +109,22 @@ function runsInline({ units, bytes }: Plan, jobs: number, asked: boolean): boole
   return units.some((u) => u.source.path === undefined || u.source.special) || jobs < 2 || units.length < 2 || bytes < (asked ? parallelBytes : defaultParallelBytes);
 }
 
-async function runUnits(plan: Plan, jobs: number, options: CheckOptions, context: CheckContext, folder: RunFolder): Promise<RunResults> {
+/**
+ * The run's units, and whether they stay on this thread. Byte ranges are for workers: a run that
+ * stays here reads each file whole, and keeps the sizes learnt (the progress line's total, and
+ * whether the run is long enough for V8's tuning).
+ */
+export function planRun(sources: readonly InputSource[], jobs: number, options: Pick<CheckOptions, 'jobs' | 'input'>): { plan: Plan; inline: boolean } {
+  const plan = planUnits(sources, jobs, options.input ?? 'auto');
+  if (!runsInline(plan, jobs, options.jobs !== undefined)) return { plan, inline: false };
+  if (!plan.units.some((u) => u.range)) return { plan, inline: true };
+  return { plan: { ...planUnits(sources, 1, options.input ?? 'auto'), bytes: plan.bytes, unsized: plan.unsized }, inline: true };
+}
+
+async function runUnits(plan: Plan, inline: boolean, jobs: number, options: CheckOptions, context: CheckContext, folder: RunFolder): Promise<RunResults> {
   const { units, sizes } = plan;
   // Without every size there is no total to show a share of.
   const totalBytes = plan.unsized > 0 ? 0 : plan.bytes;
-  const inline = runsInline(plan, jobs, options.jobs !== undefined);
   const progress: Progress | undefined = options.onProgress ? { bytes: 0, entries: 0, findings: 0 } : undefined;
   const started = Date.now();
   // A caller's callback that throws, on a timer, was an uncaught exception that ended the process:
@@ -238,14 +249,12 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   const failures = [...expanded.failures];
   const sources = options.shard ? inShard(expanded.sources, options.shard) : expanded.sources;
   const jobs = threadsFor(options);
-  let plan = planUnits(sources, jobs, options.input ?? 'auto');
-  // Byte ranges are for workers; a run that stays on this thread reads each file whole.
-  if (runsInline(plan, jobs, options.jobs !== undefined) && plan.units.some((u) => u.range)) plan = planUnits(sources, 1, options.input ?? 'auto');
+  const { plan, inline } = planRun(sources, jobs, options);
   // Findings past the memory budget are spooled in here until the report is gone.
   const folder = new RunFolder();
   let ran: RunResults;
   try {
-    ran = await runUnits(plan, jobs, options, context, folder);
+    ran = await runUnits(plan, inline, jobs, options, context, folder);
   } catch (error) {
     // No report will read the spool: a process that checks again and again kept every failed run's.
     folder.remove();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Unit, UnitResult } from '../src/check-unit.js';
 import { StoredList } from '../src/findings/store.js';
-import { dropUnplaceable } from '../src/run.js';
+import { dropUnplaceable, planRun } from '../src/run.js';
 import { binary, lines, repoRoot, tempFiles } from './helpers/cli.js';
 
 function run(args: string[], cwd: string) {
@@ -47,6 +47,23 @@ describe('--jobs', () => {
     const equals = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
     expect(equals.stderr).toBe('');
     expect(JSON.parse(equals.stdout)).toEqual([one, two]);
+  });
+
+  it('keeps a file under 64 MiB on this thread unless --jobs asks for workers, and keeps its size', () => {
+    // Unasked, workers start from 64 MiB (on two cores one thread was as fast up to ~80 MB). A run
+    // kept here reads the file whole, and the size the plan learnt stays: it is the progress line's
+    // total (was: a file planned in ranges, then read whole, showed progress without one).
+    const path = join(dir, 'big.jsonl');
+    const size = statSync(path).size;
+    const sources = [{ name: 'big.jsonl', path }];
+    const unasked = planRun(sources, 2, {});
+    expect(unasked.inline).toBe(true);
+    expect(unasked.plan.units).toEqual([{ source: sources[0] }]);
+    expect([unasked.plan.bytes, unasked.plan.unsized]).toEqual([size, 0]);
+    const asked = planRun(sources, 2, { jobs: 2 });
+    expect(asked.inline).toBe(false);
+    expect(asked.plan.units.map((unit) => unit.range?.index)).toEqual([0, 1]);
+    expect([asked.plan.bytes, asked.plan.unsized]).toEqual([size, 0]);
   });
 
   it("starts workers under node's own V8 and process options, with or without --input-type", () => {

@@ -96,6 +96,7 @@ describe('the published package', () => {
       'b.jsonl': part,
       'c.jsonl': part,
       'd.jsonl': part,
+      'whole.jsonl': part.repeat(4),
     });
     const flag = '--max-valid-polymorphic-map-count=16';
     const run = (...args: string[]) => spawnSync(process.execPath, ['-r', join(dir, 'watch-flags.cjs'), binary, 'check', '--no-config', '-f', 'json', ...args], { cwd: dir, encoding: 'utf8' });
@@ -112,10 +113,14 @@ describe('the published package', () => {
     expect(JSON.parse(threads.stdout).summary.records).toBe(4 * perFile);
     const events = JSON.parse(threads.stderr) as string[];
     expect(events).toEqual(events.includes('worker ready') ? ['worker', 'worker ready', flag] : ['worker']);
-    // Unasked, 20 MB stays on this thread (workers pay off from 64 MiB): a long run, raised once planned.
+    // Unasked, 20 MB stays on this thread (workers pay off from 64 MiB): a long run, raised once
+    // planned; in four files, and in one, which the plan first cut in byte ranges for workers.
     const kept = run('--no-progress', 'a.jsonl', 'b.jsonl', 'c.jsonl', 'd.jsonl');
     expect(kept.stdout).toBe(threads.stdout);
     expect(JSON.parse(kept.stderr)).toEqual([flag]);
+    const whole = run('--no-progress', 'whole.jsonl');
+    expect(JSON.parse(whole.stdout).summary.records).toBe(4 * perFile);
+    expect(JSON.parse(whole.stderr)).toEqual([flag]);
     // A small input on the default mode's path: no worker, and no flag (start-up stays as it was).
     const small = run('--jobs', '2', join(repoRoot, 'fixtures/valid'));
     expect(small.status).toBe(0);
