@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Unit, UnitResult } from '../src/check-unit.js';
 import { StoredList } from '../src/findings/store.js';
-import { dropUnplaceable, planRun } from '../src/run.js';
+import { dropUnplaceable, inputBytes, planRun } from '../src/run.js';
 import { binary, lines, repoRoot, tempFiles } from './helpers/cli.js';
 
 function run(args: string[], cwd: string) {
@@ -64,6 +64,21 @@ describe('--jobs', () => {
     expect(asked.inline).toBe(false);
     expect(asked.plan.units.map((unit) => unit.range?.index)).toEqual([0, 1]);
     expect([asked.plan.bytes, asked.plan.unsized]).toEqual([size, 0]);
+  });
+
+  it("finds a progress line's total where the plan learnt no size: one thread, .json documents", async () => {
+    // Was: --jobs 1, or any .json input, showed progress without a total (the plan stats only files
+    // it may split).
+    const files = ['big.jsonl', 'small/a.jsonl', 'small/b.json'].map((name) => ({ name, path: join(dir, name) }));
+    const total = files.reduce((sum, file) => sum + statSync(file.path).size, 0);
+    const { plan } = planRun(files, 1, { jobs: 1 });
+    expect([plan.bytes, plan.unsized]).toEqual([0, 3]);
+    expect(await inputBytes(plan.units)).toBe(total);
+    // A file in byte ranges counts once.
+    expect(await inputBytes(planRun(files.slice(0, 1), 2, { jobs: 2 }).plan.units)).toBe(statSync(files[0]!.path).size);
+    // No total when an input has no size, or none to give.
+    expect(await inputBytes([{ source: files[0]! }, { source: { name: '-' } }])).toBeUndefined();
+    expect(await inputBytes([{ source: { name: 'gone.jsonl', path: join(dir, 'gone.jsonl') } }])).toBeUndefined();
   });
 
   it("starts workers under node's own V8 and process options, with or without --input-type", () => {
