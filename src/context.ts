@@ -49,7 +49,7 @@ export interface CheckOptions {
    * not grow with the input.
    */
   findingsInMemory?: number;
-  /** Called a few times a second while the run goes on (the CLI's progress line). */
+  /** Called a few times a second while the run goes on (the CLI's progress line), and once when it is over. */
   onProgress?: (progress: RunProgress) => void;
   /** Files the run reads as settings or writes (config, schema, codes, baselines, reports): never inputs. */
   ownFiles?: readonly OwnFile[];

@@ -146,7 +146,7 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
   // Without every size there is no total to show a share of: those the plan did not learn are
   // asked for while the run goes on (0, no total, until they come).
   let totalBytes = plan.unsized > 0 ? 0 : plan.bytes;
-  if (progress && plan.unsized > 0) void inputBytes(units).then((bytes) => (totalBytes = bytes ?? 0));
+  const sized = progress && plan.unsized > 0 ? inputBytes(units).then((bytes) => (totalBytes = bytes ?? 0)) : undefined;
   const started = Date.now();
   // A caller's callback that throws, on a timer, was an uncaught exception that ended the process:
   // it stops being called, and check() rejects with its error once the run is over. So does an
@@ -167,6 +167,19 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
         fail(error);
       }
     }, 250);
+  // Once more when the run is over, every count in (the workers' too) and the total known: a
+  // caller's bar ends where the run did, however short the run.
+  const finalProgress = async () => {
+    if (!progress || progressError) return;
+    clearInterval(timer);
+    await sized;
+    try {
+      const returned: unknown = options.onProgress!({ ...progress, totalBytes, elapsedMs: Date.now() - started });
+      if (isThenable(returned)) await returned;
+    } catch (error) {
+      fail(error);
+    }
+  };
   // This thread's tally and findings budget, whether it works alone or beside workers.
   const perUnit = unitOptions(options, context);
   const tally = new Tally(context.schema.categories, context.registry);
@@ -180,6 +193,7 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
       const { results, summaries } = await runOnWorkers(units, sizes, jobs, perUnit, local, () => folder.path, options.signal, progress);
       dropUnplaceable(units, results);
       await recheckPairedRanges(units, results, options, context, folder);
+      await finalProgress();
       // This thread's tally first: it lists the categories in the schema's order.
       return { results, summaries: [tally.summary(), ...summaries, ...results.flatMap((r) => (r?.summary ? [r.summary] : []))] };
     }
@@ -202,6 +216,7 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
         turned = Date.now();
       }
     }
+    await finalProgress();
     return { results, summaries: [tally.summary()] };
   } finally {
     if (timer) clearInterval(timer);

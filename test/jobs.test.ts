@@ -81,6 +81,28 @@ describe('--jobs', () => {
     expect(await inputBytes([{ source: { name: 'gone.jsonl', path: join(dir, 'gone.jsonl') } }])).toBeUndefined();
   });
 
+  it("reports progress once more at the end, every thread's counts in, with the total", () => {
+    // A caller's bar ends where the run did: the last call has every byte of every input, the
+    // workers' counts included, and the total the plan did not know (--jobs 1, a .json input).
+    const script = `const { check } = await import(${JSON.stringify(join(repoRoot, 'dist/index.js'))});
+      const out = [];
+      for (const jobs of [1, 2]) {
+        const calls = [];
+        const report = await check(['big.jsonl', 'small'], { jobs, onProgress: (p) => calls.push(p) });
+        out.push({ last: calls.at(-1), summary: report.summary, findings: report.findings.length });
+      }
+      process.stdout.write(JSON.stringify(out));`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    const bytes = ['big.jsonl', 'small/a.jsonl', 'small/b.json', 'small/empty.jsonl'].reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+    const runs = JSON.parse(result.stdout) as { last: { bytes: number; totalBytes: number; entries: number; findings: number }; summary: { records: number; unparseable: number; skipped: number }; findings: number }[];
+    for (const { last, summary, findings } of runs) {
+      expect([last.bytes, last.totalBytes]).toEqual([bytes, bytes]);
+      expect(last.entries).toBe(summary.records + summary.unparseable + summary.skipped);
+      expect(last.findings).toBe(findings);
+    }
+  });
+
   it("starts workers under node's own V8 and process options, with or without --input-type", () => {
     // Was: given the process's options as a list, every worker refused --max-old-space-size,
     // --stack-size and --title (ERR_WORKER_INVALID_EXEC_ARGV) and the run failed.
