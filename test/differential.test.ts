@@ -12,7 +12,7 @@ import standalone from 'ajv/dist/standalone/index.js';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
 import { ajvOptions, compileEnvelopeSchema, errorsUnlisted, holdsMoreThan, maxListedErrors, maxValuesListedAtRunTime } from '../src/checks/schema-load.js';
-import { boundedList, countOnly } from '../src/checks/validator-edits.js';
+import { boundedList, countOnly, untrackedProps } from '../src/checks/validator-edits.js';
 import { createCheckContext } from '../src/run.js';
 
 const schema = JSON.parse(readFileSync(new URL('../data/agent-tool-result.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -398,10 +398,13 @@ describe('schema verdict: @cfworker/json-schema vs the project checker (ajv)', (
 
   it('the validator generated at build time reports what ajv compiled at run time does, error for error', () => {
     // The build edits ajv's generated code (scripts/build-validator.mjs): it drops the error objects
-    // ajv makes only to count failures inside `if` and `not`, and it stops the list of errors at
-    // maxListedErrors while counting them all. Neither may change a verdict, an error or the count.
+    // ajv makes only to count failures inside `if` and `not` and the notes of evaluated properties
+    // nothing reads, and it stops the list of errors at maxListedErrors while counting them all.
+    // None may change a verdict, an error or the count.
     const generated = createRequire(import.meta.url)('../dist/generated/envelope-validator.cjs') as ((value: unknown) => boolean) & { errors?: unknown[] | null; errorCount?: number };
-    expect(readFileSync(new URL('../dist/generated/envelope-validator.cjs', import.meta.url), 'utf8').match(/const err\d+ = \{\};/g) ?? []).toEqual([]);
+    const code = readFileSync(new URL('../dist/generated/envelope-validator.cjs', import.meta.url), 'utf8');
+    expect(code.match(/const err\d+ = \{\};/g) ?? []).toEqual([]);
+    expect(code.match(/\bprops\d+\b/g) ?? []).toEqual([]);
     const compiled = new Ajv2020(ajvOptions).compile(schema);
     const rng = new Rng(11);
     const crowd = [maxListedErrors - 2, maxListedErrors - 1, maxListedErrors, maxListedErrors + 1, 2500].flatMap((n) => crowded(rng, n));
@@ -504,5 +507,24 @@ describe('schema verdict: @cfworker/json-schema vs the project checker (ajv)', (
     expect(pastLimit).toBeGreaterThan(200);
     // Code that does not read as the edit expects is refused, not edited in part.
     expect(() => boundedList('module.exports = validate10;', limit)).toThrow('no longer reads as boundedList() expects');
+  });
+
+  it('drops the notes of evaluated properties only where nothing reads them', () => {
+    // ajv notes which properties an if/then and anyOf branches evaluated, for unevaluatedProperties.
+    const noted = { type: 'object', if: { required: ['a'] }, then: { properties: { 'b-c': { type: 'integer' } } }, anyOf: [{ required: ['x'] }, { properties: { y: {} } }], additionalProperties: true };
+    const ajv = new Ajv2020({ ...ajvOptions, code: { source: true } });
+    const code = standalone.default(ajv, ajv.compile(noted));
+    expect(code).toMatch(/props\d+ = \{\}/);
+    const edited = untrackedProps(code);
+    expect(edited).not.toMatch(/\bprops\d+\b/);
+    const module = { exports: {} as ((value: unknown) => boolean) & { errors?: unknown[] | null } };
+    new Function('module', 'exports', edited)(module, module.exports);
+    const compiled = new Ajv2020(ajvOptions).compile(noted);
+    for (const value of [{}, { a: 1 }, { a: 1, 'b-c': 2 }, { a: 1, 'b-c': 'x' }, { x: 1 }, { y: 1 }, { a: 1, x: 1, 'b-c': 1.5 }, 7]) {
+      expect([module.exports(value), module.exports.errors]).toEqual([compiled(value), compiled.errors]);
+    }
+    // Where unevaluatedProperties reads the notes, the code is refused, not edited in part.
+    const reading = { ...noted, additionalProperties: undefined, unevaluatedProperties: false };
+    expect(() => untrackedProps(standalone.default(ajv, ajv.compile(reading)))).toThrow('no longer reads as untrackedProps() expects');
   });
 });
