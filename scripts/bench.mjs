@@ -101,7 +101,7 @@ if (flags.memory && !selected.has('bare')) process.stderr.write('bench: --memory
 
 const names = {
   bare: flags.quick ? 'bare-100k.jsonl' : 'bare-1m.jsonl',
-  // Under the 64 MiB from which the default mode starts workers (src/run.ts): whether they would pay.
+  // Under the 64 MiB from which the default mode starts workers on two cores (src/run.ts): whether they would pay.
   mid: flags.quick ? 'bare-40k.jsonl' : 'bare-200k.jsonl',
   bareBig: flags.quick ? 'bare-400k.jsonl' : 'bare-4m.jsonl',
   transcript: flags.quick ? 'transcript-20k.jsonl' : 'transcript-200k.jsonl',

@@ -41,7 +41,7 @@ export interface CheckOptions {
   stdin?: StdinChunks;
   /** Stops reading (Ctrl-C); the report then covers what was read, and says it was interrupted. */
   signal?: AbortSignal;
-  /** Worker threads (default: the cores available, for 64 MiB of line-delimited input or more; given, from 8 MiB). The report is the same for any number. */
+  /** Worker threads (default: the cores available, for 128 MiB of line-delimited input divided by them or more, 64 MiB on two cores; given, from 8 MiB). The report is the same for any number. */
   jobs?: number;
   /**
    * Findings held as objects per thread (default 1,000); beyond them findings wait in a temporary

@@ -32,15 +32,19 @@ const signalWithinMs = 20;
 const parallelBytes = 8 * 1024 * 1024;
 
 /**
- * Unasked, only for this much or more. A worker becomes useful ~0.1 s after it is made (Node's
- * bootstrap of it, then the JIT compiling the same hot code again, both slow while this thread and
- * its compiler keep the cores busy), and two threads on two cores each check slower than one alone.
- * On the bench's lines, with two cores, one file checked with a worker took, against one thread:
- * 1.19-1.21x the time at 20 MB, 1.01-1.15x at 42 MB, 1.01-1.09x at 63 MB, 0.91-0.99x at 84 MB,
- * 0.91x at 111 MB, 0.85x at 150 MB (two sets of paired runs, an hour apart; a folder of 20 MB in
- * 1 MB files: 1.21x). More cores may pay off sooner; not measured.
+ * Unasked, only for 128 MiB of input divided by the threads or more (64 MiB on two cores, where
+ * each thread gets 32 MiB), never below `parallelBytes`. A worker becomes useful ~0.1 s after it is made (Node's bootstrap of
+ * it, then the JIT compiling the same hot code again, both slow while this thread and its compiler
+ * keep the cores busy), and two threads on two cores each check slower than one alone. On the
+ * bench's lines, with two cores, one file checked with a worker took, against one thread: 1.19-1.21x
+ * the time at 20 MB, 1.01-1.15x at 42 MB, 1.01-1.09x at 63 MB, 0.91-0.99x at 84 MB, 0.91x at 111 MB,
+ * 0.85x at 150 MB (two sets of paired runs, an hour apart; a folder of 20 MB in 1 MB files: 1.21x).
+ * With more cores a worker's start weighs the same against a smaller share, and the cores are less
+ * contended: by this rule 16 threads start at 8 MiB, as every run did before. Measured on two only.
  */
-const defaultParallelBytes = 64 * 1024 * 1024;
+export function defaultParallelBytes(threads: number): number {
+  return Math.max(parallelBytes, Math.floor((128 * 1024 * 1024) / threads));
+}
 
 /** Spec section 7: files sorted by path, the k-th (0-based) goes to shard (k mod n) + 1. */
 export function inShard(sources: readonly InputSource[], shard: { index: number; count: number }): InputSource[] {
@@ -107,7 +111,7 @@ export function dropUnplaceable(units: readonly Unit[], results: (UnitResult | u
  * Standard input and a FIFO are read here, where Ctrl-C can end a wait for their writer.
  */
 function runsInline({ units, bytes }: Plan, jobs: number, asked: boolean): boolean {
-  return units.some((u) => u.source.path === undefined || u.source.special) || jobs < 2 || units.length < 2 || bytes < (asked ? parallelBytes : defaultParallelBytes);
+  return units.some((u) => u.source.path === undefined || u.source.special) || jobs < 2 || units.length < 2 || bytes < (asked ? parallelBytes : defaultParallelBytes(jobs));
 }
 
 /**

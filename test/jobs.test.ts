@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Unit, UnitResult } from '../src/check-unit.js';
 import { StoredList } from '../src/findings/store.js';
-import { dropUnplaceable, inputBytes, planRun } from '../src/run.js';
+import { defaultParallelBytes, dropUnplaceable, inputBytes, planRun } from '../src/run.js';
 import { binary, lines, repoRoot, tempFiles } from './helpers/cli.js';
 
 function run(args: string[], cwd: string) {
@@ -49,8 +49,8 @@ describe('--jobs', () => {
     expect(JSON.parse(equals.stdout)).toEqual([one, two]);
   });
 
-  it('keeps a file under 64 MiB on this thread unless --jobs asks for workers, and keeps its size', () => {
-    // Unasked, workers start from 64 MiB (on two cores one thread was as fast up to ~80 MB). A run
+  it('keeps a file under 64 MiB on this thread on two cores unless --jobs asks for workers, and keeps its size', () => {
+    // Unasked, workers start from 64 MiB on two threads (one thread was as fast up to ~80 MB). A run
     // kept here reads the file whole, and the size the plan learnt stays: it is the progress line's
     // total (was: a file planned in ranges, then read whole, showed progress without one).
     const path = join(dir, 'big.jsonl');
@@ -60,6 +60,9 @@ describe('--jobs', () => {
     expect(unasked.inline).toBe(true);
     expect(unasked.plan.units).toEqual([{ source: sources[0] }]);
     expect([unasked.plan.bytes, unasked.plan.unsized]).toEqual([size, 0]);
+    // Each thread's share is what a worker's start is weighed against: on 16 threads, from 8 MiB.
+    expect([2, 4, 16, 64].map((threads) => defaultParallelBytes(threads) / 2 ** 20)).toEqual([64, 32, 8, 8]);
+    expect(planRun(sources, 16, {}).inline).toBe(false);
     const asked = planRun(sources, 2, { jobs: 2 });
     expect(asked.inline).toBe(false);
     expect(asked.plan.units.map((unit) => unit.range?.index)).toEqual([0, 1]);
