@@ -47,7 +47,8 @@ export function boundedList(code: string, limit: number): string {
  * props0.error = true;props0.ok = true;` and `if(props0 !== true){props0 = props0 || {};
  * props0.ok = true;}`. Where nothing reads them (no `unevaluatedProperties` beside them: the
  * bundled schema has none, and the function's own `evaluated` is fixed at `props: true`), they are
- * dropped: two objects a record, ~110 bytes of garbage, a tenth of what a valid record allocates.
+ * dropped: two objects a record, ~50 bytes of garbage, half of what the validator allocated and
+ * ~5 % of what a valid record costs in all (V8's sampling heap profile, 200k clean lines).
  * Any other use of such a variable, or an `evaluated` that can change, refuses the code.
  */
 export function untrackedProps(code: string): string {
