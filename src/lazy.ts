@@ -22,7 +22,7 @@ export const loadZlib = (): typeof import('node:zlib') => packageRequire('node:z
 /** node:net only to read a FIFO named as an input (sources/special.ts). */
 export const loadNet = (): typeof import('node:net') => packageRequire('node:net') as typeof import('node:net');
 export const loadCrypto = (): typeof import('node:crypto') => packageRequire('node:crypto') as typeof import('node:crypto');
-/** node:v8 only for a run on one thread (src/v8-tuning.ts). */
+/** node:v8 only when the CLI raises V8's shape limit for its run (src/v8-tuning.ts). */
 export const loadV8 = (): typeof import('node:v8') => packageRequire('node:v8') as typeof import('node:v8');
 export const loadJsoncParser = (): typeof import('jsonc-parser') => packageRequire('jsonc-parser') as typeof import('jsonc-parser');
 

@@ -14,6 +14,7 @@ import { loadV8 } from './lazy.js';
  * worker started made its start ~40 ms slower (Node's modules compiled afresh in it): a 20 MB file in
  * the default mode took 6 % longer. Raised once the workers have started, it speeds them (the main
  * thread's read sites that went generic before stay so): the default mode on 1M lines ~2 % faster.
+ * A default-mode run its plan keeps on this thread raises it once planned, if it is long (run.ts).
  */
 function raise(): void {
   loadV8().setFlagsFromString('--max-valid-polymorphic-map-count=16');
