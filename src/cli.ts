@@ -283,7 +283,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
     .option('-q, --quiet', 'human output: errors and the summary only')
     .option('--jobs <n>', `worker threads, 1 to ${maxJobs} (default: the cores available, from 128 MiB of input divided by them); the report is the same for any n`, (value: string) => parseCount('--jobs', value, { min: 1, max: maxJobs }))
-    .option('--findings-in-memory <n>', 'findings held in memory per thread before they wait in a temporary file (default 1000)', count('--findings-in-memory', 1))
+    .option('--findings-in-memory <n>', 'findings held in memory per thread before they wait in a temporary file (default 100000)', count('--findings-in-memory', 1))
     .option('--no-progress', 'no progress line on stderr (it shows only on a terminal, for large inputs)')
     .option('--shard <i/n>', 'check the i-th of n parts of the input files (sorted by path), for CI matrices; merge the JSON reports with `merge`', parseShard)
     .option('--redact', 'keep envelope values (detail, result, observations) out of every report')

@@ -44,9 +44,10 @@ export interface CheckOptions {
   /** Worker threads (default: the cores available, for 128 MiB of line-delimited input divided by them or more, 64 MiB on two cores; given, from 8 MiB). The report is the same for any number. */
   jobs?: number;
   /**
-   * Findings held as objects per thread (default 1,000); beyond them findings wait in a temporary
-   * file, removed once the report is garbage-collected (or when the process exits), so memory does
-   * not grow with the input.
+   * Findings held in memory per thread (default 100,000: ~16 bytes each, and each distinct one, but
+   * for its line, once, at most 1,000 of those); beyond them findings wait in a temporary file,
+   * removed once the report is garbage-collected (or when the process exits), so memory does not
+   * grow with the input.
    */
   findingsInMemory?: number;
   /** Called a few times a second while the run goes on (the CLI's progress line), and once when it is over. */

@@ -325,7 +325,7 @@ describe('after Ctrl-C, which byte ranges can be placed', () => {
     { source, range: { start: 20, end: 30, index: 2 } },
     { source: other },
   ];
-  const result = (interrupted = false): UnitResult => ({ findings: { head: [], late: [], spooled: 0, errors: 0 }, entries: 1, lines: 1, paired: false, ...(interrupted && { interrupted: true as const }) });
+  const result = (interrupted = false): UnitResult => ({ findings: { head: { kinds: [], chunks: [], count: 0, inLast: 0 }, late: [], spooled: 0, errors: 0 }, entries: 1, lines: 1, paired: false, ...(interrupted && { interrupted: true as const }) });
 
   it('keeps ranges read whole after a first range read whole, and a range stopped part way', () => {
     const results = [result(), result(), result(true), result()];
@@ -357,7 +357,7 @@ describe('a small file read in place', () => {
     });
     const context = createCheckContext({});
     const unit = (name: string) => ({ source: { name, path: join(dir, name) } });
-    const brief = (result: UnitResult) => ({ entries: result.entries, lines: result.findings.head.map((f) => [f.location.line, f.message]) });
+    const brief = (result: UnitResult) => ({ entries: result.entries, lines: [...new StoredList(result.findings)].map((f) => [f.location.line, f.message]) });
     for (const name of ['wide.jsonl', 'packed.jsonl.gz']) {
       const alone = brief(await checkUnit(unit(name), context, {}));
       expect(alone.lines.length, name).toBeGreaterThan(0);

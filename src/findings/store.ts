@@ -16,10 +16,68 @@ import { hintText } from '../framing/ndjson.js';
 import type { Finding, FindingList, Location, ParseHint, RuleId, Severity, Wrapping } from '../types.js';
 import { byCodePoint, byPlace } from './order.js';
 
+/**
+ * Findings held in memory, in append order: each distinct finding (all of it but its line) once, in
+ * `kinds`, and for each finding the index of its kind and its line, in `chunks` (two numbers a
+ * finding). Findings repeat: the 54k findings of the bench's 1M-line corpus are 127 kinds. As
+ * objects, the budget had to stay at 1,000 findings (held ones outlive young collections, and the
+ * old generation grew with the input), and every finding past it went through the spool: written as
+ * JSON, read back, ~100 ms of a 2.2 s run.
+ *
+ * Chunks, not one array that grows: an array grown to 100k findings was copied into a new backing
+ * store at each step, and a 4M-line run peaked at 131-138 MiB against 113-117 MiB in chunks. A
+ * store's first chunk holds 16 findings (a folder of many files with a finding or two each), each
+ * next one twice as many, up to 4,096.
+ */
+export interface HeldFindings {
+  kinds: Finding[];
+  chunks: Float64Array[];
+  count: number;
+  /** Findings in the last chunk. */
+  inLast: number;
+}
+
+const firstChunk = 16;
+const largestChunk = 4096;
+
+function noneHeld(): HeldFindings {
+  return { kinds: [], chunks: [], count: 0, inLast: 0 };
+}
+
+function holdFinding(head: HeldFindings, kind: number, line: number): void {
+  const { chunks } = head;
+  let last = chunks[chunks.length - 1];
+  if (last === undefined || head.inLast === last.length / 2) {
+    chunks.push((last = new Float64Array(2 * (last === undefined ? firstChunk : Math.min(largestChunk, last.length)))));
+    head.inLast = 0;
+  }
+  last[2 * head.inLast] = kind;
+  last[2 * head.inLast + 1] = line;
+  head.inLast++;
+  head.count++;
+}
+
+/** Each held finding's kind and line, in order. */
+function forEachHeld(head: HeldFindings, each: (kind: Finding, line: number) => void): void {
+  const { kinds, chunks } = head;
+  for (let c = 0; c < chunks.length; c++) {
+    const chunk = chunks[c]!;
+    const count = c === chunks.length - 1 ? head.inLast : chunk.length / 2;
+    for (let i = 0; i < count; i++) each(kinds[chunk[2 * i]!]!, chunk[2 * i + 1]!);
+  }
+}
+
+/** `findings` as held findings (a few findings made outside a store). */
+export function heldFindings(findings: readonly Finding[]): HeldFindings {
+  const head = noneHeld();
+  findings.forEach((finding, k) => (head.kinds.push(finding), holdFinding(head, k, finding.location.line)));
+  return head;
+}
+
 /** A store as plain data: what a worker thread posts back, and what the main thread reads from. */
 export interface StoredFindings {
   /** In append order, after those in the spool. */
-  head: Finding[];
+  head: HeldFindings;
   /** Sorted; merged into the rest as it is read. */
   late: Finding[];
   /** The temporary file and the byte ranges of it that hold this store's first findings, in order. */
@@ -32,12 +90,19 @@ export interface StoredFindings {
 }
 
 /**
- * Findings held as objects per thread before stores write theirs out: a few hundred KiB. Past it every
- * store of the thread empties its head into the spool, so the cost is paid once per budget. Held
- * findings outlive young-generation collections; with 20,000 the old generation's peak, and so RSS,
- * grew by a fifth from 1M to 4M lines, with 4,000 by a sixth; with 1,000 it stays put.
+ * Findings held in memory per thread before stores write theirs out: two numbers each (HeldFindings),
+ * ~1 MiB in all. Past it every store of the thread empties its head into the spool, so the cost is
+ * paid once per budget.
  */
-export const defaultMemoryBudget = 1_000;
+export const defaultMemoryBudget = 100_000;
+
+/**
+ * Distinct findings (kinds) held as objects per thread, at most; past them stores empty into the
+ * spool too. Findings that never repeat (a baseline run's carry the record's digest) are each a kind,
+ * and held objects outlive young-generation collections: with 20,000 held the old generation's peak,
+ * and so RSS, grew by a fifth from 1M to 4M lines, with 4,000 by a sixth; with 1,000 it stays put.
+ */
+const objectBudget = 1_000;
 
 /**
  * Text is written and read in pieces of 64 KiB: a string of a megabyte lives in V8's large-object
@@ -65,7 +130,7 @@ class Spool {
    * held open would outlive the run in a process that calls `check()` again, and a worker's would
    * outlive the worker, since threads share the process's descriptors.
    */
-  append(findings: readonly Finding[]): [number, number] {
+  append(packed: (out: (finding: Packed) => void) => void): [number, number] {
     const start = this.size;
     const fd = openSync(this.path, 'a');
     try {
@@ -73,12 +138,15 @@ class Spool {
       // of up to `findingsPerLine` packed findings: one JSON.stringify (and, read back, one
       // JSON.parse) per batch.
       let text = '';
-      for (let i = 0; i < findings.length; i += findingsPerLine) {
-        const line: Packed[] = [];
-        for (let k = i; k < i + findingsPerLine && k < findings.length; k++) line.push(pack(findings[k]!));
+      let line: Packed[] = [];
+      packed((finding) => {
+        line.push(finding);
+        if (line.length < findingsPerLine) return;
         text += `${JSON.stringify(line)}\n`;
+        line = [];
         if (text.length >= pieceBytes) this.write(fd, text), (text = '');
-      }
+      });
+      if (line.length > 0) text += `${JSON.stringify(line)}\n`;
       if (text !== '') this.write(fd, text);
     } finally {
       closeSync(fd);
@@ -148,30 +216,53 @@ function spoolError(error: unknown): UsageError {
 /** The memory budget of one thread, and the stores that hold findings against it. */
 export class SpillBudget {
   private held = 0;
+  private kinds = 0;
   private readonly holders = new Set<FindingStore>();
   private spool: Spool | undefined;
+  /** Findings held as objects at most: distinct ones in stores, and those of one line waiting to be sorted. */
+  readonly objects: number;
 
   /** `folder`: the run's folder, where this thread's spool goes (else a folder of its own). */
   constructor(
     readonly limit = defaultMemoryBudget,
     private readonly folder?: () => string,
-  ) {}
-
-  hold(store: FindingStore): void {
-    this.holders.add(store);
-    if (++this.held > this.limit) for (const holder of [...this.holders]) holder.spill();
+  ) {
+    this.objects = Math.min(limit, objectBudget);
   }
 
-  /** The store holds `count` findings fewer, and none against the budget until it holds one again. */
-  release(store: FindingStore, count: number): void {
+  /** The store holds one more finding, of a kind it did not hold before when `newKind`. */
+  hold(store: FindingStore, newKind: boolean): void {
+    this.holders.add(store);
+    if (newKind) this.kinds++;
+    if (++this.held > this.limit || this.kinds > this.objects) for (const holder of [...this.holders]) holder.spill();
+  }
+
+  /** The store holds `count` findings (`kinds` kinds) fewer, and none against the budget until it holds one again. */
+  release(store: FindingStore, count: number, kinds: number): void {
     this.held -= count;
+    this.kinds -= kinds;
     this.holders.delete(store);
   }
 
   write(findings: readonly Finding[]): { path: string; region: [number, number] } {
+    return this.writePacked((out) => findings.forEach((finding) => out(pack(finding))));
+  }
+
+  /** Held findings to the spool, packed straight from their kinds: no object per finding. */
+  writeHeld(head: HeldFindings): { path: string; region: [number, number] } {
+    return this.writePacked((out) =>
+      forEachHeld(head, (kind, line) => {
+        const packed = pack(kind);
+        packed[4] = line;
+        out(packed);
+      }),
+    );
+  }
+
+  private writePacked(packed: (out: (finding: Packed) => void) => void): { path: string; region: [number, number] } {
     try {
       this.spool ??= new Spool(this.folder ? mkdtempSync(join(this.folder(), 'thread-')) : temporaryFolder());
-      return { path: this.spool.path, region: this.spool.append(findings) };
+      return { path: this.spool.path, region: this.spool.append(packed) };
     } catch (error) {
       throw error instanceof UsageError ? error : spoolError(error);
     }
@@ -183,7 +274,9 @@ export class SpillBudget {
  * store's: when the budget is spent later, a sealed store is still emptied into the spool.
  */
 export class FindingStore {
-  private readonly data: StoredFindings = { head: [], late: [], spooled: 0, errors: 0 };
+  private readonly data: StoredFindings = { head: noneHeld(), late: [], spooled: 0, errors: 0 };
+  /** The head's kinds by message, then compared field by field (a message is shared by few kinds). */
+  private byMessage = new Map<string, number[]>();
 
   constructor(private readonly budget: SpillBudget) {}
 
@@ -191,12 +284,19 @@ export class FindingStore {
   append(finding: Finding, hint?: ParseHint): void {
     const data = this.data;
     if (hint !== undefined && data.hintAt === undefined) {
-      data.hintAt = data.spooled + data.head.length;
+      data.hintAt = data.spooled + data.head.count;
       data.hint = hint;
     }
     if (finding.severity === 'error') data.errors++;
-    data.head.push(finding);
-    this.budget.hold(this);
+    const { kinds } = data.head;
+    let known = this.byMessage.get(finding.message);
+    let kind = -1;
+    if (known === undefined) this.byMessage.set(finding.message, (known = []));
+    else for (let i = 0; i < known.length && kind === -1; i++) if (sameKind(kinds[known[i]!]!, finding)) kind = known[i]!;
+    const newKind = kind === -1;
+    if (newKind) known.push((kind = kinds.push(finding) - 1));
+    holdFinding(data.head, kind, finding.location.line);
+    this.budget.hold(this, newKind);
   }
 
   /** A finding known only at the input's end, at an earlier line. */
@@ -207,15 +307,17 @@ export class FindingStore {
 
   spill(): void {
     const data = this.data;
-    const count = data.head.length;
+    const count = data.head.count;
+    const kinds = data.head.kinds.length;
     if (count > 0) {
-      const { path, region } = this.budget.write(data.head);
+      const { path, region } = this.budget.writeHeld(data.head);
       if (data.spool) data.spool.regions.push(region);
       else data.spool = { path, regions: [region] };
       data.spooled += count;
-      data.head = [];
+      data.head = noneHeld();
+      this.byMessage = new Map();
     }
-    this.budget.release(this, count);
+    this.budget.release(this, count, kinds);
   }
 
   /** The findings, complete and in order. */
@@ -229,8 +331,8 @@ export class FindingStore {
    * so that the main thread never holds more than a few per unit, and this store holds nothing.
    */
   detach(keepAtMost: number): StoredFindings {
-    if (this.data.head.length > keepAtMost) this.spill();
-    this.budget.release(this, this.data.head.length);
+    if (this.data.head.count > keepAtMost) this.spill();
+    this.budget.release(this, this.data.head.count, this.data.head.kinds.length);
     return this.seal();
   }
 }
@@ -284,7 +386,7 @@ export class LineFindings {
     // Only once records share the line: one record's findings are in report order already and
     // were held whole before (a record's size bounds them); bucketing those too wrote each past a
     // tiny --findings-in-memory to the spool twice (3x the time; found by a reviewer).
-    if (this.mixed && this.held.length > this.budget.limit) this.toBuckets();
+    if (this.mixed && this.held.length > this.budget.objects) this.toBuckets();
   }
 
   /**
@@ -303,7 +405,7 @@ export class LineFindings {
     let bucket = buckets.get(key);
     if (!bucket) buckets.set(key, (bucket = { column, rule: finding.rule, head: [], spool: undefined }));
     bucket.head.push(finding);
-    if (++this.bucketsHeld > this.budget.limit) {
+    if (++this.bucketsHeld > this.budget.objects) {
       for (const each of buckets.values()) {
         if (each.head.length === 0) continue;
         const { path, region } = this.budget.write(each.head);
@@ -385,6 +487,44 @@ function pack(finding: Finding): Packed {
   return packed;
 }
 
+/** Whether two findings are the same but for their lines. */
+function sameKind(a: Finding, b: Finding): boolean {
+  const x = a.location;
+  const y = b.location;
+  return (
+    a.message === b.message &&
+    a.rule === b.rule &&
+    a.severity === b.severity &&
+    x.source === y.source &&
+    x.column === y.column &&
+    x.pointer === y.pointer &&
+    a.keyword === b.keyword &&
+    a.schemaPath === b.schemaPath &&
+    a.suggestion === b.suggestion &&
+    a.tool === b.tool &&
+    a.wrapping === b.wrapping &&
+    a.code === b.code &&
+    a.fingerprint === b.fingerprint
+  );
+}
+
+/** A held finding as an object of its own: its kind's fields, at `line`, `suffix` added to its message. */
+function atLine(kind: Finding, line: number, suffix: string): Finding {
+  const { location } = kind;
+  const at: Location = { source: location.source, line };
+  if (location.column !== undefined) at.column = location.column;
+  if (location.pointer !== undefined) at.pointer = location.pointer;
+  const finding: Finding = { rule: kind.rule, severity: kind.severity, message: kind.message + suffix, location: at };
+  if (kind.keyword !== undefined) finding.keyword = kind.keyword;
+  if (kind.schemaPath !== undefined) finding.schemaPath = kind.schemaPath;
+  if (kind.suggestion !== undefined) finding.suggestion = kind.suggestion;
+  if (kind.tool !== undefined) finding.tool = kind.tool;
+  if (kind.wrapping !== undefined) finding.wrapping = kind.wrapping;
+  if (kind.code !== undefined) finding.code = kind.code;
+  if (kind.fingerprint !== undefined) finding.fingerprint = kind.fingerprint;
+  return finding;
+}
+
 /** The finding back, `lineOffset` lines further down and `suffix` added to its message. */
 function unpack(packed: Packed, lineOffset: number, suffix = ''): Finding {
   const location: Location = { source: packed[3], line: packed[4] + lineOffset };
@@ -452,7 +592,7 @@ export class StoredList extends WalkedList {
     private readonly placement: Placement = { lineOffset: 0, wordHint: true },
   ) {
     super();
-    this.length = stored.spooled + stored.head.length + stored.late.length;
+    this.length = stored.spooled + stored.head.count + stored.late.length;
   }
 
   get errors(): number {
@@ -464,16 +604,21 @@ export class StoredList extends WalkedList {
     const { lineOffset, wordHint } = this.placement;
     let ordinal = 0;
     // Read back from the spool, a finding is a new object already placed; one held in memory is
-    // copied when it moves, since every format reads the stored findings again.
+    // made from its kind, a new object too, since every format reads the stored findings again.
     if (spool) {
       for (const finding of readSpool(spool, lineOffset)) {
         const hinted = wordHint && ordinal++ === hintAt;
         yield hinted ? placed(finding, 0, hint) : finding;
       }
     }
-    for (const finding of head) {
-      const hinted = wordHint && ordinal++ === hintAt;
-      yield lineOffset === 0 && !hinted ? finding : placed(finding, lineOffset, hinted ? hint : undefined);
+    const { kinds, chunks } = head;
+    for (let c = 0; c < chunks.length; c++) {
+      const chunk = chunks[c]!;
+      const count = c === chunks.length - 1 ? head.inLast : chunk.length / 2;
+      for (let i = 0; i < count; i++) {
+        const hinted = wordHint && ordinal++ === hintAt;
+        yield atLine(kinds[chunk[2 * i]!]!, chunk[2 * i + 1]! + lineOffset, hinted ? hintText[hint!] : '');
+      }
     }
   }
 
