@@ -390,12 +390,9 @@ export interface UnitIo {
   tally?: Tally;
   /** The thread's budget of findings held in memory (a fresh one when absent). */
   budget?: SpillBudget;
-  /** The result goes to another thread: it keeps only a few findings in memory, the rest in the spool. */
+  /** The result goes to another thread, which holds its findings against its own budget (FindingStore.detach). */
   posted?: boolean;
 }
-
-/** Findings a posted result carries as objects; more go through the spool file. */
-const postedInMemory = 64;
 
 export async function checkUnit(unit: Unit, context: CheckContext, options: UnitOptions, io: UnitIo = {}): Promise<UnitResult> {
   const { stdin, signal } = io;
@@ -444,7 +441,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
   }
   // A range never reports the whole input empty: the run decides that from every range's entries.
   checker.finish(failure !== undefined || signal?.aborted === true, range === undefined);
-  const findings = io.posted ? checker.findings.detach(postedInMemory) : checker.findings.seal();
+  const findings = io.posted ? checker.findings.detach() : checker.findings.seal();
   return {
     findings,
     ...(!io.tally && { summary: tally.summary() }),

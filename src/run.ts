@@ -194,7 +194,7 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
       const io = { budget, ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
       // A byte range is counted on its own: the run drops its counts if it checks the file again whole.
       const local = (unit: Unit) => checkUnit(unit, context, perUnit, unit.range ? io : { ...io, tally });
-      const { results, summaries } = await runOnWorkers(units, sizes, jobs, perUnit, local, () => folder.path, options.signal, progress);
+      const { results, summaries } = await runOnWorkers(units, sizes, jobs, perUnit, local, () => folder.path, options.signal, progress, (result) => budget.adopt(result.findings));
       dropUnplaceable(units, results);
       await recheckPairedRanges(units, results, options, context, folder);
       await finalProgress();

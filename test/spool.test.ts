@@ -182,6 +182,41 @@ describe('FindingStore', () => {
     expect([...new StoredList(stored, { lineOffset: 5, wordHint: false })]).toStrictEqual(shifted);
   });
 
+  it("holds the findings a worker posts against this thread's budget, and spools them here once it is spent", () => {
+    const made = (from: number): Finding[] => Array.from({ length: 300 }, (_, i) => ({ rule: 'schema', severity: 'error', message: `m${i % 3}`, location: { source: 's', line: from + i } }));
+    // What a worker's thread posts: its stores detached, copied as postMessage copies them.
+    const posted = (findings: Finding[]) => {
+      const store = new FindingStore(new SpillBudget());
+      for (const finding of findings) store.append(finding);
+      return structuredClone(store.detach());
+    };
+    const first = made(1);
+    const second = made(1001);
+    const a = posted(first);
+    expect(a.head.count).toBe(300);
+    expect(a.spool).toBeUndefined();
+    const here = new SpillBudget(500);
+    here.adopt(a);
+    expect(a.spool).toBeUndefined();
+    // 600 held: past the budget, both go to this thread's spool.
+    const b = posted(second);
+    here.adopt(b);
+    expect(a.head.count + b.head.count).toBe(0);
+    expect(a.spool!.path).toBe(b.spool!.path);
+    expect([...new StoredList(a)]).toStrictEqual(first);
+    expect([...new StoredList(b)]).toStrictEqual(second);
+  });
+
+  it('a store that spooled some of its findings posts the rest through its spool too (one file a store)', () => {
+    const store = new FindingStore(new SpillBudget(10));
+    const findings: Finding[] = Array.from({ length: 25 }, (_, i) => ({ rule: 'schema', severity: 'error', message: 'm', location: { source: 's', line: i + 1 } }));
+    for (const finding of findings) store.append(finding);
+    const stored = store.detach();
+    expect(stored.head.count).toBe(0);
+    expect(stored.spooled).toBe(25);
+    expect([...new StoredList(stored)]).toStrictEqual(findings);
+  });
+
   it('writes held findings to the spool once they are more kinds than a thread holds as objects (1,000), whatever the count budget', () => {
     const budget = new SpillBudget(1_000_000);
     const store = new FindingStore(budget);

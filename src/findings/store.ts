@@ -237,6 +237,21 @@ export class SpillBudget {
     if (++this.held > this.limit || this.kinds > this.objects) for (const holder of [...this.holders]) holder.spill();
   }
 
+  /**
+   * Findings a worker held and posted (`detach`), held against this thread's budget from now on, and
+   * spilled into this thread's spool when it is spent: the worker's budget let them go.
+   */
+  adopt(stored: StoredFindings): void {
+    // detach() posts held findings only from a store that spooled none: a spill here starts this
+    // store's spool in this thread's file. (A store with both is left as it is.)
+    if (stored.head.count === 0 || stored.spool !== undefined) return;
+    const store = new FindingStore(this, stored);
+    this.holders.add(store);
+    this.held += stored.head.count;
+    this.kinds += stored.head.kinds.length;
+    if (this.held > this.limit || this.kinds > this.objects) for (const holder of [...this.holders]) holder.spill();
+  }
+
   /** The store holds `count` findings (`kinds` kinds) fewer, and none against the budget until it holds one again. */
   release(store: FindingStore, count: number, kinds: number): void {
     this.held -= count;
@@ -274,11 +289,14 @@ export class SpillBudget {
  * store's: when the budget is spent later, a sealed store is still emptied into the spool.
  */
 export class FindingStore {
-  private readonly data: StoredFindings = { head: noneHeld(), late: [], spooled: 0, errors: 0 };
   /** The head's kinds by message, then compared field by field (a message is shared by few kinds). */
   private byMessage = new Map<string, number[]>();
 
-  constructor(private readonly budget: SpillBudget) {}
+  /** `data`: a sealed store's, posted by another thread (SpillBudget.adopt). */
+  constructor(
+    private readonly budget: SpillBudget,
+    private readonly data: StoredFindings = { head: noneHeld(), late: [], spooled: 0, errors: 0 },
+  ) {}
 
   /** The next finding in report order; `hint` marks a parse error that framing may be the cause of. */
   append(finding: Finding, hint?: ParseHint): void {
@@ -327,11 +345,13 @@ export class FindingStore {
   }
 
   /**
-   * For posting to another thread, which gets a copy: findings beyond a few go to the spool first,
-   * so that the main thread never holds more than a few per unit, and this store holds nothing.
+   * For posting to another thread, which gets a copy and holds it against its own budget (adopt):
+   * this store holds nothing after. Findings held go as they are (two numbers each), unless some
+   * of the store's are spooled already: then they follow them into the spool, since a store's
+   * spool is one file, and the other thread would spill the rest into its own.
    */
-  detach(keepAtMost: number): StoredFindings {
-    if (this.data.head.count > keepAtMost) this.spill();
+  detach(): StoredFindings {
+    if (this.data.spool !== undefined) this.spill();
     this.budget.release(this, this.data.head.count, this.data.head.kinds.length);
     return this.seal();
   }

@@ -100,6 +100,8 @@ export async function runOnWorkers(
   folder: () => string,
   signal?: AbortSignal,
   progress?: Progress,
+  /** Takes each result a worker posts as it comes (the findings it holds, into this thread's budget). */
+  received?: (result: UnitResult) => void,
 ): Promise<PoolResults> {
   const results: (UnitResult | undefined)[] = new Array(units.length);
   const summaries: Summary[] = [];
@@ -157,7 +159,10 @@ export async function runOnWorkers(
           }
           posted--;
           if ('error' in reply) return reject(reply.usage ? new UsageError(reply.error) : new Error(reply.error));
-          reply.results.forEach((result, offset) => (results[reply.first + offset] = result));
+          reply.results.forEach((result, offset) => {
+            results[reply.first + offset] = result;
+            received?.(result);
+          });
           summaries.push(reply.summary);
           feed(worker);
         });
