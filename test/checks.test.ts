@@ -291,6 +291,22 @@ describe('contract rules', () => {
     ]);
   });
 
+  it('inline-image: an image at any depth, on either side of the depth where a first quick look hands over to the walk', () => {
+    for (const depth of [0, 1, 31, 32, 33, 40]) {
+      const nest = (inner: object) => {
+        let value: object = inner;
+        for (let i = 0; i < depth; i++) value = { window: 'Notepad', n: i, list: [1, 'x'], inner: value };
+        return value;
+      };
+      const withImage = check(failure({ lastObservation: nest({ artifact: 'shots/1.png', thumb: 'data:image/png;base64,AA' }) }));
+      expect(withImage.map((f) => f.pointer), `depth ${depth}`).toEqual([`/error/lastObservation${'/inner'.repeat(depth)}/thumb`]);
+      expect(check(failure({ lastObservation: nest({ artifact: 'shots/1.png', capturedAt: '2026-07-01T07:59:57Z' }) })), `depth ${depth}`).toEqual([]);
+    }
+    // A caller's object: members it inherits are no part of it, as JSON.stringify leaves them out.
+    const observation = Object.assign(Object.create({ base64: 'inherited', thumb: 'data:image/png;base64,AA' }) as object, { window: 'Notepad' });
+    expect(check(failure({ lastObservation: observation }))).toEqual([]);
+  });
+
   it('inline-image walks deep observations without recursion', () => {
     let deep: unknown = { base64: 'x' };
     for (let i = 0; i < 100_000; i++) deep = [deep];
