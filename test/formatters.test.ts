@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/formatters/index.js';
+import { toJsonReport } from '../src/formatters/json.js';
 import type { Finding, Report } from '../src/types.js';
 import { sampleSummary } from './helpers/report.js';
 
@@ -274,6 +275,36 @@ describe('streamed JSON formats', () => {
       expect(lines).toEqual(Array.from({ length: count }, (_, i) => i + 1));
     });
   }
+
+  it('--format json: findings alike but for one field each, or for their lines, each written as JSON.stringify writes it', () => {
+    const base: Finding = { rule: 'schema', severity: 'error', message: 'm "line": -0.5\n\u2028', location: { source: 'a.jsonl', line: 1, column: 3, pointer: '/error' }, keyword: 'not', schemaPath: '#/x', suggestion: 's', tool: 't', wrapping: 'bare' };
+    // Each differs from the base in one written field (code and fingerprint are not written).
+    const variants: Finding[] = [
+      base,
+      { ...base, rule: 'code-format' },
+      { ...base, severity: 'warning' },
+      { ...base, location: { ...base.location, source: 'b.jsonl' } },
+      { ...base, location: { ...base.location, column: 4 } },
+      { ...base, location: { source: 'a.jsonl', line: 1, pointer: '/error' } },
+      { ...base, location: { ...base.location, pointer: '' } },
+      { ...base, keyword: undefined },
+      { ...base, schemaPath: '#/y' },
+      { ...base, suggestion: undefined },
+      { ...base, tool: 'u' },
+      { ...base, wrapping: 'mcp' },
+      { ...base, code: 'c', fingerprint: 'f' },
+    ];
+    const lines = [1, 7, 2 ** 31, Number.MAX_SAFE_INTEGER];
+    const findings = lines.flatMap((line) => variants.map((f): Finding => ({ ...f, location: { ...f.location, line } })));
+    const r = report({ findings });
+    expect(formatReport('json', r, plain)).toBe(`${JSON.stringify(toJsonReport(r), null, 2)}\n`);
+  });
+
+  it('--format json: past 10,000 kinds of finding, each is written whole, the same', () => {
+    const findings = Array.from({ length: 10_050 }, (_, i): Finding => ({ rule: 'unknown-code', severity: 'warning', message: `unknown error code "c${i % 10_020}"`, location: { source: 'a.jsonl', line: i + 1, pointer: '/error/code' } }));
+    const r = report({ findings });
+    expect(formatReport('json', r, plain)).toBe(`${JSON.stringify(toJsonReport(r), null, 2)}\n`);
+  });
 
   it.each(['json', 'sarif'] as const)('--format %s: codes, sessions and files named like the streamed array\'s marker are data like any other', (format) => {
     // Was: the findings were streamed into summary.codes, where a code held the marker, and the report was no JSON.

@@ -47,7 +47,14 @@ const batchSize = 64;
  * The text of `JSON.stringify(value, null, 2)`, where `value` holds `placeholder()` in place of one
  * long array whose items are streamed a batch at a time: the same bytes, never the whole text at once.
  */
-export function* streamJson(value: unknown, items: Iterable<unknown>): Generator<string> {
+/**
+ * How streamJson may write an item itself: its text as it stands in the array, which `stringified`
+ * gives for any value (JSON.stringify's, indented for that place). A format whose items repeat can
+ * keep texts and write an item for a fraction of a JSON.stringify call.
+ */
+export type ItemWriter<T> = (item: T, stringified: (value: unknown) => string) => string;
+
+export function* streamJson<T>(value: unknown, items: Iterable<T>, write?: ItemWriter<T>): Generator<string> {
   // The array is written as a marker string, whose place in the text is where the items go. A
   // fixed marker was found in the data first when a code or a sessionId held it (the findings were
   // streamed into summary.codes, and the report was no JSON): a marker found twice is drawn again.
@@ -74,6 +81,24 @@ export function* streamJson(value: unknown, items: Iterable<unknown>): Generator
   }
   yield `${text.slice(0, at)}[`;
   let first = true;
+  if (write) {
+    const stringified = (item: unknown): string => {
+      let nested: unknown = [item];
+      for (let level = 1; level < depth; level++) nested = [nested];
+      const part = JSON.stringify(nested, null, 2);
+      return part.slice(open.length, part.length - close.length);
+    };
+    let written = '';
+    let count = 0;
+    for (const item of items) {
+      written += `${first ? '\n' : ',\n'}${write(item, stringified)}`;
+      first = false;
+      if (++count === batchSize) yield written, (written = ''), (count = 0);
+    }
+    if (written !== '') yield written;
+    yield `${first ? '' : `\n${indent}`}]${text.slice(at + marker.length)}\n`;
+    return;
+  }
   let batch: unknown[] = [];
   const flush = function* (): Generator<string> {
     let nested: unknown = batch;
