@@ -12,7 +12,7 @@ import { ajvOptions, maxListedErrors } from '../dist/checks/schema-load.js';
 import { configSchema } from '../dist/config.js';
 import { ownSchemaName } from '../dist/load-json.js';
 import { ownSchemaOptions } from '../dist/lazy.js';
-import { boundedList, countOnly, untrackedProps } from '../dist/checks/validator-edits.js';
+import { boundedList, countOnly, sharedDefaults, untrackedProps } from '../dist/checks/validator-edits.js';
 
 const require = createRequire(import.meta.url);
 const { Ajv2020 } = require('ajv/dist/2020');
@@ -29,7 +29,7 @@ function generate(file, options, schema, schemaText, edit = (code) => code) {
 
 const text = readFileSync(new URL('../data/agent-tool-result.schema.json', import.meta.url), 'utf8');
 // Edited as src/checks/validator-edits.ts says: no throwaway error objects or property notes, and a bounded list.
-generate('envelope-validator.cjs', ajvOptions, JSON.parse(text), text, (code) => boundedList(untrackedProps(countOnly(code)), maxListedErrors));
+generate('envelope-validator.cjs', ajvOptions, JSON.parse(text), text, (code) => sharedDefaults(boundedList(untrackedProps(countOnly(code)), maxListedErrors)));
 
 const asset = (path) => JSON.parse(readFileSync(new URL(`../${path}`, import.meta.url), 'utf8'));
 const own = [['config', configSchema()], ...['data/codes.schema.json', 'data/baseline.schema.json', 'schemas/report-v1.schema.json'].map((path) => [ownSchemaName(path), asset(path)])];

@@ -12,7 +12,7 @@ import standalone from 'ajv/dist/standalone/index.js';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
 import { ajvOptions, compileEnvelopeSchema, errorsUnlisted, holdsMoreThan, maxListedErrors, maxValuesListedAtRunTime } from '../src/checks/schema-load.js';
-import { boundedList, countOnly, untrackedProps } from '../src/checks/validator-edits.js';
+import { boundedList, countOnly, sharedDefaults, untrackedProps } from '../src/checks/validator-edits.js';
 import { createCheckContext } from '../src/run.js';
 
 const schema = JSON.parse(readFileSync(new URL('../data/agent-tool-result.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -507,6 +507,27 @@ describe('schema verdict: @cfworker/json-schema vs the project checker (ajv)', (
     expect(pastLimit).toBeGreaterThan(200);
     // Code that does not read as the edit expects is refused, not edited in part.
     expect(() => boundedList('module.exports = validate10;', limit)).toThrow('no longer reads as boundedList() expects');
+  });
+
+  it('gives a validator called with the value alone options made once, and refuses code that reads dynamicAnchors', () => {
+    const schema = { type: 'object', required: ['a'], properties: { a: { type: 'integer' }, b: { type: 'array', items: { type: 'string' } } } };
+    const ajv = new Ajv2020({ ...ajvOptions, code: { source: true } });
+    const code = standalone.default(ajv, ajv.compile(schema));
+    expect(code).toMatch(/dynamicAnchors=\{\}\}=\{\}\)/);
+    const edited = sharedDefaults(code);
+    expect(edited).not.toMatch(/dynamicAnchors|=\{\}\)/);
+    const module = { exports: {} as ((value: unknown, options?: { instancePath?: string }) => boolean) & { errors?: unknown[] | null } };
+    new Function('module', 'exports', edited)(module, module.exports);
+    const compiled = new Ajv2020(ajvOptions).compile(schema);
+    for (const value of [{ a: 1 }, {}, { a: 'x', b: [1, 'y', 2] }, [], null, { a: 1, b: 'z' }]) {
+      expect([module.exports(value), module.exports.errors]).toEqual([compiled(value), compiled.errors]);
+      // Options a caller gives still count: the errors' places start where it says.
+      expect([module.exports(value, { instancePath: '/x' }), module.exports.errors]).toEqual([compiled(value, { instancePath: '/x' } as never), compiled.errors]);
+    }
+    // A validator that hands dynamicAnchors on (a $ref ajv does not inline) is refused, not edited in part.
+    const recursive = { $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } } }, $ref: '#/$defs/node' };
+    expect(standalone.default(ajv, ajv.compile(recursive))).toMatch(/dynamicAnchors\}\)/);
+    expect(() => sharedDefaults(standalone.default(ajv, ajv.compile(recursive)))).toThrow('no longer reads as sharedDefaults() expects');
   });
 
   it('drops the notes of evaluated properties only where nothing reads them', () => {

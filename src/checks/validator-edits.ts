@@ -62,3 +62,21 @@ export function untrackedProps(code: string): string {
   }
   return edited;
 }
+
+/**
+ * A standalone validator's options have defaults in its signature: `function validate20(data,
+ * {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={})`, so a
+ * call with the value alone, as every record's is, made two empty objects (V8's sampling heap
+ * profile put ~68 bytes a record in the validator on 200k lines of the bench, most of it these).
+ * The options default to one object made once, and `dynamicAnchors`, which the code never reads
+ * (the schema has no `$dynamicAnchor`), is dropped. Code that reads or passes it is refused.
+ */
+export function sharedDefaults(code: string): string {
+  const signature = /function (validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors=\{\}\}=\{\}\)\{/g;
+  const signatures = code.match(signature)?.length ?? 0;
+  if (signatures === 0 || (code.match(/\bdynamicAnchors\b/g)?.length ?? 0) !== signatures || /\bnoOptions\b/.test(code) || !code.startsWith('"use strict";')) {
+    throw new Error("validator-edits: ajv's standalone code no longer reads as sharedDefaults() expects; update the edit");
+  }
+  const edited = code.replace(signature, 'function $1(data, {instancePath="", parentData, parentDataProperty, rootData=data}=noOptions){');
+  return `"use strict";const noOptions = Object.freeze({});${edited.slice('"use strict";'.length)}`;
+}
