@@ -27,3 +27,26 @@ function codePointRank(unit: number): number {
 export function byPlace(a: Finding, b: Finding): number {
   return a.location.line - b.location.line || (a.location.column ?? 0) - (b.location.column ?? 0) || byCodePoint(a.rule, b.rule);
 }
+
+/**
+ * Whether two findings are written alike in every format but for their lines: all their fields but
+ * `code` and `fingerprint`, which baselines read and no format writes. Findings repeat but for their
+ * lines; the store holds such a kind once, and the JSON report writes its text once.
+ */
+export function writtenAlike(a: Finding, b: Finding): boolean {
+  const x = a.location;
+  const y = b.location;
+  return (
+    a.message === b.message &&
+    a.rule === b.rule &&
+    a.severity === b.severity &&
+    x.source === y.source &&
+    x.column === y.column &&
+    x.pointer === y.pointer &&
+    a.keyword === b.keyword &&
+    a.schemaPath === b.schemaPath &&
+    a.suggestion === b.suggestion &&
+    a.tool === b.tool &&
+    a.wrapping === b.wrapping
+  );
+}

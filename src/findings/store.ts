@@ -14,7 +14,7 @@ import { removeAtExit, removeNow } from '../at-exit.js';
 import { UsageError, describeError } from '../errors.js';
 import { hintText } from '../framing/ndjson.js';
 import type { Finding, FindingList, Location, ParseHint, RuleId, Severity, Wrapping } from '../types.js';
-import { byCodePoint, byPlace } from './order.js';
+import { byCodePoint, byPlace, writtenAlike } from './order.js';
 
 /**
  * Findings held in memory, in append order: each distinct finding (all of it but its line) once, in
@@ -509,23 +509,7 @@ function pack(finding: Finding): Packed {
 
 /** Whether two findings are the same but for their lines. */
 function sameKind(a: Finding, b: Finding): boolean {
-  const x = a.location;
-  const y = b.location;
-  return (
-    a.message === b.message &&
-    a.rule === b.rule &&
-    a.severity === b.severity &&
-    x.source === y.source &&
-    x.column === y.column &&
-    x.pointer === y.pointer &&
-    a.keyword === b.keyword &&
-    a.schemaPath === b.schemaPath &&
-    a.suggestion === b.suggestion &&
-    a.tool === b.tool &&
-    a.wrapping === b.wrapping &&
-    a.code === b.code &&
-    a.fingerprint === b.fingerprint
-  );
+  return writtenAlike(a, b) && a.code === b.code && a.fingerprint === b.fingerprint;
 }
 
 /** A held finding as an object of its own: its kind's fields, at `line`, `suffix` added to its message. */

@@ -1,6 +1,7 @@
 // `--format json`: the versioned, public report of spec section 6. Findings are flattened back to
 // the spec's shape (location fields at the top level); fields that do not apply are omitted.
 import type { Finding, Report, Summary, Wrapping } from '../types.js';
+import { writtenAlike } from '../findings/order.js';
 import { streamJson, streamedArray, type ItemWriter } from './common.js';
 
 export interface JsonFinding {
@@ -66,25 +67,6 @@ interface KindText {
   tail: string;
 }
 
-/** Whether `a` and `b` write the same text but for their lines (`code` and `fingerprint` are not written). */
-function writeAlike(a: Finding, b: Finding): boolean {
-  const x = a.location;
-  const y = b.location;
-  return (
-    a.message === b.message &&
-    a.rule === b.rule &&
-    a.severity === b.severity &&
-    x.source === y.source &&
-    x.column === y.column &&
-    x.pointer === y.pointer &&
-    a.keyword === b.keyword &&
-    a.schemaPath === b.schemaPath &&
-    a.suggestion === b.suggestion &&
-    a.tool === b.tool &&
-    a.wrapping === b.wrapping
-  );
-}
-
 /**
  * Findings repeat but for their lines (the bench's 54k findings of 1M lines are 127 kinds): a kind's
  * text is made once by JSON.stringify, with a mark for the line, and every finding of the kind is
@@ -98,7 +80,7 @@ function findingWriter(): ItemWriter<Finding> {
     if (known !== undefined) {
       for (let i = 0; i < known.length; i++) {
         const kind = known[i]!;
-        if (writeAlike(kind.finding, finding)) return `${kind.head}${finding.location.line}${kind.tail}`;
+        if (writtenAlike(kind.finding, finding)) return `${kind.head}${finding.location.line}${kind.tail}`;
       }
     }
     const json = toJsonFinding(finding);
