@@ -284,6 +284,8 @@ describe('streamed JSON formats', () => {
       { ...base, rule: 'code-format' },
       { ...base, severity: 'warning' },
       { ...base, location: { ...base.location, source: 'b.jsonl' } },
+      // Kinds are shared across inputs: each finding's own input is put in, quoted as JSON quotes it.
+      { ...base, location: { ...base.location, source: 'dir/"quoted" \\ é\u2028.jsonl' } },
       { ...base, location: { ...base.location, column: 4 } },
       { ...base, location: { source: 'a.jsonl', line: 1, pointer: '/error' } },
       { ...base, location: { ...base.location, pointer: '' } },

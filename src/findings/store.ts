@@ -44,6 +44,9 @@ function noneHeld(): HeldFindings {
   return { kinds: [], chunks: [], count: 0, inLast: 0 };
 }
 
+/** The head of every store that holds none: never written to (a store makes its own first). */
+const emptyHead: HeldFindings = Object.freeze({ kinds: Object.freeze([]) as unknown as Finding[], chunks: Object.freeze([]) as unknown as Float64Array[], count: 0, inLast: 0 });
+
 function holdFinding(head: HeldFindings, kind: number, line: number): void {
   const { chunks } = head;
   let last = chunks[chunks.length - 1];
@@ -289,13 +292,13 @@ export class SpillBudget {
  * store's: when the budget is spent later, a sealed store is still emptied into the spool.
  */
 export class FindingStore {
-  /** The head's kinds by message, then compared field by field (a message is shared by few kinds). */
-  private byMessage = new Map<string, number[]>();
+  /** The head's kinds by message, then compared field by field (a message is shared by few kinds); made with the first. */
+  private byMessage: Map<string, number[]> | undefined;
 
   /** `data`: a sealed store's, posted by another thread (SpillBudget.adopt). */
   constructor(
     private readonly budget: SpillBudget,
-    private readonly data: StoredFindings = { head: noneHeld(), late: [], spooled: 0, errors: 0 },
+    private readonly data: StoredFindings = { head: emptyHead, late: [], spooled: 0, errors: 0 },
   ) {}
 
   /** The next finding in report order; `hint` marks a parse error that framing may be the cause of. */
@@ -306,10 +309,13 @@ export class FindingStore {
       data.hint = hint;
     }
     if (finding.severity === 'error') data.errors++;
+    // Most stores (most files of a folder) hold no finding: their head is the shared empty one.
+    if (data.head === emptyHead) data.head = noneHeld();
     const { kinds } = data.head;
-    let known = this.byMessage.get(finding.message);
+    const byMessage = (this.byMessage ??= new Map());
+    let known = byMessage.get(finding.message);
     let kind = -1;
-    if (known === undefined) this.byMessage.set(finding.message, (known = []));
+    if (known === undefined) byMessage.set(finding.message, (known = []));
     else for (let i = 0; i < known.length && kind === -1; i++) if (sameKind(kinds[known[i]!]!, finding)) kind = known[i]!;
     const newKind = kind === -1;
     if (newKind) known.push((kind = kinds.push(finding) - 1));
@@ -332,8 +338,8 @@ export class FindingStore {
       if (data.spool) data.spool.regions.push(region);
       else data.spool = { path, regions: [region] };
       data.spooled += count;
-      data.head = noneHeld();
-      this.byMessage = new Map();
+      data.head = emptyHead;
+      this.byMessage = undefined;
     }
     this.budget.release(this, count, kinds);
   }
