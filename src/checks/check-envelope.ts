@@ -64,14 +64,30 @@ interface ActiveRule {
   severity: Severity;
 }
 
-/** The rules to run on an envelope, indexed by the parts it has: +1 an error, +2 warnings. */
+/** The rules to run on an envelope, indexed by the parts it has: +1 an error, +2 warnings, +4 an outcome to look at. */
 type RulePlan = readonly (readonly ActiveRule[])[];
 
 const errorPart = 1;
 const warningsPart = 2;
+const outcomePart = 4;
 
+/**
+ * Which of the parts rules read (EnvelopePart) an envelope has. Its outcome is one to look at unless
+ * it is a plain success (ok true, with a result) or a plain failure (ok false, without one): most
+ * records are, and the two outcome rules were two calls on every record (~1 % of a 1M-line run).
+ */
 function partsOf(facts: EnvelopeFacts): number {
-  return (facts.error !== undefined ? errorPart : 0) | (facts.warnings.length > 0 ? warningsPart : 0);
+  const plain = facts.ok === true ? facts.hasResult : facts.ok === false && !facts.hasResult;
+  return (facts.error !== undefined ? errorPart : 0) | (facts.warnings.length > 0 ? warningsPart : 0) | (plain ? 0 : outcomePart);
+}
+
+function runsOn(parts: number, rule: EnvelopeRule): boolean {
+  return ((parts & outcomePart) !== 0 && rule.reads.includes('outcome')) || ((parts & errorPart) !== 0 && rule.reads.includes('error')) || ((parts & warningsPart) !== 0 && rule.reads.includes('warnings'));
+}
+
+/** Whether the checks run `rule` on an envelope with these facts (a rule must find nothing where it is not run). */
+export function ruleRunsOn(rule: EnvelopeRule, facts: EnvelopeFacts): boolean {
+  return runsOn(partsOf(facts), rule);
 }
 
 function planRules(severities: Severities): RulePlan {
@@ -79,10 +95,7 @@ function planRules(severities: Severities): RulePlan {
     const severity = severities[rule.id];
     return severity === 'off' ? [] : [{ rule, severity }];
   });
-  // `outcome` is in every envelope (ok may be absent, which the outcome rules read too).
-  const runsOn = (parts: number, { rule }: ActiveRule) =>
-    rule.reads.includes('outcome') || ((parts & errorPart) !== 0 && rule.reads.includes('error')) || ((parts & warningsPart) !== 0 && rule.reads.includes('warnings'));
-  return [0, 1, 2, 3].map((parts) => active.filter((entry) => runsOn(parts, entry)));
+  return Array.from({ length: 8 }, (_, parts) => active.filter((entry) => runsOn(parts, entry.rule)));
 }
 
 const plans = new WeakMap<Severities, RulePlan>();

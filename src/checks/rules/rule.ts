@@ -21,9 +21,11 @@ export interface RuleContext {
 }
 
 /**
- * The parts of an envelope a rule reads: `outcome` is `ok` and `result`, `error` the error object,
- * `warnings` a non-empty warnings array. A rule is not run on an envelope that has none of its
- * parts (most records are successes without warnings, on which the error rules cannot fire).
+ * The parts of an envelope a rule reads: `outcome` is `ok` and `result` when they are not a plain
+ * success (ok true, with a result) or a plain failure (ok false, without one), `error` the error
+ * object, `warnings` a non-empty warnings array. A rule is not run on an envelope that has none of
+ * its parts (most records are plain successes without warnings, on which no rule can fire); a
+ * property test holds every rule to finding nothing there.
  */
 export type EnvelopePart = 'outcome' | 'error' | 'warnings';
 
