@@ -1,8 +1,10 @@
 // Where a unit's findings wait for the report. A large corpus can have hundreds of thousands of
 // findings; holding them as objects until the report is written made memory grow with the input. A
-// store keeps findings in memory up to a budget shared by every store of a thread, and past it writes
-// them to a temporary file (one per thread, append-only, a JSON array of packed findings a line) to
-// be read back, in order, when a formatter walks the report. The report stays complete.
+// store keeps findings in memory (each kind once, then two numbers a finding: HeldFindings) up to a
+// budget shared by every store of a thread (a worker's, once posted, count against the main
+// thread's), and past it writes them to a temporary file (one per thread, append-only, a JSON array
+// of packed findings a line) to be read back, in order, when a formatter walks the report. The
+// report stays complete.
 //
 // Findings arrive in report order (line, column, rule) except the few an input only knows at its end
 // (an unanswered request); those stay in memory and are merged in as the store is read.
