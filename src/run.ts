@@ -195,8 +195,13 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
       // A byte range is counted on its own: the run drops its counts if it checks the file again whole.
       const local = (unit: Unit) => checkUnit(unit, context, perUnit, unit.range ? io : { ...io, tally });
       const { results, summaries } = await runOnWorkers(units, sizes, jobs, perUnit, local, () => folder.path, options.signal, progress, (result) => budget.adopt(result.findings));
+      const placed = [...results];
       dropUnplaceable(units, results);
       await recheckPairedRanges(units, results, options, context, folder);
+      // Held against this thread's budget, a dropped result's findings would be spilled for nobody.
+      placed.forEach((result, u) => {
+        if (result && result !== results[u]) budget.drop(result.findings);
+      });
       await finalProgress();
       // This thread's tally first: it lists the categories in the schema's order.
       return { results, summaries: [tally.summary(), ...summaries, ...results.flatMap((r) => (r?.summary ? [r.summary] : []))] };

@@ -207,6 +207,26 @@ describe('FindingStore', () => {
     expect([...new StoredList(b)]).toStrictEqual(second);
   });
 
+  it('a posted result the run drops counts against the budget no more, and is never written', () => {
+    const posted = (from: number, count: number) => {
+      const store = new FindingStore(new SpillBudget());
+      for (let i = 0; i < count; i++) store.append({ rule: 'schema', severity: 'error', message: 'm', location: { source: 's', line: from + i } });
+      return structuredClone(store.detach());
+    };
+    const here = new SpillBudget(500);
+    const dropped = posted(1, 300);
+    const kept = posted(1001, 150);
+    here.adopt(dropped);
+    here.adopt(kept);
+    here.drop(dropped);
+    // 450 held with the dropped ones: past the budget with these; 300 without them.
+    const more = posted(2001, 150);
+    here.adopt(more);
+    expect([dropped.spool, kept.spool, more.spool]).toEqual([undefined, undefined, undefined]);
+    expect(dropped.head.count).toBe(0);
+    expect(kept.head.count + more.head.count).toBe(300);
+  });
+
   it('a store that spooled some of its findings posts the rest through its spool too (one file a store)', () => {
     const store = new FindingStore(new SpillBudget(10));
     const findings: Finding[] = Array.from({ length: 25 }, (_, i) => ({ rule: 'schema', severity: 'error', message: 'm', location: { source: 's', line: i + 1 } }));

@@ -257,6 +257,11 @@ export class SpillBudget {
     if (this.held > this.limit || this.kinds > this.objects) for (const holder of [...this.holders]) holder.spill();
   }
 
+  /** A result the run drops (read again, or unplaceable after Ctrl-C): its findings count no more, and go unread. */
+  drop(stored: StoredFindings): void {
+    for (const holder of this.holders) if (holder.holds(stored)) return holder.discard();
+  }
+
   /** The store holds `count` findings (`kinds` kinds) fewer, and none against the budget until it holds one again. */
   release(store: FindingStore, count: number, kinds: number): void {
     this.held -= count;
@@ -334,6 +339,17 @@ export class FindingStore {
   appendLate(finding: Finding): void {
     if (finding.severity === 'error') this.data.errors++;
     this.data.late.push(finding);
+  }
+
+  holds(stored: StoredFindings): boolean {
+    return this.data === stored;
+  }
+
+  /** Lets the held findings go unwritten: nothing will read them. */
+  discard(): void {
+    this.budget.release(this, this.data.head.count, this.data.head.kinds.length);
+    this.data.head = emptyHead;
+    this.byMessage = undefined;
   }
 
   spill(): void {
