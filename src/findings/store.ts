@@ -239,7 +239,8 @@ export class SpillBudget {
   hold(store: FindingStore, newKind: boolean): void {
     this.holders.add(store);
     if (newKind) this.kinds++;
-    if (++this.held > this.limit || this.kinds > this.objects) for (const holder of [...this.holders]) holder.spill();
+    this.held++;
+    this.spillIfSpent();
   }
 
   /**
@@ -254,6 +255,11 @@ export class SpillBudget {
     this.holders.add(store);
     this.held += stored.head.count;
     this.kinds += stored.head.kinds.length;
+    this.spillIfSpent();
+  }
+
+  /** Past the budget, every store of the thread empties its head into the spool: the cost is paid once per budget. */
+  private spillIfSpent(): void {
     if (this.held > this.limit || this.kinds > this.objects) for (const holder of [...this.holders]) holder.spill();
   }
 
@@ -541,7 +547,11 @@ function sameKind(a: Finding, b: Finding): boolean {
   return writtenAlike(a, b) && a.code === b.code && a.fingerprint === b.fingerprint;
 }
 
-/** A held finding as an object of its own: its kind's fields, at `line`, `suffix` added to its message. */
+/**
+ * A finding as an object of its own: `kind`'s fields, at `line`, `suffix` added to its message. Field
+ * by field: object spreads cost a default-mode run (half its findings in a later byte range) about
+ * 1 µs a finding.
+ */
 function atLine(kind: Finding, line: number, suffix: string): Finding {
   const { location } = kind;
   const at: Location = { source: location.source, line };
@@ -558,12 +568,12 @@ function atLine(kind: Finding, line: number, suffix: string): Finding {
   return finding;
 }
 
-/** The finding back, `lineOffset` lines further down and `suffix` added to its message. */
-function unpack(packed: Packed, lineOffset: number, suffix = ''): Finding {
+/** The finding back, `lineOffset` lines further down. */
+function unpack(packed: Packed, lineOffset: number): Finding {
   const location: Location = { source: packed[3], line: packed[4] + lineOffset };
   if (packed[5] != null) location.column = packed[5];
   if (packed[6] != null) location.pointer = packed[6];
-  const finding: Finding = { rule: packed[0], severity: packed[1], message: packed[2] + suffix, location };
+  const finding: Finding = { rule: packed[0], severity: packed[1], message: packed[2], location };
   if (packed[7] != null) finding.keyword = packed[7];
   if (packed[8] != null) finding.schemaPath = packed[8];
   if (packed[9] != null) finding.suggestion = packed[9];
@@ -641,7 +651,7 @@ export class StoredList extends WalkedList {
     if (spool) {
       for (const finding of readSpool(spool, lineOffset)) {
         const hinted = wordHint && ordinal++ === hintAt;
-        yield hinted ? placed(finding, 0, hint) : finding;
+        yield hinted ? atLine(finding, finding.location.line, hintText[hint!]) : finding;
       }
     }
     const { kinds, chunks } = head;
@@ -668,15 +678,9 @@ export class StoredList extends WalkedList {
   }
 }
 
+/** A copy when it moves: stored findings are read again by every format, so they are never changed in place. */
 function shifted(finding: Finding, lineOffset: number): Finding {
-  return lineOffset === 0 ? finding : placed(finding, lineOffset, undefined);
-}
-
-/** A copy: stored findings are read again by every format, so they are never changed in place. */
-function placed(finding: Finding, lineOffset: number, hint: ParseHint | undefined): Finding {
-  // By way of the spool's packing: field by field, where object spreads cost a default-mode run
-  // (half its findings in a later byte range) about 1 µs a finding.
-  return unpack(pack(finding), lineOffset, hint === undefined ? '' : hintText[hint]);
+  return lineOffset === 0 ? finding : atLine(finding, finding.location.line + lineOffset, '');
 }
 
 /** Several lists read one after the other: a report's inputs in command-line order. */

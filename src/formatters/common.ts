@@ -70,8 +70,8 @@ export function* streamJson<T>(value: unknown, items: Iterable<T>, write?: ItemW
     if (text.indexOf(marker, at + 1) === -1) break;
   }
   const indent = /^ */.exec(text.slice(text.lastIndexOf('\n', at) + 1))![0];
-  // A batch is stringified nested as deep as the array, so that JSON.stringify indents its items as
-  // they stand in the report; the brackets of that nesting are cut off again.
+  // Items are stringified nested as deep as the array, so that JSON.stringify indents them as they
+  // stand in the report; the brackets of that nesting are cut off again.
   const depth = indent.length / 2 + 1;
   let open = '';
   let close = '';
@@ -79,40 +79,36 @@ export function* streamJson<T>(value: unknown, items: Iterable<T>, write?: ItemW
     open += `${'  '.repeat(level)}[\n`;
     close = `\n${'  '.repeat(level)}]${close}`;
   }
-  yield `${text.slice(0, at)}[`;
+  const inPlace = (list: unknown[]): string => {
+    let nested: unknown = list;
+    for (let level = 1; level < depth; level++) nested = [nested];
+    const part = JSON.stringify(nested, null, 2);
+    return part.slice(open.length, part.length - close.length);
+  };
   let first = true;
+  const separated = (part: string): string => {
+    const piece = `${first ? '\n' : ',\n'}${part}`;
+    first = false;
+    return piece;
+  };
+  yield `${text.slice(0, at)}[`;
   if (write) {
-    const stringified = (item: unknown): string => {
-      let nested: unknown = [item];
-      for (let level = 1; level < depth; level++) nested = [nested];
-      const part = JSON.stringify(nested, null, 2);
-      return part.slice(open.length, part.length - close.length);
-    };
+    const stringified = (item: unknown): string => inPlace([item]);
     let written = '';
     let count = 0;
     for (const item of items) {
-      written += `${first ? '\n' : ',\n'}${write(item, stringified)}`;
-      first = false;
+      written += separated(write(item, stringified));
       if (++count === batchSize) yield written, (written = ''), (count = 0);
     }
     if (written !== '') yield written;
-    yield `${first ? '' : `\n${indent}`}]${text.slice(at + marker.length)}\n`;
-    return;
+  } else {
+    let batch: unknown[] = [];
+    for (const item of items) {
+      batch.push(item);
+      if (batch.length === batchSize) yield separated(inPlace(batch)), (batch = []);
+    }
+    if (batch.length > 0) yield separated(inPlace(batch));
   }
-  let batch: unknown[] = [];
-  const flush = function* (): Generator<string> {
-    let nested: unknown = batch;
-    for (let level = 1; level < depth; level++) nested = [nested];
-    const part = JSON.stringify(nested, null, 2);
-    yield `${first ? '\n' : ',\n'}${part.slice(open.length, part.length - close.length)}`;
-    first = false;
-    batch = [];
-  };
-  for (const item of items) {
-    batch.push(item);
-    if (batch.length === batchSize) yield* flush();
-  }
-  if (batch.length > 0) yield* flush();
   yield `${first ? '' : `\n${indent}`}]${text.slice(at + marker.length)}\n`;
 }
 

@@ -40,7 +40,12 @@ function imageBytesIn(value: unknown, key: string | number, inArray: boolean): s
 function worthVisiting(value: unknown, key: string | number, inArray: boolean): boolean {
   if (typeof value === 'object') return value !== null || (key === 'base64' && !inArray);
   if (typeof value !== 'string') return key === 'base64' && !inArray;
-  return key === 'base64' ? !inArray : value.length >= 200 || (value.charCodeAt(0) | 0x20) === 0x64;
+  return key === 'base64' ? !inArray : mayBeImageText(value);
+}
+
+/** Whether imageBytesIn could report a string: 200 characters or more, or a data: URL's first letter. */
+function mayBeImageText(value: string): boolean {
+  return value.length >= 200 || (value.charCodeAt(0) | 0x20) === 0x64;
 }
 
 /** Containers nested deeper than this are left to the walk: the look below recurses. */
@@ -67,7 +72,7 @@ function mayHoldImage(container: object, depth: number): boolean {
 }
 
 function mayBeImage(value: unknown, depth: number): boolean {
-  if (typeof value === 'string') return value.length >= 200 || (value.charCodeAt(0) | 0x20) === 0x64;
+  if (typeof value === 'string') return mayBeImageText(value);
   return typeof value === 'object' && value !== null && mayHoldImage(value, depth + 1);
 }
 
