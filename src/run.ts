@@ -110,8 +110,8 @@ export function dropUnplaceable(units: readonly Unit[], results: (UnitResult | u
  * Workers pay for their start and for sending results back; small runs are faster on this thread.
  * Standard input and a FIFO are read here, where Ctrl-C can end a wait for their writer.
  */
-function runsInline({ units, bytes }: Plan, jobs: number, asked: boolean): boolean {
-  return units.some((u) => u.source.path === undefined || u.source.special) || jobs < 2 || units.length < 2 || bytes < (asked ? parallelBytes : defaultParallelBytes(jobs));
+function runsInline({ units, estimated }: Plan, jobs: number, asked: boolean): boolean {
+  return units.some((u) => u.source.path === undefined || u.source.special) || jobs < 2 || units.length < 2 || estimated < (asked ? parallelBytes : defaultParallelBytes(jobs));
 }
 
 /**
@@ -123,12 +123,12 @@ export function planRun(sources: readonly InputSource[], jobs: number, options: 
   const plan = planUnits(sources, jobs, options.input ?? 'auto');
   if (!runsInline(plan, jobs, options.jobs !== undefined)) return { plan, inline: false };
   if (!plan.units.some((u) => u.range)) return { plan, inline: true };
-  return { plan: { ...planUnits(sources, 1, options.input ?? 'auto'), bytes: plan.bytes, unsized: plan.unsized }, inline: true };
+  return { plan: { ...planUnits(sources, 1, options.input ?? 'auto'), bytes: plan.bytes, unsized: plan.unsized, estimated: plan.estimated }, inline: true };
 }
 
 /**
  * The bytes of the units' inputs, stat'ed on the thread pool: the plan stats only the files it may
- * split (none on one thread, no `.json` document; a stat each cost 10k small files 0.15 s), but a
+ * split and a sample of the rest (none on one thread; a stat each cost 10k small files 0.15 s), but a
  * progress line without a total says nothing of how far the run is. Undefined when an input has no
  * size to give (standard input, a FIFO) or cannot be stat'ed (its unit says why).
  */
@@ -209,7 +209,7 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
     // A long run kept here gains from V8's higher shape limit (src/v8-tuning.ts). A short one would
     // only lose start-up to it, and the build's warm-up run would write a code cache that V8, which
     // checks a cache against the flags it was made under, then refused at every start.
-    if (plan.bytes >= parallelBytes) threadsStarted();
+    if (plan.estimated >= parallelBytes) threadsStarted();
     const results: UnitResult[] = [];
     const io = { tally, budget, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
     // Date.now(), not performance.now(): the global `performance` loads perf_hooks and ten modules

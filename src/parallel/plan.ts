@@ -52,36 +52,48 @@ function rangesOf(path: string, size: number, parts: number): Unit['range'][] {
 
 export interface Plan {
   units: Unit[];
-  /** Bytes of each unit (0 when unknown), for batching. */
+  /** Bytes of each unit, for batching: a file not stat'ed counts as the mean of those sampled (or 0). */
   sizes: number[];
-  /** Bytes of the inputs whose size the plan knows, for deciding to use workers. */
+  /** Bytes of the inputs whose size the plan knows. */
   bytes: number;
   /** Files whose size is learnt only when they are read. */
   unsized: number;
+  /** `bytes`, and the files not stat'ed at the mean size of a sample of them: for deciding to use workers. */
+  estimated: number;
+}
+
+/** Files a plan stats, at most, to reckon the size of many it does not (spread over them). */
+const sampledFiles = 64;
+
+/** Stats a file; undefined when it cannot (reported when its unit tries to read it). */
+function sizeOf(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * Only a file that may be split is stat'ed: a line-delimited one, when there are workers to split it
- * for. A `.json` document is never split; a stat per file cost 10k small files 0.15 s here.
+ * Every file that may be split is stat'ed: a line-delimited one, when there are workers to split it
+ * for. A `.json` document is never split, and a stat per file cost 10k small files 0.15 s here: of
+ * those, only a sample is stat'ed, to tell a folder of large documents, worth workers, from many
+ * small ones (was: never, so that no run of .json files, however large, ever used a worker).
  */
 export function planUnits(sources: readonly InputSource[], jobs: number, input: InputMode): Plan {
   const units: Unit[] = [];
   const sizes: number[] = [];
   let bytes = 0;
-  let unsized = 0;
+  /** Units of files not stat'ed, by index. */
+  const unknown: number[] = [];
   for (const source of sources) {
     if (source.path === undefined) {
       units.push({ source });
       sizes.push(0);
       continue;
     }
-    let size: number | undefined;
-    try {
-      if (jobs >= 2 && framingFor(source.path, input) === 'ndjson') size = statSync(source.path).size;
-    } catch {
-      // Reported when the unit tries to read it.
-    }
-    if (size === undefined) unsized++;
+    const size = jobs >= 2 && framingFor(source.path, input) === 'ndjson' ? sizeOf(source.path) : undefined;
+    if (size === undefined) unknown.push(units.length);
     bytes += size ?? 0;
     if (size === undefined || size < splitThreshold) {
       units.push({ source });
@@ -93,5 +105,25 @@ export function planUnits(sources: readonly InputSource[], jobs: number, input: 
       sizes.push(range ? range.end - range.start : size);
     }
   }
-  return { units, sizes, bytes, unsized };
+  let unsized = unknown.length;
+  let estimated = bytes;
+  if (jobs >= 2 && unknown.length > 0) {
+    const sampled = Math.min(sampledFiles, unknown.length);
+    const stated = new Set<number>();
+    let sampledBytes = 0;
+    for (let k = 0; k < sampled; k++) {
+      const u = unknown[Math.floor((k * unknown.length) / sampled)]!;
+      const size = sizeOf(units[u]!.source.path!);
+      if (size === undefined) continue;
+      sizes[u] = size;
+      sampledBytes += size;
+      stated.add(u);
+    }
+    bytes += sampledBytes;
+    unsized -= stated.size;
+    const mean = stated.size === 0 ? 0 : Math.round(sampledBytes / stated.size);
+    for (const u of unknown) if (!stated.has(u)) sizes[u] = mean;
+    estimated = bytes + mean * unsized;
+  }
+  return { units, sizes, bytes, unsized, estimated };
 }
