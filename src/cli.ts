@@ -322,7 +322,7 @@ function program(setStatus: (status: number) => void): Command {
         setStatus((await stoppableWrite((signal) => writeMergedBaseline(inputs.baselines, flags, signal))) ?? 0);
         return;
       }
-      const report = mergeReports(inputs.reports, loadRegistry());
+      const report = mergeReports(inputs.reports, inputs.findings, loadRegistry());
       const shared = sharedInputsWarning(inputs.reports);
       if (shared !== undefined) process.stderr.write(`mcec-result: ${shared}\n`);
       const stopped = await stoppableWrite((signal) => writeReports(report, flags, signal));

@@ -1,7 +1,9 @@
 // `mcec-result merge`: JSON reports of shards (spec section 4, --shard) combined into one report,
 // which any formatter can then render; or their baselines into one baseline (src/baseline.ts).
 // Counts and distributions are summed; findings are in input path order, then line, column and
-// rule, the order of one run over the folders the shards split.
+// rule, the order of one run over the folders the shards split. A report's findings are taken into
+// stores as check keeps its own (src/findings/store.ts) as soon as it is read, so that a merge holds
+// one report whole at a time, not all of them.
 import { posix } from 'node:path';
 import { packageVersion } from './assets.js';
 import { UsageError } from './errors.js';
@@ -11,29 +13,44 @@ import type { Baseline } from './baseline.js';
 import { baselineFolder, baselineSchema } from './baseline.js';
 import { isObject } from './checks/envelope.js';
 import { byCodePoint, byPlace } from './findings/order.js';
+import { ConcatList, FindingStore, SpillBudget, StoredList } from './findings/store.js';
 import { readJsonFile, validatedJson } from './load-json.js';
 import type { CodeRegistry } from './registry/registry.js';
 import { mergeSummaries, suggestionsFor } from './tally.js';
-import type { Finding, Report } from './types.js';
+import type { Finding, FindingList, Report } from './types.js';
 
 const mergeTakes = 'merge takes reports of check --format json, or baselines of check --write-baseline';
 
+/** A report read for merging: all of it but its findings, which went into the merge's stores. */
+export interface ReadReport {
+  path: string;
+  report: Omit<JsonReport, 'findings'>;
+  /** The inputs with findings in this report. */
+  sources: Set<string>;
+}
+
 /** What `merge` was given: JSON reports, or baselines (of --shard runs), told apart by `baselineVersion`. */
-export type MergeInputs = { kind: 'reports'; reports: { path: string; report: JsonReport }[] } | { kind: 'baselines'; baselines: { baseline: Baseline; folder: string }[] };
+export type MergeInputs = { kind: 'reports'; reports: ReadReport[]; findings: MergedFindings } | { kind: 'baselines'; baselines: { baseline: Baseline; folder: string }[] };
 
 export function readMergeInputs(paths: readonly string[]): MergeInputs {
-  const reports: { path: string; report: JsonReport }[] = [];
+  const reports: ReadReport[] = [];
   const baselines: { path: string; baseline: Baseline }[] = [];
+  const findings = new MergedFindings();
   for (const path of paths) {
     // An ndjson report (check --format ndjson) was a bare parse error at its line 2.
     const data = readJsonFile(path, 'report', path === '-', mergeTakes);
-    if (isObject(data) && Object.hasOwn(data, 'baselineVersion')) baselines.push({ path, baseline: validatedJson<Baseline>(data, path, 'baseline', baselineSchema, mergeTakes) });
-    else reports.push({ path, report: validatedJson<JsonReport>(data, path, 'report', 'schemas/report-v1.schema.json', mergeTakes) });
+    if (isObject(data) && Object.hasOwn(data, 'baselineVersion')) {
+      baselines.push({ path, baseline: validatedJson<Baseline>(data, path, 'baseline', baselineSchema, mergeTakes) });
+      continue;
+    }
+    // Only the findings are let go: the rest of a report is small, and the merge reads it.
+    const { findings: listed, ...report } = validatedJson<JsonReport>(data, path, 'report', 'schemas/report-v1.schema.json', mergeTakes);
+    reports.push({ path, report, sources: findings.take(listed) });
   }
   if (reports.length > 0 && baselines.length > 0) {
     throw new UsageError(`merge: ${reports[0]!.path} is a report and ${baselines[0]!.path} a baseline: merge reports with reports, and baselines with baselines`);
   }
-  return baselines.length > 0 ? { kind: 'baselines', baselines: baselines.map(({ path, baseline }) => ({ baseline, folder: baselineFolder(path) })) } : { kind: 'reports', reports };
+  return baselines.length > 0 ? { kind: 'baselines', baselines: baselines.map(({ path, baseline }) => ({ baseline, folder: baselineFolder(path) })) } : { kind: 'reports', reports, findings };
 }
 
 function fromJsonFinding(finding: JsonFinding): Finding {
@@ -50,11 +67,11 @@ function fromJsonFinding(finding: JsonFinding): Finding {
  * another name, the shards of two runs), so their records count twice in the merge. The shards of
  * one run share none; an input without findings cannot be told, since a report does not list its inputs.
  */
-export function sharedInputsWarning(reports: readonly { path: string; report: JsonReport }[]): string | undefined {
+export function sharedInputsWarning(reports: readonly ReadReport[]): string | undefined {
   const reportOf = new Map<string, string>();
   const shared: { source: string; first: string; second: string }[] = [];
-  for (const { path, report } of reports) {
-    for (const source of new Set(report.findings.map((finding) => finding.source))) {
+  for (const { path, sources } of reports) {
+    for (const source of sources) {
       const first = reportOf.get(source);
       if (first === undefined) reportOf.set(source, path);
       else shared.push({ source, first, second: path });
@@ -66,16 +83,57 @@ export function sharedInputsWarning(reports: readonly { path: string; report: Js
   return `merge: ${printable(one.source)} has findings in both ${one.first} and ${one.second}${others}: its records count twice (the shards of one run share no input)`;
 }
 
-/**
- * Shards take every n-th file of the sorted inputs, so the reports' findings one after the other
- * went shard by shard (a.jsonl, d.jsonl, b.jsonl, e.jsonl, ...). Sorted by input path (code point),
- * then as in one input: the order of a run over the folders the shards split.
- */
-function inPathOrder(findings: Finding[]): Finding[] {
-  return findings.sort((a, b) => byCodePoint(a.location.source, b.location.source) || byPlace(a, b));
+/** An input's findings in the merge, and the last taken in order (for telling the others). */
+interface MergedInput {
+  store: FindingStore;
+  last: Finding | undefined;
 }
 
-export function mergeReports(reports: readonly { path: string; report: JsonReport }[], registry: CodeRegistry): Report {
+/**
+ * The merged report's findings. Shards take every n-th file of the sorted inputs, so the reports'
+ * findings one after the other went shard by shard (a.jsonl, d.jsonl, b.jsonl, e.jsonl, ...): they
+ * are listed by input path (code point), then as in one input, by place: the order of a run over the
+ * folders the shards split. Held per input, as check holds a unit's (each kind once, then two numbers
+ * a finding, spooled past the budget): merging six reports of 216k findings each held them all as
+ * objects, 1.4 GB. An input's findings come in place order but for an unanswered request's (a
+ * report lists those at the input's end) and an input's in a second report: those few are held as
+ * objects and merged in as the store is read (a stable sort's order, as before).
+ */
+export class MergedFindings {
+  private readonly budget = new SpillBudget();
+  private readonly inputs = new Map<string, MergedInput>();
+
+  /** Takes a report's findings; gives the inputs they are of. */
+  take(findings: readonly JsonFinding[]): Set<string> {
+    const sources = new Set<string>();
+    // A report lists an input's findings together: the input is looked up when the next one starts.
+    let source: string | undefined;
+    let input: MergedInput | undefined;
+    for (const listed of findings) {
+      const finding = fromJsonFinding(listed);
+      if (input === undefined || listed.source !== source) {
+        source = listed.source;
+        input = this.inputs.get(source);
+        if (input === undefined) this.inputs.set(source, (input = { store: new FindingStore(this.budget), last: undefined }));
+        sources.add(source);
+      }
+      if (input.last !== undefined && byPlace(finding, input.last) < 0) {
+        input.store.appendLate(finding);
+        continue;
+      }
+      input.store.append(finding);
+      input.last = finding;
+    }
+    return sources;
+  }
+
+  /** Every finding taken, in path order; a list every formatter may walk again. */
+  list(): FindingList {
+    return new ConcatList([...this.inputs.keys()].sort(byCodePoint).map((source) => new StoredList(this.inputs.get(source)!.store.seal())));
+  }
+}
+
+export function mergeReports(reports: readonly ReadReport[], findings: MergedFindings, registry: CodeRegistry): Report {
   const first = reports[0];
   if (!first) throw new UsageError('merge: name at least one JSON report');
   // The same file however it was spelt on each machine (`--schema ./s.json`, `--schema s.json`).
@@ -91,7 +149,7 @@ export function mergeReports(reports: readonly { path: string; report: JsonRepor
     tool: { name: 'mcec-result', version: packageVersion() },
     schema: first.report.schema,
     summary,
-    findings: inPathOrder(reports.flatMap((r) => r.report.findings.map(fromJsonFinding))),
+    findings: findings.list(),
     suggestions: suggestionsFor(summary, registry),
     // A shard's unreadable inputs and Ctrl-C stay the merged run's: the merge is the verdict of the
     // matrix, and it passed (exit 0) over shards that had exited 2 or 130.

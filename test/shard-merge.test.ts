@@ -127,6 +127,43 @@ describe('merge', () => {
     expect(JSON.parse(result.stdout).summary.records).toBe(whole.summary.records + JSON.parse(readFileSync(shards[0]!, 'utf8')).summary.records);
   });
 
+  it('holds findings as check does (past its budget in a temporary file), listed in place order', () => {
+    // Was: every report's findings held as objects at once, until the merge wrote them: six reports
+    // of 216k findings each took 1.4 GB, twelve 2.5 GB. 1,500 findings that never repeat pass the
+    // 1,000 distinct ones held as objects, so they go through the spool: with nowhere to write it,
+    // the merge says so.
+    const records = Array.from({ length: 1500 }, (_, i) => ({ ok: false, error: { code: `zz-unheard-of-${i}`, category: 'no-target', detail: 'd' } }));
+    const folder = tempFiles({ 'many.jsonl': lines(...records) });
+    const parts = ['many.jsonl', join(process.cwd(), 'fixtures/transcripts')];
+    const reports = [1, 2].map((i) => {
+      const path = join(folder, `part-${i}.json`);
+      runCli(['check', '--shard', `${i}/2`, '-f', `json=${path}`, ...parts], { cwd: folder });
+      return path;
+    });
+    const wholeRun = runJson([...parts].sort(), { cwd: folder }).report;
+    expect(wholeRun.findings.length).toBeGreaterThan(1500);
+    const merged = runCli(['merge', '-f', 'json', ...reports]);
+    expect(merged.stderr).toBe('');
+    const report = JSON.parse(merged.stdout);
+    expect(report.summary).toEqual(wholeRun.summary);
+    expect(report.findings).toEqual(wholeRun.findings);
+    const nowhere = join(folder, 'not-a-folder');
+    writeFileSync(nowhere, '');
+    const spooled = runCli(['merge', '-f', 'json', ...reports], { env: { TMPDIR: nowhere } });
+    expect(spooled.status).toBe(2);
+    expect(spooled.stderr).toMatch(/^mcec-result: cannot write findings to a temporary file in .*not-a-folder: /);
+    // An input in two reports: the second one's findings come after the first one's last, and are
+    // merged in at their places, as a stable sort of all of them by input and place puts them.
+    const again = join(folder, 'again.json');
+    writeFileSync(again, readFileSync(reports[0]!));
+    const twice = JSON.parse(runCli(['merge', '-f', 'json', ...reports, again]).stdout).findings as Finding[];
+    const listed = [...reports, again].flatMap((path) => JSON.parse(readFileSync(path, 'utf8')).findings as Finding[]);
+    const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const expected = listed.sort((a, b) => byCodePoint(a.source, b.source) || a.line - b.line || (a.column ?? 0) - (b.column ?? 0) || byCodePoint(a.rule, b.rule));
+    expect(twice).toEqual(expected);
+    expect(twice.length).toBe(wholeRun.findings.length + JSON.parse(readFileSync(reports[0]!, 'utf8')).findings.length);
+  });
+
   it('renders the merged report in any format', () => {
     const human = runCli(['merge', ...shards]);
     expect(human.stdout).toContain(`in ${whole.summary.inputs} inputs`);
