@@ -95,9 +95,10 @@ interface MergedInput {
  * are listed by input path (code point), then as in one input, by place: the order of a run over the
  * folders the shards split. Held per input, as check holds a unit's (each kind once, then two numbers
  * a finding, spooled past the budget): merging six reports of 216k findings each held them all as
- * objects, 1.4 GB. An input's findings come in place order but for an unanswered request's (a
- * report lists those at the input's end) and an input's in a second report: those few are held as
- * objects and merged in as the store is read (a stable sort's order, as before).
+ * objects, 1.4 GB. An input's findings come in place order, as a report lists them, but for its
+ * findings in a second report (and any a hand-edited report lists out of order): those are held as
+ * objects, as an input's late findings are in check, and merged in as the store is read, where a
+ * stable sort of all of them put them before.
  */
 export class MergedFindings {
   private readonly budget = new SpillBudget();

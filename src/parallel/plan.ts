@@ -109,7 +109,7 @@ export function planUnits(sources: readonly InputSource[], jobs: number, input: 
   let estimated = bytes;
   if (jobs >= 2 && unknown.length > 0) {
     const sampled = Math.min(sampledFiles, unknown.length);
-    const stated = new Set<number>();
+    const measured = new Set<number>();
     let sampledBytes = 0;
     for (let k = 0; k < sampled; k++) {
       const u = unknown[Math.floor((k * unknown.length) / sampled)]!;
@@ -117,12 +117,12 @@ export function planUnits(sources: readonly InputSource[], jobs: number, input: 
       if (size === undefined) continue;
       sizes[u] = size;
       sampledBytes += size;
-      stated.add(u);
+      measured.add(u);
     }
     bytes += sampledBytes;
-    unsized -= stated.size;
-    const mean = stated.size === 0 ? 0 : Math.round(sampledBytes / stated.size);
-    for (const u of unknown) if (!stated.has(u)) sizes[u] = mean;
+    unsized -= measured.size;
+    const mean = measured.size === 0 ? 0 : Math.round(sampledBytes / measured.size);
+    for (const u of unknown) if (!measured.has(u)) sizes[u] = mean;
     estimated = bytes + mean * unsized;
   }
   return { units, sizes, bytes, unsized, estimated };
