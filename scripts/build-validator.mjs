@@ -2,7 +2,8 @@
 // ajv nor compile a schema at start:
 //  - envelope-validator.cjs, for the bundled envelope schema. It carries the schema's text;
 //    src/checks/schema-load.ts uses it only when the shipped schema is the same.
-//  - <name>-validator.cjs for the package's own file kinds (config, codes, baseline, report-v1),
+//  - <name>-validator.cjs for the package's own file kinds (config, codes, baseline, report-v1, and
+//    report-v1-finding, one finding of a report, which merge checks one at a time),
 //    each carrying JSON.stringify of its schema; src/lazy.ts (ownSchemaValidator) uses it only when
 //    the schema it would compile is the same (the config's has the rule ids filled in from the
 //    catalog, so it is taken from dist/config.js, not from the file).
@@ -10,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ajvOptions, maxListedErrors } from '../dist/checks/schema-load.js';
 import { configSchema } from '../dist/config.js';
-import { ownSchemaName } from '../dist/load-json.js';
+import { ownSchemaName, reportFindingSchema } from '../dist/load-json.js';
 import { ownSchemaOptions } from '../dist/lazy.js';
 import { boundedList, countOnly, sharedDefaults, untrackedProps } from '../dist/checks/validator-edits.js';
 
@@ -32,5 +33,5 @@ const text = readFileSync(new URL('../data/agent-tool-result.schema.json', impor
 generate('envelope-validator.cjs', ajvOptions, JSON.parse(text), text, (code) => sharedDefaults(boundedList(untrackedProps(countOnly(code)), maxListedErrors)));
 
 const asset = (path) => JSON.parse(readFileSync(new URL(`../${path}`, import.meta.url), 'utf8'));
-const own = [['config', configSchema()], ...['data/codes.schema.json', 'data/baseline.schema.json', 'schemas/report-v1.schema.json'].map((path) => [ownSchemaName(path), asset(path)])];
+const own = [['config', configSchema()], ...['data/codes.schema.json', 'data/baseline.schema.json', 'schemas/report-v1.schema.json'].map((path) => [ownSchemaName(path), asset(path)]), ['report-v1-finding', reportFindingSchema(asset('schemas/report-v1.schema.json'))]];
 for (const [name, schema] of own) generate(`${name}-validator.cjs`, ownSchemaOptions, schema, JSON.stringify(schema));

@@ -56,6 +56,15 @@ export function validatedJson<T>(data: unknown, path: string, what: string, sche
 }
 
 /**
+ * One finding of a JSON report, by the report schema's own definition: merge checks a large
+ * report's findings one at a time (src/report-reader.ts). A function of the report schema, so that
+ * the build generates its validator from the same text (scripts/build-validator.mjs).
+ */
+export function reportFindingSchema(report: { $schema?: unknown; $defs?: unknown }): object {
+  return { $schema: report.$schema, $defs: report.$defs, $ref: '#/$defs/finding' };
+}
+
+/**
  * ajv's `must NOT have additional properties` does not say which, and `must be equal to one of the
  * allowed values` not which values: the property (and the nearest the schema has there) and the
  * values are what a person fixing the file needs.

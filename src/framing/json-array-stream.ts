@@ -41,13 +41,24 @@ export class JsonArrayStreamer {
   private elementLine = 0;
   private reportedTrailing = false;
 
-  /** `quote`: parse messages may quote the element's text; not under --redact. */
+  /**
+   * `quote`: parse messages may quote the element's text; not under --redact. `within`: the array
+   * is a member of a larger value (a report's findings), so that it ends at its closing bracket, and
+   * bad UTF-8 in an element reads as JSON.parse of the whole file's decoded text reads it (U+FFFD).
+   */
   constructor(
     private readonly maxElementBytes: number,
     private readonly quote = true,
+    private readonly within = false,
   ) {}
 
-  push(chunk: Buffer, out: FramedSink): void {
+  /** Whether the array is closed. */
+  get closed(): boolean {
+    return this.phase === 'after-array';
+  }
+
+  /** Takes the next bytes; returns how many it read: all of them, unless `within` and the array closed. */
+  push(chunk: Buffer, out: FramedSink): number {
     // Where the current element's bytes begin in this chunk (0: it began in an earlier one).
     let start = this.phase === 'in-element' ? 0 : -1;
     for (let i = 0; i < chunk.length; ) {
@@ -67,8 +78,10 @@ export class JsonArrayStreamer {
       if (this.inElement) start = i;
       if (b === LF) this.line++;
       i++;
+      if (this.within && this.closed) return i;
     }
     if (this.phase === 'in-element' && start !== -1) this.take(chunk.subarray(start), true);
+    return chunk.length;
   }
 
   /** Whether an element is being read (a getter: between() may just have begun one). */
@@ -194,7 +207,7 @@ export class JsonArrayStreamer {
     const line = this.elementLine;
     if (this.tooLarge) return { kind: 'unparseable', line, column: 1, message: `array element is longer than --max-line-bytes (${this.maxElementBytes} bytes)` };
     const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partsBytes);
-    if (!isUtf8(bytes)) return { kind: 'unparseable', line, message: 'invalid UTF-8 in this array element' };
+    if (!this.within && !isUtf8(bytes)) return { kind: 'unparseable', line, message: 'invalid UTF-8 in this array element' };
     const text = bytes.toString('utf8');
     try {
       return { kind: 'value', line, value: JSON.parse(text) };

@@ -153,8 +153,8 @@ async function* skip(chunks: AsyncIterable<Buffer>, bytes: number): AsyncGenerat
 
 // What an input's first bytes say about how to read it; one place for the magic numbers.
 const isGzip = (head: Uint8Array): boolean => head[0] === 0x1f && head[1] === 0x8b;
-const hasUtf8Bom = (head: Uint8Array): boolean => head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
-function utf16Of(head: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+export const hasUtf8Bom = (head: Uint8Array): boolean => head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+export function utf16Of(head: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
   if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
   if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
   return undefined;
