@@ -5,12 +5,12 @@
 // schema's definition of a finding, and handed on; the rest of the report, small, is parsed whole
 // with `"findings": []` in their place, and checked by the caller.
 //
-// Only a file that reads the same either way is streamed: UTF-8 (a BOM skipped), one object whose
-// `reportVersion` comes before its `findings`, as in every report `check` writes. Anything else (a
-// baseline, a report with its members in another order, UTF-16) is left to be read whole, before any
-// finding is handed on. At the first thing wrong (a syntax error, a finding the schema refuses) the
+// Only a file that reads the same either way is streamed: a regular file, in UTF-8 (a BOM skipped),
+// one object whose `reportVersion` comes before its `findings`, as in every report `check` writes.
+// Anything else (a pipe, which cannot be read again; a baseline; a report with its members in
+// another order; UTF-16) is left to be read whole, before any finding is handed on. At the first thing wrong (a syntax error, a finding the schema refuses) the
 // caller reads the file whole too, for the message that says where, in the words it always used.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { UsageError } from './errors.js';
 import { JsonArrayStreamer } from './framing/json-array-stream.js';
 import type { FramedSink } from './framing/ndjson.js';
@@ -164,13 +164,26 @@ class ReportScanner implements FramedSink {
  * the stream the first.
  */
 export function streamReport(path: string, isFinding: (value: unknown) => boolean, take: (finding: unknown) => void, chunkBytes = readBytes): StreamedReport {
-  const fd = openSync(path, 'r');
+  let fd: number;
   try {
+    fd = openSync(path, 'r');
+  } catch {
+    // Said by the whole read, in its words (`cannot read report PATH: ...`).
+    return { kind: 'whole' };
+  }
+  try {
+    // A pipe (`merge <(...)`, /dev/stdin) cannot be read again, whole, when the stream stops.
+    if (!fstatSync(fd).isFile()) return { kind: 'whole' };
     const scanner = new ReportScanner(path, isFinding, take);
     // Tests read a few bytes at a time, to put chunk edges everywhere.
     const buffer = Buffer.allocUnsafe(Math.max(chunkBytes, 4));
     for (let first = true; scanner.state === 'reading'; first = false) {
-      const read = readSync(fd, buffer, 0, first ? buffer.length : chunkBytes, null);
+      let read: number;
+      try {
+        read = readSync(fd, buffer, 0, first ? buffer.length : chunkBytes, null);
+      } catch {
+        return { kind: 'invalid' };
+      }
       if (read === 0) break;
       let chunk = buffer.subarray(0, read);
       if (first && utf16Of(chunk) !== undefined) return { kind: 'whole' };

@@ -1,8 +1,9 @@
 // --shard and merge: a corpus spread over CI machines gives, merged, the report of one machine.
+import { spawnSync } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lines, runCli, runJson, tempFiles } from './helpers/cli.js';
+import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 interface Finding {
   rule: string;
@@ -162,6 +163,24 @@ describe('merge', () => {
     const expected = listed.sort((a, b) => byCodePoint(a.source, b.source) || a.line - b.line || (a.column ?? 0) - (b.column ?? 0) || byCodePoint(a.rule, b.rule));
     expect(twice).toEqual(expected);
     expect(twice.length).toBe(wholeRun.findings.length + JSON.parse(readFileSync(reports[0]!, 'utf8')).findings.length);
+  });
+
+  it('reads a report or a baseline named by a pipe (`<(cat ...)`) whole, since it cannot be read again', () => {
+    // A pipe read as a stream up to a baseline's key, then read whole for the baseline, held only
+    // what the stream had left: the merge failed on a valid baseline.
+    if (process.platform === 'win32') return;
+    const baseline = join(tempFiles({}), 'b.json');
+    expect(runCli(['check', '--no-config', 'fixtures/samples', '--write-baseline', baseline]).status).toBe(0);
+    const throughPipe = (args: string, path: string) => spawnSync('bash', ['-c', `"$0" "$1" merge ${args} <(cat "$2")`, process.execPath, binary, path], { cwd: repoRoot, encoding: 'utf8' });
+    const piped = throughPipe('', baseline);
+    expect(piped.stderr).toBe('');
+    expect(JSON.parse(piped.stdout).findings).toEqual(JSON.parse(runCli(['merge', baseline]).stdout).findings);
+    const report = throughPipe('-f json', shards[0]!);
+    expect(report.stderr).toBe('');
+    expect(report.stdout).toBe(runCli(['merge', '-f', 'json', shards[0]!]).stdout);
+    // A path that cannot be opened is said as before, not as an unexpected failure (a Node parent
+    // gives its child a socket for standard input: /dev/stdin cannot be opened).
+    expect(runCli(['merge', '/dev/stdin'], { input: '{}' })).toMatchObject({ status: 2, stderr: 'mcec-result: cannot read report /dev/stdin: no such device or address\n' });
   });
 
   it('renders the merged report in any format', () => {
