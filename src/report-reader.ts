@@ -8,8 +8,9 @@
 // Only a file that reads the same either way is streamed: a regular file, in UTF-8 (a BOM skipped),
 // one object whose `reportVersion` comes before its `findings`, as in every report `check` writes.
 // Anything else (a pipe, which cannot be read again; a baseline; a report with its members in
-// another order; UTF-16) is left to be read whole, before any finding is handed on. At the first thing wrong (a syntax error, a finding the schema refuses) the
-// caller reads the file whole too, for the message that says where, in the words it always used.
+// another order; UTF-16) is left to be read whole, before any finding is handed on. At the first
+// thing wrong (a syntax error, a finding the schema refuses) the caller reads the file whole too,
+// for the message that says where, in the words it always used.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { UsageError } from './errors.js';
 import { JsonArrayStreamer } from './framing/json-array-stream.js';
