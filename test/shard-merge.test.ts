@@ -169,8 +169,12 @@ describe('merge', () => {
     // A pipe read as a stream up to a baseline's key, then read whole for the baseline, held only
     // what the stream had left: the merge failed on a valid baseline.
     if (process.platform === 'win32') return;
-    const baseline = join(tempFiles({}), 'b.json');
-    expect(runCli(['check', '--no-config', 'fixtures/samples', '--write-baseline', baseline]).status).toBe(0);
+    // Written to stdout, its sources are relative to the run, not to a file (which a pipe is not).
+    const folder = tempFiles({});
+    const written = runCli(['check', '--no-config', 'fixtures/samples', '--write-baseline', '/dev/stdout', '-f', `json=${join(folder, 'report.json')}`]);
+    expect(written.status).toBe(0);
+    const baseline = join(folder, 'b.json');
+    writeFileSync(baseline, written.stdout);
     const throughPipe = (args: string, path: string) => spawnSync('bash', ['-c', `"$0" "$1" merge ${args} <(cat "$2")`, process.execPath, binary, path], { cwd: repoRoot, encoding: 'utf8' });
     const piped = throughPipe('', baseline);
     expect(piped.stderr).toBe('');
