@@ -36,6 +36,12 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
 const readBytes = 1024 * 1024;
+
+/**
+ * Smaller reports are read whole: the byte loop runs in V8's interpreter until it is hot, and eight
+ * shard reports of the fixtures (~30 KB each) merged in 104 ms streamed against 96 ms read whole.
+ */
+const streamedFrom = 1024 * 1024;
 /** Keys longer than this are none of the three the reader looks for. */
 const longestKey = 16;
 
@@ -164,7 +170,13 @@ class ReportScanner implements FramedSink {
  * whose object holds `findings` twice is refused (UsageError): JSON.parse takes the last of them,
  * the stream the first.
  */
-export function streamReport(path: string, isFinding: (value: unknown) => boolean, take: (finding: unknown) => void, chunkBytes = readBytes): StreamedReport {
+export function streamReport(
+  path: string,
+  isFinding: (value: unknown) => boolean,
+  take: (finding: unknown) => void,
+  // Tests stream small files, a few bytes at a time, to put chunk edges everywhere.
+  { chunkBytes = readBytes, fromBytes = streamedFrom }: { chunkBytes?: number; fromBytes?: number } = {},
+): StreamedReport {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -174,9 +186,9 @@ export function streamReport(path: string, isFinding: (value: unknown) => boolea
   }
   try {
     // A pipe (`merge <(...)`, /dev/stdin) cannot be read again, whole, when the stream stops.
-    if (!fstatSync(fd).isFile()) return { kind: 'whole' };
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size < fromBytes) return { kind: 'whole' };
     const scanner = new ReportScanner(path, isFinding, take);
-    // Tests read a few bytes at a time, to put chunk edges everywhere.
     const buffer = Buffer.allocUnsafe(Math.max(chunkBytes, 4));
     for (let first = true; scanner.state === 'reading'; first = false) {
       let read: number;

@@ -21,7 +21,7 @@ function fileOf(content: string | Buffer): string {
 /** What the reader makes of `content`, read `chunkBytes` at a time; every value taken as a finding. */
 function streamed(content: string | Buffer, chunkBytes?: number, isFinding = (_: unknown) => true): { result: StreamedReport; taken: unknown[] } {
   const taken: unknown[] = [];
-  const result = streamReport(fileOf(content), isFinding, (finding) => taken.push(finding), chunkBytes);
+  const result = streamReport(fileOf(content), isFinding, (finding) => taken.push(finding), { fromBytes: 0, ...(chunkBytes !== undefined && { chunkBytes }) });
   return { result, taken };
 }
 
@@ -59,6 +59,14 @@ describe('a report read a piece at a time', () => {
     const { result, taken } = streamed(content, 3);
     expect(result.kind).toBe('report');
     expect(taken).toEqual([finding(1, 'bad: \uFFFD')]);
+  });
+
+  it('leaves a small report to be read whole (JSON.parse is faster than a cold byte loop)', () => {
+    const path = fileOf(text(findings));
+    expect(streamReport(path, () => true, () => expect.unreachable())).toEqual({ kind: 'whole' });
+    const taken: unknown[] = [];
+    expect(streamReport(path, () => true, (finding) => taken.push(finding), { fromBytes: 10 }).kind).toBe('report');
+    expect(taken).toEqual(findings);
   });
 
   it('leaves alone, before taking any finding, what it cannot be sure of', () => {

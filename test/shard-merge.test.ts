@@ -130,10 +130,10 @@ describe('merge', () => {
 
   it('holds findings as check does (past its budget in a temporary file), listed in place order', () => {
     // Was: every report's findings held as objects at once, until the merge wrote them: six reports
-    // of 216k findings each took 1.4 GB, twelve 2.5 GB. 1,500 findings that never repeat pass the
+    // of 216k findings each took 1.4 GB, twelve 2.5 GB. 4,000 findings that never repeat pass the
     // 1,000 distinct ones held as objects, so they go through the spool: with nowhere to write it,
-    // the merge says so.
-    const records = Array.from({ length: 1500 }, (_, i) => ({ ok: false, error: { code: `zz-unheard-of-${i}`, category: 'no-target', detail: 'd' } }));
+    // the merge says so. Their report, over 1 MiB, is read a finding at a time.
+    const records = Array.from({ length: 4000 }, (_, i) => ({ ok: false, error: { code: `zz-unheard-of-${i}`, category: 'no-target', detail: 'd' } }));
     const folder = tempFiles({ 'many.jsonl': lines(...records) });
     const parts = ['many.jsonl', join(process.cwd(), 'fixtures/transcripts')];
     const reports = [1, 2].map((i) => {
@@ -142,7 +142,13 @@ describe('merge', () => {
       return path;
     });
     const wholeRun = runJson([...parts].sort(), { cwd: folder }).report;
-    expect(wholeRun.findings.length).toBeGreaterThan(1500);
+    expect(wholeRun.findings.length).toBeGreaterThan(4000);
+    const largest = reports.reduce((a, b) => (readFileSync(a).length >= readFileSync(b).length ? a : b));
+    expect(readFileSync(largest).length).toBeGreaterThan(2 ** 20);
+    // Read a finding at a time, a report with "findings" twice is refused (read whole, JSON.parse took the last).
+    const twiceOver = join(folder, 'twice.json');
+    writeFileSync(twiceOver, readFileSync(largest, 'utf8').replace(/\n}\n$/, ',\n  "findings": []\n}\n'));
+    expect(runCli(['merge', twiceOver])).toMatchObject({ status: 2, stderr: `mcec-result: report ${twiceOver} holds "findings" twice: a report has one list of findings\n` });
     const merged = runCli(['merge', '-f', 'json', ...reports]);
     expect(merged.stderr).toBe('');
     const report = JSON.parse(merged.stdout);
