@@ -30,7 +30,7 @@ import { detectRssMethod, median, runNode } from './bench/measure.mjs';
 const root = resolve(import.meta.dirname, '..');
 const bin = 'bin/mcec-result.js';
 const floorScript = 'scripts/bench/floor.mjs';
-const groups = ['startup', 'small', 'bare', 'mid', 'transcript'];
+const groups = ['startup', 'small', 'bare', 'mid', 'transcript', 'merge'];
 
 const help = `usage: node scripts/bench.mjs [options]      (npm run bench builds first)
 
@@ -45,7 +45,9 @@ options:
   --all               every group and the memory check
   --runs <n>          runs per corpus measurement, the median is reported (default 3; --quick: 1)
   --startup-runs <n>  runs of the start-up measurements (default 10)
-  --only <group>      only this group: bare, mid, transcript, small or startup (repeatable, or a,b)
+  --only <group>      only this group: bare, mid, transcript, small, startup or merge (repeatable,
+                      or a,b); merge: the JSON report of the bare corpus, merged once and as 4
+                      shards' reports (copies under other input names), for time and peak RSS
   --dir <folder>      where corpora, reports and results.json go (default .bench)
   --rss <method>      peak RSS and CPU time from: auto (default), time (/usr/bin/time),
                       wrapper (scripts/bench/rss-wrapper.mjs, process.resourceUsage())
@@ -134,7 +136,7 @@ if (!existsSync(join(root, 'dist/cli.js'))) {
 mkdirSync(outDir, { recursive: true });
 const wanted = [names.one];
 if (selected.has('small')) wanted.push(names.small);
-if (selected.has('bare')) wanted.push(names.bare);
+if (selected.has('bare') || selected.has('merge')) wanted.push(names.bare);
 if (selected.has('mid')) wanted.push(names.mid);
 if (memory) wanted.push(names.bareBig);
 if (selected.has('transcript')) wanted.push(names.transcript);
@@ -225,6 +227,37 @@ if (selected.has('transcript')) {
     ],
   });
 }
+/** Shards' reports for the merge group: made from one check of the bare corpus, before it runs. */
+const mergeParts = 4;
+if (selected.has('merge')) {
+  const info = corpora[names.bare];
+  const source = join(outDir, 'merge-source.json');
+  const part = (k) => relative(root, join(outDir, `merge-part-${k}.json`));
+  const mergeRow = (id, label, count) => ({
+    id,
+    label,
+    kind: 'cli',
+    corpus: `${count} x report of ${names.bare}`,
+    args: [bin, 'merge', ...Array.from({ length: count }, (_, k) => part(k + 1)), '--format', 'json'],
+    records: count * info.records,
+    expect: { lines: count * info.lines, records: count * info.records },
+  });
+  plan.push({
+    group: 'merge',
+    runs,
+    reference: 'merge one',
+    referenceLabel: 'one report',
+    // Each part is the report under other input names, as the shards of one run have: no input in two.
+    prepare() {
+      const made = spawnSync(process.execPath, [bin, 'check', corpusPath(names.bare), '--format', 'json', '-o', source], { cwd: root, encoding: 'utf8' });
+      if (made.status !== 0 && made.status !== 1) throw new Error(`the report to merge: exit ${made.status}: ${made.stderr}`);
+      const text = readFileSync(source, 'utf8');
+      const name = JSON.stringify(corpusPath(names.bare));
+      for (let k = 1; k <= mergeParts; k++) writeFileSync(join(root, part(k)), text.replaceAll(`"source": ${name}`, `"source": ${JSON.stringify(`part-${k}/${corpusPath(names.bare)}`)}`));
+    },
+    rows: [mergeRow('merge one', 'merge, 1 report', 1), mergeRow('merge parts', `merge, ${mergeParts} reports`, mergeParts)],
+  });
+}
 if (memory) {
   // One run: peak RSS hardly varies between runs, and the 4M-line corpus is slow to check.
   plan.push({
@@ -270,6 +303,7 @@ for (const step of plan) {
     if (row.kind === 'cli') row.stdoutFile = join(outDir, `${row.id.replace(/\W+/g, '-')}.json`);
   }
   log(`[${step.group}] ${measured.map((row) => `${row.label} ${row.corpus}`).join(', ')}: ${step.runs} run(s)`);
+  step.prepare?.();
   for (let run = 1; run <= step.runs; run++) {
     for (const row of measured) {
       const sample = runNode(row.args, { rss, tmpDir: benchDir, cwd: root, stdoutFile: row.stdoutFile });
