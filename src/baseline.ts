@@ -2,6 +2,7 @@
 // records today's findings; --baseline reports only the findings not in it. A finding is matched by
 // rule, source, tool, code, pointer and a fingerprint of its record, never by line number, so
 // inserting lines does not break a baseline. Matching counts: two identical findings need two entries.
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, posix, relative, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
 import { readValidatedJsonFile } from './load-json.js';
@@ -84,8 +85,13 @@ function keyOf(entry: Omit<Identity, 'source'>, source: string): string {
   return JSON.stringify([entry.rule, source, entry.tool ?? null, entry.code ?? null, entry.pointer ?? null, entry.fingerprint]);
 }
 
-/** The folder a baseline file's sources are relative to: its own (the working directory for stdout or stdin). */
+/**
+ * The folder a baseline file's sources are relative to: its own; the working directory for standard
+ * input, and for a pipe named by a path, which is in no folder of the run's (`--baseline <(git show
+ * main:b.json)` read them relative to /dev/fd, and every finding was new, every entry stale).
+ */
 export function baselineFolder(path: string | undefined): string {
+  if (path !== undefined && statSync(path, { throwIfNoEntry: false })?.isFile() === false) return process.cwd();
   return writtenFolder(path) ?? process.cwd();
 }
 

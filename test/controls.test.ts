@@ -1,4 +1,5 @@
 // Config files, baselines and --redact, through the built CLI on real files.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { readJsonAsset } from '../src/assets.js';
 import { configSchema } from '../src/config.js';
 import { ownSchemaValidator } from '../src/lazy.js';
 import { ownSchemaName } from '../src/load-json.js';
-import { lines, runCli, runJson, tempFiles } from './helpers/cli.js';
+import { binary, lines, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 const S = '5f19c9c01a3f';
 const noError = { ok: false, sessionId: S };
@@ -320,6 +321,19 @@ describe('baselines', () => {
     baseline.findings.push({ ...baseline.findings[0], source: `./${baseline.findings[0].source}` });
     writeFileSync(join(dir, 'b.json'), JSON.stringify(baseline));
     expect(runJson(['--baseline', 'b.json', 'run.jsonl'], { cwd: dir }).report.summary).toMatchObject({ errors: 0, baseline: { suppressed: 2, stale: 0 } });
+  });
+
+  it('a baseline read through a pipe (`<(git show main:b.json)`) is relative to the run, as one on standard input', () => {
+    // Was: relative to /dev/fd, where the pipe is: no entry matched, every finding was new, and none
+    // stale (their inputs were not among those read), so nothing said so.
+    if (process.platform === 'win32') return;
+    const dir = tempFiles({ 'ev/run.jsonl': original });
+    expect(runCli(['check', '--write-baseline', 'b.json', 'ev'], { cwd: dir }).status).toBe(0);
+    const piped = spawnSync('bash', ['-c', '"$0" "$1" check ev --baseline <(cat b.json) -f json', process.execPath, binary], { cwd: dir, encoding: 'utf8' });
+    expect(piped.stderr).toBe('');
+    expect(JSON.parse(piped.stdout).summary).toMatchObject({ errors: 0, warnings: 0, baseline: { suppressed: 3, stale: 0 } });
+    const merged = spawnSync('bash', ['-c', '"$0" "$1" merge <(cat b.json)', process.execPath, binary], { cwd: dir, encoding: 'utf8' });
+    expect(JSON.parse(merged.stdout).findings.map((f: { source: string }) => f.source)).toEqual(['ev/run.jsonl', 'ev/run.jsonl', 'ev/run.jsonl']);
   });
 
   it('an invalid baseline file is a usage error', () => {
