@@ -88,7 +88,8 @@ function keyOf(entry: Omit<Identity, 'source'>, source: string): string {
 /**
  * The folder a baseline file's sources are relative to: its own; the working directory for standard
  * input, and for a pipe named by a path, which is in no folder of the run's (`--baseline <(git show
- * main:b.json)` read them relative to /dev/fd, and every finding was new, every entry stale).
+ * main:b.json)` read them relative to /dev/fd: every finding was new, and no entry counted stale,
+ * since none was of an input the run read, so nothing said so).
  */
 export function baselineFolder(path: string | undefined): string {
   if (path !== undefined && statSync(path, { throwIfNoEntry: false })?.isFile() === false) return process.cwd();
