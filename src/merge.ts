@@ -54,23 +54,17 @@ export function readMergeInputs(paths: readonly string[]): MergeInputs {
     const take = findings.reader(sources);
     // Standard input is read whole: it cannot be read again for what is wrong in it.
     const streamed = path === '-' ? ({ kind: 'whole' } as const) : streamReport(path, isReportFinding, take as (finding: unknown) => void);
-    if (streamed.kind === 'report') {
-      // Checked but for the findings streamed, which were checked one by one; the rest is small.
-      const { findings: listed, ...report } = validatedJson<JsonReport>(streamed.head, path, 'report', reportSchema, mergeTakes);
-      // Findings not streamed: under a key spelt with escapes.
-      listed.forEach(take);
-      reports.push({ path, report, sources });
-      continue;
-    }
-    // An ndjson report (check --format ndjson) was a bare parse error at its line 2.
-    const data = readJsonFile(path, 'report', path === '-', mergeTakes);
+    // Streamed, the report but its findings (checked one by one); else the whole file, which says
+    // what the stream found wrong (an ndjson report, check --format ndjson: was a bare parse error
+    // at its line 2, now said with what merge takes).
+    const data = streamed.kind === 'report' ? streamed.head : readJsonFile(path, 'report', path === '-', mergeTakes);
     if (isObject(data) && Object.hasOwn(data, 'baselineVersion')) {
       baselines.push({ path, baseline: validatedJson<Baseline>(data, path, 'baseline', baselineSchema, mergeTakes) });
       continue;
     }
     const { findings: listed, ...report } = validatedJson<JsonReport>(data, path, 'report', reportSchema, mergeTakes);
-    // Read whole for what the stream found wrong, the file must say it.
     if (streamed.kind === 'invalid') throw new Error(`merge: ${path}: read as a stream, it is no JSON report; read whole, it is one`);
+    // All of them read whole; streamed, those under a key spelt with escapes.
     listed.forEach(take);
     reports.push({ path, report, sources });
   }

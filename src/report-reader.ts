@@ -14,6 +14,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { UsageError } from './errors.js';
 import { JsonArrayStreamer } from './framing/json-array-stream.js';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, isJsonSpace } from './framing/json-bytes.js';
 import type { FramedSink } from './framing/ndjson.js';
 import { hasUtf8Bom, utf16Of } from './sources/decode.js';
 import type { Framed } from './types.js';
@@ -26,15 +27,6 @@ export type StreamedReport =
   /** Something is wrong, and some findings may have gone to `take`: the whole file says what. */
   | { kind: 'invalid' };
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-
 const readBytes = 1024 * 1024;
 
 /**
@@ -44,10 +36,6 @@ const readBytes = 1024 * 1024;
 const streamedFrom = 1024 * 1024;
 /** Keys longer than this are none of the three the reader looks for. */
 const longestKey = 16;
-
-function isSpace(b: number): boolean {
-  return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
-}
 
 /** Follows the report's top-level object byte by byte, outside its findings, which a streamer takes. */
 class ReportScanner implements FramedSink {
@@ -126,7 +114,7 @@ class ReportScanner implements FramedSink {
       if (this.key && this.key.push(b) > longestKey) this.key = undefined;
       return;
     }
-    if (isSpace(b)) return;
+    if (isJsonSpace(b)) return;
     if (this.ended || (this.depth === 0 && b !== OPEN_BRACE)) {
       this.state = 'invalid';
       return;

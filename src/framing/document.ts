@@ -2,6 +2,7 @@
 // array's elements are records (not flattened further) at the line where each starts.
 import type { Framed } from '../types.js';
 import { JsonArrayStreamer } from './json-array-stream.js';
+import { isJsonSpace } from './json-bytes.js';
 import { LineIndex } from './line-index.js';
 import { locateParseError } from './parse-error.js';
 import { firstInvalidUtf8, invalidUtf8Message, isUtf8 } from './utf8.js';
@@ -14,12 +15,12 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {})
     return [{ kind: 'unparseable', line, column, message: invalidUtf8Message(bytes, index) }];
   }
   let first = 0;
-  while (first < bytes.length && isSpace(bytes[first]!)) first++;
+  while (first < bytes.length && isJsonSpace(bytes[first]!)) first++;
   if (first === bytes.length) return [];
   let line = 1;
   for (let i = 0; i < first; i++) if (bytes[i] === 0x0a) line++;
   let last = bytes.length;
-  while (isSpace(bytes[last - 1]!)) last--;
+  while (isJsonSpace(bytes[last - 1]!)) last--;
   const newline = bytes.indexOf(0x0a, first);
   let text: string | undefined;
   // The syntax error JSON.parse already found in `text`: a document of up to 256 MiB is not parsed
@@ -136,8 +137,4 @@ function elementLines(bytes: Buffer, open: number, line: number): number[] {
     } else if (b === 0x2c && depth === 0) expecting = true;
   }
   return lines;
-}
-
-function isSpace(b: number): boolean {
-  return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 }

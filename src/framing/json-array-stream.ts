@@ -3,23 +3,12 @@
 // counted) and each is parsed on its own, at the line where it starts. Memory is bounded by the
 // largest element, as it is by the longest line in NDJSON.
 import type { Framed } from '../types.js';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, LF, OPEN_BRACE, OPEN_BRACKET, QUOTE, isJsonSpace } from './json-bytes.js';
 import { LineIndex } from './line-index.js';
 import type { FramedSink } from './ndjson.js';
 import { locateParseError } from './parse-error.js';
 import { isUtf8 } from './utf8.js';
 
-const LF = 0x0a;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-
-function isSpace(b: number): boolean {
-  return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
-}
 
 export class NotAnArray extends Error {
   override name = 'NotAnArray';
@@ -97,7 +86,7 @@ export class JsonArrayStreamer {
 
   /** A byte outside any element: brackets, commas, white space, or the first byte of an element. */
   private between(b: number, out: FramedSink): void {
-    if (isSpace(b)) return;
+    if (isJsonSpace(b)) return;
     switch (this.phase) {
       case 'before-array':
         if (b !== OPEN_BRACKET) throw new NotAnArray();
@@ -164,7 +153,7 @@ export class JsonArrayStreamer {
           }
         }
       } else if (kind === 'scalar') {
-        if (b === COMMA || b === CLOSE_BRACKET || isSpace(b)) {
+        if (b === COMMA || b === CLOSE_BRACKET || isJsonSpace(b)) {
           end = i;
           break;
         }
