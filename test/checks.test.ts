@@ -112,6 +112,20 @@ describe('the schema, as findings people read', () => {
     expect(brief(proto)).toEqual([['schema', '/__proto__', 'error']]);
   });
 
+  it('suggests for an unexpected property only a near member the object does not have', () => {
+    const suggestion = (value: object) => check(value).find((f) => f.keyword === 'additionalProperties')?.suggestion;
+    expect(suggestion({ ok: true, reslt: {} })).toBe('result');
+    expect(suggestion({ ok: false, eror: { code: 'x' } })).toBe('error');
+    expect(suggestion({ ok: true, result: {}, sesionId: 's' })).toBe('sessionId');
+    // Was "did you mean ok?" for each: ok is there already, and two edits turn any two-letter name into ok.
+    expect(suggestion({ ok: true, result: {}, id: 7 })).toBeUndefined();
+    expect(suggestion({ ok: true, result: {}, ts: 't' })).toBeUndefined();
+    expect(suggestion({ ok: true, result: {}, a: 1 })).toBeUndefined();
+    expect(suggestion({ result: {}, id: 7 })).toBeUndefined();
+    expect(suggestion({ ok: false, error: { code: 'window-not-found', category: 'no-target', detail: 'd', more: 1 } })).toBeUndefined();
+    expect(suggestion({ ok: false, error: { category: 'no-target', detail: 'd', cod: 'x' } })).toBe('code');
+  });
+
   it('accepts __proto__ and constructor inside result', () => {
     expect(check(JSON.parse('{"ok":true,"result":{"__proto__":{"a":1},"constructor":"x"}}'))).toEqual([]);
   });

@@ -4,7 +4,7 @@
 import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { RuleInfo } from '../types.js';
 import { isRedactedPointer, withheld } from '../redact.js';
-import { nearestName } from '../registry/nearest.js';
+import { editDistance, nearestName, normalizeName } from '../registry/nearest.js';
 import { childPointer, holdsJsonObject, isEnvelopeList, isJsonRpcBatch, isObject, quote } from './envelope.js';
 import { errorCount, errorsUnlisted, type EnvelopeSchema } from './schema-load.js';
 
@@ -20,6 +20,17 @@ export interface SchemaFinding {
   keyword: string;
   schemaPath: string;
   suggestion?: string;
+}
+
+/**
+ * The allowed member an unexpected one was probably meant to be: not one the object has already
+ * (`{"ok":true,"result":{},"id":7}` was asked "did you mean ok?"), and nearer than a whole rename
+ * (within two edits, any two-letter name is any other: `id` -> `ok`, `ts` -> `ok`).
+ */
+function memberSuggestion(property: string, allowed: readonly string[], object: unknown): string | undefined {
+  const absent = isObject(object) ? allowed.filter((name) => !Object.hasOwn(object, name)) : allowed;
+  const near = nearestName(property, absent);
+  return near !== undefined && editDistance(normalizeName(property), normalizeName(near)) < Math.min(property.length, near.length) ? near : undefined;
 }
 
 /** `warnings[0].code` for `/warnings/0/code`; `the envelope` for the root. */
@@ -232,7 +243,7 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
       const allowed = isObject(parent) && isObject(parent['properties']) ? Object.keys(parent['properties']) : [];
       const where = instancePath === '' ? 'the envelope' : name;
       const hint = allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : '';
-      const suggestion = nearestName(property, allowed);
+      const suggestion = memberSuggestion(property, allowed, data);
       return {
         ...base,
         pointer: childPointer(instancePath, property),
