@@ -202,6 +202,17 @@ describe('the bundled registry', () => {
     expect(registry.nearestErrorCode('selector-matchd-3')).toBe('selector-matched-3');
   });
 
+  it("fills a template's {n} with the code's own numbers, the nearest way", () => {
+    // Was the first run of digits for every {n}: -3, -2 and retry-2-of-2, which change the count reported.
+    expect(registry.nearestErrorCode('sel3ctor-matched-5')).toBe('selector-matched-5');
+    expect(registry.nearestErrorCode('selector2-matched-5')).toBe('selector-matched-5');
+    expect(registry.nearestErrorCode('selector-matched-x')).toBe('selector-matched-2');
+    const retries = new CodeRegistry([{ errorCodes: { timeout: ['retry-{n}-of-{n}'] } }]);
+    expect(retries.nearestErrorCode('retry-2-off-3')).toBe('retry-2-of-3');
+    expect(retries.nearestErrorCode('retry-2-of-3x')).toBe('retry-2-of-3');
+    expect(retries.nearestErrorCode('rety-12-of-15')).toBe('retry-12-of-15');
+  });
+
   it('suggests the nearest known code for a typo', () => {
     expect(registry.nearestErrorCode('window-not-fonud')).toBe('window-not-found');
     expect(registry.nearestWarningCode('minimised-window')).toBe('minimized-window');

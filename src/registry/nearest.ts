@@ -1,7 +1,7 @@
 // Suggestions for unknown codes and categories (spec section 7): a candidate is suggested when it is
 // the only one within two edits, comparing case-insensitively with `_` read as `-`.
 
-const maxEdits = 2;
+export const maxEdits = 2;
 
 export function normalizeName(name: string): string {
   return name.toLowerCase().replaceAll('_', '-');
@@ -161,23 +161,6 @@ export class CandidateTrie {
       }
     }
   }
-}
-
-/** The one candidate within two edits of `name` in any of the tries, or undefined when none or several are. */
-export function nearestInTries(name: string, sets: readonly { trie: CandidateTrie; nameOf?: (stored: string) => string }[], number = ''): string | undefined {
-  const wanted = normalizeName(name);
-  let found: string | undefined;
-  let several = false;
-  for (const { trie, nameOf } of sets) {
-    trie.search(wanted, number, (stored) => {
-      const candidate = nameOf ? nameOf(stored) : stored;
-      if (found !== undefined && found !== candidate) several = true;
-      found = candidate;
-      return !several;
-    });
-    if (several) return undefined;
-  }
-  return found;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The known error and warning codes (spec section 2) as data: the bundled data/codes.json merged
 // with any `--codes` files. Codes may contain `{n}` for a whole number (`selector-matched-{n}`).
-import { CandidateTrie, nearestInTries } from './nearest.js';
+import { CandidateTrie, editDistance, maxEdits, normalizeName } from './nearest.js';
 
 export interface CodesFile {
   errorCodes?: Record<string, string[]>;
@@ -33,9 +33,49 @@ function patternRegex(template: string): RegExp {
   return new RegExp(`^${parts.join('\\d+(?!\\d)')}$`);
 }
 
-/** The number a pattern stands in with for suggestions: the one the unknown code carries, else 2. */
-function numberIn(near: string): string {
-  return /\d+/.exec(near)?.[0] ?? '2';
+/** The runs of digits in a code, in order, at most `maxRuns` of them (a code is data). */
+function digitRuns(code: string): string[] {
+  return (code.match(/\d+/g) ?? []).slice(0, maxRuns);
+}
+const maxRuns = 8;
+/** Ways of giving a template's placeholders runs of the code's, in order, tried for a suggestion. */
+const maxFills = 64;
+
+function binomial(n: number, k: number): number {
+  let ways = 1;
+  for (let i = 0; i < k; i++) ways = (ways * (n - i)) / (i + 1);
+  return ways;
+}
+
+/** Each way of taking `k` of `n` items in order (indices), while there are at most maxFills of them. */
+function* inOrder(n: number, k: number, from = 0, taken: number[] = []): Generator<number[]> {
+  if (taken.length === k) yield taken;
+  else for (let i = from; i <= n - (k - taken.length); i++) yield* inOrder(n, k, i + 1, [...taken, i]);
+}
+
+/**
+ * A template as a suggestion for `code`: its placeholders given the code's own numbers, the nearest
+ * of the ways to. The first run of digits for every one took `sel3ctor-matched-5` to
+ * `selector-matched-3`, and `retry-2-off-3` to `retry-2-of-2` (`retry-{n}-of-{n}`): a typo
+ * elsewhere in the code changed the number it reported.
+ */
+function filled(template: string, code: string, runs: readonly string[]): string | undefined {
+  const parts = template.split(placeholder);
+  const slots = parts.length - 1;
+  const ways: string[][] = runs.map((run) => Array<string>(slots).fill(run));
+  if (runs.length === 0) ways.push(Array<string>(slots).fill('2'));
+  if (slots > 1 && slots <= runs.length && binomial(runs.length, slots) <= maxFills) {
+    for (const taken of inOrder(runs.length, slots)) ways.push(taken.map((i) => runs[i]!));
+  }
+  const wanted = normalizeName(code);
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const numbers of ways) {
+    const name = parts.reduce((text, part, i) => (i === 0 ? part : `${text}${numbers[i - 1]}${part}`), '');
+    const distance = editDistance(wanted, normalizeName(name));
+    if (distance < bestDistance) (best = name), (bestDistance = distance);
+  }
+  return bestDistance <= maxEdits ? best : undefined;
 }
 
 class CodeSet {
@@ -124,8 +164,20 @@ class CodeSet {
   nearest(code: string): string | undefined {
     if (this.suggestions.has(code)) return this.suggestions.get(code);
     const { exact, templates } = (this.tries ??= { exact: new CandidateTrie(this.exact.keys()), templates: new CandidateTrie(this.patterns.keys(), placeholder) });
-    const number = numberIn(code);
-    const suggestion = nearestInTries(code, [{ trie: exact }, { trie: templates, nameOf: (template) => template.replaceAll(placeholder, number) }], number);
+    // A template is found with each number of the code in turn (its search reads one number for
+    // every placeholder), then given the numbers that bring it nearest.
+    const runs = digitRuns(code);
+    const found = new Set<string>();
+    exact.search(normalizeName(code), '', (name) => found.add(name).size < 2);
+    for (const number of new Set(runs.length > 0 ? runs : ['2'])) {
+      if (found.size > 1) break;
+      templates.search(normalizeName(code), number, (template) => {
+        const name = filled(template, code, runs);
+        if (name !== undefined) found.add(name);
+        return found.size < 2;
+      });
+    }
+    const suggestion = found.size === 1 ? found.values().next().value : undefined;
     if (this.suggestions.size < maxRemembered) this.suggestions.set(code, suggestion);
     return suggestion;
   }
