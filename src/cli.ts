@@ -9,7 +9,7 @@ import { applyConfig, byteLimitText, dashMeansStdout, decideColor, parseByteSize
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
-import { printable } from './formatters/common.js';
+import { printable, withoutCommands } from './formatters/common.js';
 import { WriteInterrupted, writePieces, writeReportFile } from './output.js';
 import { loadFormatter } from './formatters/load.js';
 import { inputModes } from './framing/index.js';
@@ -24,6 +24,15 @@ import type { Baseline } from './baseline.js';
 import type { Report } from './types.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { unwrapModes } from './unwrap/index.js';
+
+/**
+ * One line on stderr, which a CI log holds as it holds the report: file names, codes and messages in
+ * it are the data's, so they are printable (an ESC in a report's name reached the terminal raw) and
+ * open no workflow command (withoutCommands).
+ */
+function say(text: string): void {
+  process.stderr.write(`mcec-result: ${withoutCommands(printable(text), '\\u005b')}\n`);
+}
 
 // What only some runs need (baselines, merge, explain, each formatter) is imported when needed: in
 // the CLI bundle each is a chunk of its own, so a plain `check` does not parse them (issue 5).
@@ -57,7 +66,7 @@ function exitStatus(report: Report, flags: CheckFlags): number {
   if (flags.maxWarnings !== undefined && report.summary.warnings > flags.maxWarnings) {
     // A JSON or SARIF report holds no verdict: exit 1 over warnings alone needs its reason said.
     const { warnings } = report.summary;
-    process.stderr.write(`mcec-result: ${warnings} warning${warnings === 1 ? '' : 's'}, more than --max-warnings ${flags.maxWarnings}: exit 1\n`);
+    say(`${warnings} warning${warnings === 1 ? '' : 's'}, more than --max-warnings ${flags.maxWarnings}: exit 1`);
     return 1;
   }
   return 0;
@@ -77,7 +86,7 @@ async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSig
   const main: Iterable<string>[] = [];
   // Said once the SARIF log is written: Ctrl-C while it was written left a warning about no log.
   let mainWarning: string | undefined;
-  const warn = (warning: string | undefined) => warning !== undefined && process.stderr.write(`mcec-result: ${warning}\n`);
+  const warn = (warning: string | undefined) => warning !== undefined && say(warning);
   for (const target of targets) {
     const file = target.file ?? flags.output;
     const format = await loadFormatter(target.format);
@@ -215,11 +224,11 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   });
   if (stopped !== undefined) return stopped;
   // File names come from the folders searched: shown with escapes, as the human report shows them.
-  for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${printable(failure.message)}\n`);
+  for (const failure of report.inputFailures) say(failure.message);
   // A report may be read later, from a file or a CI log: say that it stops early, and where.
-  if (report.interrupted) process.stderr.write(`mcec-result: interrupted: the report covers only what was read before Ctrl-C (${report.summary.records} records)\n`);
-  if (lateCtrlC) process.stderr.write(`mcec-result: Ctrl-C came as the last input was checked: the report is whole (${report.summary.records} records)\n`);
-  if (flags.writeBaseline !== undefined && partial !== undefined) process.stderr.write(`mcec-result: baseline ${flags.writeBaseline} not written: ${partial}, so it would hold only part of the findings\n`);
+  if (report.interrupted) say(`interrupted: the report covers only what was read before Ctrl-C (${report.summary.records} records)`);
+  if (lateCtrlC) say(`Ctrl-C came as the last input was checked: the report is whole (${report.summary.records} records)`);
+  if (flags.writeBaseline !== undefined && partial !== undefined) say(`baseline ${flags.writeBaseline} not written: ${partial}, so it would hold only part of the findings`);
   return lateCtrlC ? 130 : exitStatus(report, flags);
 }
 
@@ -241,7 +250,7 @@ async function stoppableWrite(write: (signal: AbortSignal) => Promise<void>): Pr
     // (they were lost, and the run exited 0 whatever it found, once the report outgrew the pipe).
     if ((error as NodeJS.ErrnoException).code === 'EPIPE') return undefined;
     if (!(error instanceof WriteInterrupted)) throw error;
-    process.stderr.write(`mcec-result: interrupted by Ctrl-C while the report was written: ${error.detail}\n`);
+    say(`interrupted by Ctrl-C while the report was written: ${error.detail}`);
     return 130;
   } finally {
     process.off('SIGINT', onSigint);
@@ -324,10 +333,10 @@ function program(setStatus: (status: number) => void): Command {
       }
       const report = mergeReports(inputs.reports, inputs.findings, loadRegistry());
       const shared = sharedInputsWarning(inputs.reports);
-      if (shared !== undefined) process.stderr.write(`mcec-result: ${shared}\n`);
+      if (shared !== undefined) say(shared);
       const stopped = await stoppableWrite((signal) => writeReports(report, flags, signal));
-      for (const failure of report.inputFailures) process.stderr.write(`mcec-result: ${printable(failure.message)}\n`);
-      if (report.interrupted) process.stderr.write('mcec-result: interrupted: a merged report covers only what its run read before Ctrl-C\n');
+      for (const failure of report.inputFailures) say(failure.message);
+      if (report.interrupted) say('interrupted: a merged report covers only what its run read before Ctrl-C');
       setStatus(stopped ?? exitStatus(report, flags));
     });
   root
@@ -367,7 +376,7 @@ function exitOnTermination(): void {
   for (const [signal, number] of [['SIGTERM', 15], ['SIGHUP', 1]] as const) {
     process.once(signal, () => {
       try {
-        process.stderr.write(`mcec-result: stopped by ${signal}: no report written\n`);
+        say(`stopped by ${signal}: no report written`);
       } finally {
         process.exit(128 + number);
       }
@@ -400,7 +409,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return error.exitCode === 0 ? 0 : 2;
     }
     const text = error instanceof UsageError ? error.message : `unexpected failure: ${describeError(error)}`;
-    process.stderr.write(`mcec-result: ${printable(text)}\n`);
+    say(text);
     return 2;
   }
 }

@@ -521,3 +521,52 @@ describe('an input that could not be read, in every format (built CLI)', () => {
     expect(run('github').stdout).toMatch(new RegExp(`^::error title=mcec-result::${said.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n::notice title=mcec-result::.*, 1 input not read\n`));
   });
 });
+
+describe('workflow commands in the data (built CLI)', () => {
+  // GitHub's runner takes a log line for a command when it starts with `::` after white space, or,
+  // in the legacy form, when it holds `##[` anywhere. Every format may be printed in a CI log.
+  const hostile = {
+    code: '##[stop-commands]token',
+    category: '::error file=src/app.ts,line=1::Forged annotation',
+    session: '::add-mask::mcec-result',
+    tool: '##[error]forged',
+  };
+  const envelope = { ok: false, error: { code: hostile.code, category: hostile.category, detail: 'd' }, warnings: [{ code: '::warning::w', detail: 'x' }], sessionId: hostile.session };
+  const transcript = [
+    { direction: 'request', sessionId: 's', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: hostile.tool } } },
+    { direction: 'response', sessionId: 's', payload: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: JSON.stringify(envelope) }] } } },
+  ];
+  const dir = tempFiles({ '##[error]x.jsonl': `${JSON.stringify(envelope)}\n`, 'tool-calls.jsonl': transcript.map((t) => JSON.stringify(t)).join('\n') + '\n' });
+  const opening = (line: string) => /^\s*::/u.test(line) || line.includes('##[');
+
+  it.each(['human', 'json', 'ndjson', 'sarif', 'junit', 'markdown'])('%s: no line opens a command', (format) => {
+    const { stdout, stderr, status } = runCli(['check', '--no-config', '--format', format, '.'], { cwd: dir });
+    expect(status).toBe(1);
+    expect(stdout.split('\n').filter(opening)).toEqual([]);
+    expect(stderr).toBe('');
+  });
+
+  it('github: every line is its own command, the data inside escaped', () => {
+    const lines = runCli(['check', '--no-config', '--format', 'github', '.'], { cwd: dir }).stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line).toMatch(/^::(error|warning|notice) /);
+  });
+
+  it('the JSON family and JUnit still read as the same text', () => {
+    const json = JSON.parse(runCli(['check', '--no-config', '--format', 'json', '.'], { cwd: dir }).stdout);
+    expect(json.findings.map((f: { source: string }) => f.source)).toContain('./##[error]x.jsonl');
+    expect(Object.keys(json.summary.codes)).toContain(hostile.code);
+    expect(Object.keys(json.summary.tools)).toEqual([hostile.tool]);
+    const junit = parseJunit(runCli(['check', '--no-config', '--format', 'junit', '.'], { cwd: dir }).stdout);
+    expect(junit.testsuites.testsuite.map((s) => s.name)).toContain('./##[error]x.jsonl');
+    const human = runCli(['check', '--no-config', '.'], { cwd: dir }).stdout;
+    expect(human).toContain('./##\\u005berror]x.jsonl:1');
+    expect(human).toContain('  \\u003a:add-mask::mcec-result');
+  });
+
+  it('stderr: an unreadable input named with ##[ opens nothing', () => {
+    const { stderr, status } = runCli(['check', '--no-config', '##[stop-commands]missing.jsonl'], { cwd: dir });
+    expect(status).toBe(2);
+    expect(stderr).toContain('##\\u005bstop-commands]missing.jsonl');
+    expect(stderr.split('\n').filter(opening)).toEqual([]);
+  });
+});

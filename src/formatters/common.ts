@@ -8,6 +8,26 @@ export function messageWithSuggestion(finding: Pick<Finding, 'message' | 'sugges
   return finding.suggestion === undefined ? finding.message : `${finding.message} (did you mean "${finding.suggestion}"?)`;
 }
 
+/**
+ * GitHub's runner reads a line of a job's log as a workflow command when it starts with `::` (after
+ * white space), and, in the legacy form it still parses for every command, when it holds `##[`
+ * anywhere: `##[stop-commands]token` in a code or a file name switched off every annotation after
+ * it, `##[add-mask]` hid text, `##[error]` forged one. A report printed in a CI log quotes the data,
+ * so each format that may be printed there writes those two openings with an escape of its own
+ * (`bracket` for the `[`, `colon` for the first `:`), which its readers take as the same text.
+ * Only data can hold them: no format writes either itself.
+ */
+export function withoutCommands(text: string, bracket: string, colon?: string): string {
+  let out = text.includes('##[') ? text.replaceAll('##[', `##${bracket}`) : text;
+  if (colon !== undefined && out.includes('::')) out = out.replace(/^([^\S\n]*):(?=:)/gm, `$1${colon}`);
+  return out;
+}
+
+/** `withoutCommands` on each piece of a JSON text: `[` as `\u005b` inside a string (where `#` can only be) is the same string. */
+export function* jsonWithoutCommands(pieces: Iterable<string>): Generator<string> {
+  for (const piece of pieces) yield withoutCommands(piece, '\\u005b');
+}
+
 export interface SourceGroup {
   source: string;
   /** The first `maxListed` findings of the input (all when it is 0). */

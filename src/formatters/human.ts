@@ -3,7 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { byCount, columnName, interruptedText, notCovered, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, widest, type SourceGroup } from './common.js';
+import { byCount, columnName, interruptedText, notCovered, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, widest, withoutCommands, type SourceGroup } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
@@ -133,6 +133,11 @@ function* errorsOnly(findings: Iterable<Finding>): Generator<Finding> {
 }
 
 export function* formatHuman(report: Report, options: FormatOptions): Generator<string> {
+  // `\u005b` and `\u003a` as printable() shows other characters the data may not print as they are.
+  for (const piece of humanPieces(report, options)) yield withoutCommands(piece, '\\u005b', '\\u003a');
+}
+
+function* humanPieces(report: Report, options: FormatOptions): Generator<string> {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const shown = options.quiet ? errorsOnly(report.findings) : report.findings;
   // Each input's block as soon as it is complete: the report may hold more findings than memory.

@@ -2,7 +2,7 @@
 // the spec's shape (location fields at the top level); fields that do not apply are omitted.
 import type { Finding, Report, Summary, Wrapping } from '../types.js';
 import { writtenAlike } from '../findings/order.js';
-import { streamJson, streamedArray, type ItemWriter } from './common.js';
+import { jsonWithoutCommands, streamJson, streamedArray, type ItemWriter } from './common.js';
 
 export interface JsonFinding {
   rule: string;
@@ -51,7 +51,7 @@ export function toJsonReport(report: Report): JsonReport {
 }
 
 export function* formatJson(report: Report): Generator<string> {
-  yield* streamJson(jsonReport(report, streamedArray()), report.findings, findingWriter());
+  yield* jsonWithoutCommands(streamJson(jsonReport(report, streamedArray()), report.findings, findingWriter()));
 }
 
 /** Stands for a finding's line in the text kept for its kind: no line is negative, nor a fraction. */

@@ -8,7 +8,7 @@
 // hostname, id and package on every suite and allows one <failure> or <system-out> per case, which
 // no reporter needs and this output does not follow.
 import type { Finding, Report } from '../types.js';
-import { columnName, messageWithSuggestion, printable, printableLines, tooManyWarnings } from './common.js';
+import { columnName, messageWithSuggestion, printable, printableLines, tooManyWarnings, withoutCommands } from './common.js';
 import { cutText } from '../text.js';
 import type { FormatOptions } from './options.js';
 
@@ -173,6 +173,10 @@ function validRecordsSuite(report: Report, over: string | undefined): string[] {
 }
 
 export function* formatJunit(report: Report, options: FormatOptions): Generator<string> {
+  for (const piece of junitPieces(report, options)) yield withoutCommands(piece, '&#91;', '&#58;');
+}
+
+function* junitPieces(report: Report, options: FormatOptions): Generator<string> {
   const suites = countSuites(report.findings);
   const over = tooManyWarnings(report, options);
   let { tests, failures, errors } = summaryCounts(report, over);

@@ -10,7 +10,7 @@ import type { Finding, Report, RuleId, Severity, Wrapping } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
 import { wellFormed } from '../text.js';
-import { mapped, messageWithSuggestion, streamJson, streamedArray } from './common.js';
+import { jsonWithoutCommands, mapped, messageWithSuggestion, streamJson, streamedArray } from './common.js';
 
 const sarifSchema = 'https://json.schemastore.org/sarif-2.1.0.json';
 const informationUri = 'https://github.com/tig/mcec';
@@ -200,5 +200,5 @@ export function toSarifLog(report: Report, options: FormatOptions): SarifLog {
 
 export function* formatSarif(report: Report, options: FormatOptions): Generator<string> {
   const uriOf = lastUri(options.cwd);
-  yield* streamJson(sarifLog(report, streamedArray(), uriOf), mapped(report.findings, (finding) => toSarifResult(finding, uriOf)));
+  yield* jsonWithoutCommands(streamJson(sarifLog(report, streamedArray(), uriOf), mapped(report.findings, (finding) => toSarifResult(finding, uriOf))));
 }
