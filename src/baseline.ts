@@ -2,8 +2,8 @@
 // records today's findings; --baseline reports only the findings not in it. A finding is matched by
 // rule, source, tool, code, pointer and a fingerprint of its record, never by line number, so
 // inserting lines does not break a baseline. Matching counts: two identical findings need two entries.
-import { statSync } from 'node:fs';
-import { dirname, isAbsolute, posix, relative, resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
 import { readValidatedJsonFile } from './load-json.js';
 import { WriteInterrupted, standardStream, writeReportFile } from './output.js';
@@ -62,10 +62,38 @@ function identity(finding: Finding): Identity {
 function keyed(source: string, from: string, base: string): string {
   // Standard input is no file, wherever the baseline is.
   if (source === '-') return source;
-  const absolute = resolve(from, source.replaceAll('\\', '/'));
-  const inBase = relative(base, absolute);
+  const absolute = physical(resolve(from, source.replaceAll('\\', '/')));
+  const inBase = relative(physicalFolder(base), absolute);
   // Another drive (Windows) has no relative path.
   return posix.normalize((isAbsolute(inBase) ? absolute : inBase).replaceAll('\\', '/'));
+}
+
+const physicalFolders = new Map<string, string>();
+
+/**
+ * A folder as the file system names it, its links followed: the working directory is (Node's cwd),
+ * while `$PWD` is the shell's spelling. Through a linked folder (`cd link`, a CI workspace, macOS's
+ * /tmp), `check "$PWD/logs"` named its files `../link/logs/a.jsonl` and `check logs` `logs/a.jsonl`:
+ * the baseline one wrote matched nothing in the other, and no entry was counted stale. A folder
+ * that is not there (an entry's input since removed) keeps the part that is missing as written.
+ */
+function physicalFolder(folder: string): string {
+  let known = physicalFolders.get(folder);
+  if (known === undefined) {
+    try {
+      known = realpathSync.native(folder);
+    } catch {
+      const parent = dirname(folder);
+      known = parent === folder ? folder : join(physicalFolder(parent), basename(folder));
+    }
+    if (physicalFolders.size < 10_000) physicalFolders.set(folder, known);
+  }
+  return known;
+}
+
+/** An input's path with its folders' links followed (not its own: a linked file is named as given). */
+function physical(absolute: string): string {
+  return join(physicalFolder(dirname(absolute)), basename(absolute));
 }
 
 /**
@@ -73,6 +101,8 @@ function keyed(source: string, from: string, base: string): string {
  * them resolves its path once rather than once a finding.
  */
 function sourcesKeyed(base: string, from = process.cwd()): (source: string) => string {
+  // Links found in an earlier run (a library process) may point elsewhere now.
+  physicalFolders.clear();
   let last: string | undefined;
   let key = '';
   return (source) => {

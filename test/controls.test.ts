@@ -235,6 +235,18 @@ describe('baselines', () => {
     expect(same.report.summary).toMatchObject({ errors: 0, warnings: 0, baseline: { suppressed: 3, stale: 0 } });
   });
 
+  it('matches through a linked folder: "$PWD/logs" spelt through the link and logs spelt physically are one input', () => {
+    // Was: the baseline named the file ../link/logs/run.jsonl, which matched nothing (no entry stale either).
+    const dir = tempFiles({ 'real/logs/run.jsonl': original });
+    symlinkSync('real', join(dir, 'link'));
+    const real = join(dir, 'real');
+    expect(runCli(['check', join(dir, 'link', 'logs'), '--write-baseline', 'b.json'], { cwd: real }).status).toBe(0);
+    expect(readFileSync(join(real, 'b.json'), 'utf8')).toContain('"source": "logs/run.jsonl"');
+    expect(runJson(['logs', '--baseline', 'b.json'], { cwd: real })).toMatchObject({ status: 0, report: { findings: [], summary: { baseline: { suppressed: 3, stale: 0 } } } });
+    expect(runCli(['check', 'logs', '--write-baseline', 'c.json'], { cwd: real }).status).toBe(0);
+    expect(runJson([join(dir, 'link', 'logs'), '--baseline', join(dir, 'link', 'c.json')], { cwd: real })).toMatchObject({ status: 0, report: { findings: [], summary: { baseline: { suppressed: 3, stale: 0 } } } });
+  });
+
   it("a parse error is matched by its line's text: with or without --redact, and after a cut-off last line is followed by more", () => {
     // Was: matched on its message, which quotes the line or not (--redact) and says "cut off" until
     // the next line is written: each made a known parse error new, and its entry stale.
