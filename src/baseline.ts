@@ -8,6 +8,7 @@ import { UsageError, describeError } from './errors.js';
 import { readValidatedJsonFile } from './load-json.js';
 import { WriteInterrupted, standardStream, writeReportFile } from './output.js';
 import { FilteredList } from './findings/store.js';
+import { redactPointer } from './redact.js';
 import type { Finding, Report } from './types.js';
 
 export interface BaselineEntry {
@@ -112,7 +113,7 @@ function sourcesKeyed(base: string, from = process.cwd()): (source: string) => s
 }
 
 function keyOf(entry: Omit<Identity, 'source'>, source: string): string {
-  return JSON.stringify([entry.rule, source, entry.tool ?? null, entry.code ?? null, entry.pointer ?? null, entry.fingerprint]);
+  return JSON.stringify([entry.rule, source, entry.tool ?? null, entry.code ?? null, entry.pointer === undefined ? null : redactPointer(entry.pointer), entry.fingerprint]);
 }
 
 /**

@@ -398,14 +398,46 @@ describe('--redact', () => {
     }
     const { report } = runJson(['--redact', '--schema', 'schema.json', ...inputs], { cwd: dir });
     expect(report.findings.map((f: { rule: string; line: number; pointer?: string }) => [f.rule, f.line, f.pointer ?? null])).toEqual([
-      ['schema', 1, '/result/mode'],
-      ['inline-image', 2, '/error/lastObservation/base64'],
+      ['schema', 1, '/result/*'],
+      ['inline-image', 2, '/error/lastObservation/*'],
       ['schema', 2, '/error/detail'],
       ['parse-error', 3, null],
       ['schema', 4, '/error/partialResult'],
       ['schema', 5, '/warnings/0/detail'],
       ['parse-error', 1, null],
     ]);
-    expect(report.findings[0].message).toBe('result.mode must be one of: fast, slow (value withheld by --redact)');
+    expect(report.findings[0].message).toBe('result["*"] must be one of: fast, slow (value withheld by --redact)');
+  });
+
+  it("keeps the value's own member names out of pointers and messages, and a non-boolean isError's text", () => {
+    // Was: the keys below result and lastObservation in every format's pointer (and the structuredContent
+    // message), and isError's string quoted whole.
+    const keys = ['jane.doe@corp.com', 'acct-4111111111111111', 'token=SECRET-abc123'];
+    const dir = tempFiles({
+      'r.jsonl': lines(
+        { ok: false, error: { code: 'focus-not-set', category: 'focus', detail: 'x', lastObservation: { [keys[0]!]: { base64: 'AAAA' }, list: [{ base64: 'BBBB' }] } } },
+        { content: [{ type: 'text', text: JSON.stringify({ ok: true, result: { [keys[1]!]: 1 } }) }], structuredContent: { ok: true, result: { [keys[1]!]: 2 } } },
+        { content: [{ type: 'text', text: '{"ok":true,"result":{}}' }], isError: keys[2] },
+      ),
+      'schema.json': JSON.stringify({ type: 'object', properties: { result: { type: 'object', additionalProperties: false } } }),
+    });
+    const plain = runCli(['check', '--no-config', '-f', 'json', 'r.jsonl'], { cwd: dir }).stdout;
+    for (const key of keys) expect(plain).toContain(key.replaceAll('/', '~1'));
+    for (const format of ['human', 'json', 'ndjson', 'sarif', 'junit', 'github', 'markdown']) {
+      const { stdout, status } = runCli(['check', '--no-config', '--redact', '-f', format, 'r.jsonl'], { cwd: dir });
+      expect(status).toBe(1);
+      for (const key of keys) expect(stdout).not.toContain(key);
+    }
+    const { report } = runJson(['--no-config', '--redact', 'r.jsonl'], { cwd: dir });
+    expect(report.findings.map((f: { pointer?: string }) => f.pointer)).toEqual(['/error/lastObservation/*/*', '/error/lastObservation/*/0/*', '/result/*', '/ok']);
+    expect(report.findings[3].message).toBe('isError is a string (value withheld by --redact), not a boolean, but ok is true: the transport flag must be false (isError == !ok)');
+    const schema = runJson(['--no-config', '--redact', '--schema', 'schema.json', 'r.jsonl'], { cwd: dir }).report;
+    expect(schema.findings.filter((f: { rule: string }) => f.rule === 'schema').map((f: { message: string }) => f.message)).toEqual(['unexpected property (name withheld by --redact) in result']);
+    // A baseline written either way matches a run the other way: pointers compare as --redact writes them.
+    expect(runCli(['check', '--no-config', 'r.jsonl', '--write-baseline', 'plain.json'], { cwd: dir }).status).toBe(0);
+    expect(runJson(['--no-config', '--redact', '--baseline', 'plain.json', 'r.jsonl'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 4, stale: 0 });
+    expect(runCli(['check', '--no-config', '--redact', 'r.jsonl', '--write-baseline', 'redacted.json'], { cwd: dir }).status).toBe(0);
+    for (const key of keys) expect(readFileSync(join(dir, 'redacted.json'), 'utf8')).not.toContain(key);
+    expect(runJson(['--no-config', '--baseline', 'redacted.json', 'r.jsonl'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 4, stale: 0 });
   });
 });

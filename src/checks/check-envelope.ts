@@ -4,6 +4,7 @@ import type { RecordFinding, RuleId, Severity } from '../types.js';
 import { envelopeRules } from './catalog.js';
 import { childPointer, factsOf, type EnvelopeFacts } from './envelope.js';
 import { cutText } from '../text.js';
+import { redactPointer } from '../redact.js';
 import type { EnvelopeRule, RuleReport, RuleSink } from './rules/rule.js';
 import { describeSchemaErrors } from './schema.js';
 import { maxValuesListedAtRunTime, type EnvelopeSchema } from './schema-load.js';
@@ -211,5 +212,7 @@ export function checkFacts(context: CheckContext, facts: EnvelopeFacts): readonl
     sink.reports.length = 0;
     sink.more = 0;
   }
-  return findings ?? noFindings;
+  if (findings === undefined) return noFindings;
+  if (context.redact) for (const finding of findings) if (finding.pointer !== undefined) finding.pointer = redactPointer(finding.pointer);
+  return findings;
 }

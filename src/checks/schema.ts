@@ -3,7 +3,7 @@
 // encodes ("ok is false, so error is required"), not as "must match then schema".
 import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { RuleInfo } from '../types.js';
-import { isRedactedPointer, withheld } from '../redact.js';
+import { isRedactedPointer, redactPointer, withheld } from '../redact.js';
 import { editDistance, nearestName, normalizeName } from '../registry/nearest.js';
 import { childPointer, holdsJsonObject, isEnvelopeList, isJsonRpcBatch, isObject, quote } from './envelope.js';
 import { errorCount, errorsUnlisted, type EnvelopeSchema } from './schema-load.js';
@@ -214,7 +214,8 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
   const { keyword, instancePath, schemaPath, params } = error;
   const got = () => (redact && isRedactedPointer(instancePath) ? withheld : `(got ${quote(data)})`);
   const base = { pointer: instancePath, keyword, schemaPath };
-  const name = pointerName(instancePath);
+  // The member names below a withheld member are the value's own keys (check-envelope.ts withholds them from the pointer too).
+  const name = pointerName(redact && isRedactedPointer(instancePath) ? redactPointer(instancePath) : instancePath);
   const conditional = conditionalOf(schema.document, schemaPath);
   // `properties`/`required` in an `if` hold vacuously for a non-object, so the conditionals fire on
   // `[1]` or `"x"`; the type error already says what is wrong there. Only there: a then-branch's
@@ -247,7 +248,7 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
       return {
         ...base,
         pointer: childPointer(instancePath, property),
-        message: `unexpected property ${quote(property)} in ${where}${hint}`,
+        message: `unexpected property ${redact && isRedactedPointer(childPointer(instancePath, property)) ? '(name withheld by --redact)' : quote(property)} in ${where}${hint}`,
         ...(suggestion && { suggestion }),
       };
     }

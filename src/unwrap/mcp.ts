@@ -3,7 +3,7 @@
 // exist they must be equal (member order ignored), and `isError` (missing = false) must equal !ok.
 import { childPointer, has, holdsJsonObject, isObject, quote, type JsonObject } from '../checks/envelope.js';
 import type { RuleReport } from '../checks/rules/rule.js';
-import { withheld } from '../redact.js';
+import { redactPointer, withheld } from '../redact.js';
 import type { RuleId } from '../types.js';
 
 export interface McpFinding extends RuleReport {
@@ -154,7 +154,8 @@ export function unwrapCallToolResult(result: unknown, redact = false): McpUnwrap
   } else if (fromText.envelope && structuredEnvelope) {
     const where = firstDifference(fromText.envelope, structuredEnvelope);
     if (where !== undefined) {
-      findings.push({ rule: 'structured-content-mismatch', message: `structuredContent differs from the text block's envelope at ${where === '' ? 'its root' : where}`, pointer: where });
+      const shown = redact ? redactPointer(where) : where;
+      findings.push({ rule: 'structured-content-mismatch', message: `structuredContent differs from the text block's envelope at ${shown === '' ? 'its root' : shown}`, pointer: shown });
     }
   }
   const isError = has(result, 'isError') ? result['isError'] : false;
@@ -163,7 +164,9 @@ export function unwrapCallToolResult(result: unknown, redact = false): McpUnwrap
     findings.push({ rule: 'is-error-mismatch', message: `isError is ${isError}${has(result, 'isError') ? '' : ' (missing)'} but ok is ${ok}: the transport flag must mirror the envelope (isError == !ok)`, pointer: '/ok' });
   } else if (typeof ok === 'boolean' && typeof isError !== 'boolean') {
     // "false" as a string is true to a client that tests it: a flag that is no boolean mirrors nothing.
-    findings.push({ rule: 'is-error-mismatch', message: `isError is ${quote(isError)}, not a boolean, but ok is ${ok}: the transport flag must be ${!ok} (isError == !ok)`, pointer: '/ok' });
+    // Under --redact its kind only: a string there is data (it quoted a token verbatim).
+    const shown = redact && isError !== null && typeof isError !== 'undefined' ? `a ${Array.isArray(isError) ? 'array' : typeof isError} ${withheld}` : quote(isError);
+    findings.push({ rule: 'is-error-mismatch', message: `isError is ${shown}, not a boolean, but ok is ${ok}: the transport flag must be ${!ok} (isError == !ok)`, pointer: '/ok' });
   }
   return { found: true, envelope, findings };
 }
