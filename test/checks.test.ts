@@ -5,7 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
 import { UsageError, checkEnvelope, check as libraryCheck, formatNames, formatReport, formatters, ruleCatalog, ruleIds } from '../src/index.js';
-import { pointerName } from '../src/checks/schema.js';
+import { pointerName } from '../src/checks/envelope.js';
 import { compileEnvelopeSchema } from '../src/checks/schema-load.js';
 import { check as checkRun, createCheckContext, type CheckOptions } from '../src/run.js';
 import type { RecordFinding } from '../src/types.js';

@@ -570,3 +570,21 @@ describe('workflow commands in the data (built CLI)', () => {
     expect(stderr.split('\n').filter(opening)).toEqual([]);
   });
 });
+
+describe('findings of one rule on one line (built CLI)', () => {
+  it('human, GitHub and Markdown name the pointer where two would read alike, and only there', () => {
+    const record = { ok: false, error: { code: 'window-not-found', category: 'no-target', detail: 'd', lastObservation: { a: { base64: 'AAAA' }, b: [{ base64: 'BBBB' }] } }, warnings: [{ code: 'x_y', detail: 'a' }, { code: 'x_y', detail: 'b' }, { code: 'y_z', detail: 'c' }] };
+    const dir = tempFiles({ 'r.jsonl': `${JSON.stringify(record)}\n` });
+    // Was: two lines alike for each of code-format, unknown-warning-code and inline-image.
+    for (const format of ['human', 'github', 'markdown']) {
+      const out = runCli(['check', '--no-config', '-f', format, 'r.jsonl'], { cwd: dir }).stdout;
+      const findingLines = out.split('\n').filter((line) => /code-format|unknown-warning-code|inline-image/.test(line) && /not kebab|unknown warning|inlines/.test(line));
+      expect(findingLines).toHaveLength(8);
+      expect(new Set(findingLines).size).toBe(8);
+      expect(out).toContain('(at /warnings/1/code)');
+      expect(out).toContain('(at /error/lastObservation/b/0/base64)');
+      // y_z's findings are one of their kind: no pointer added.
+      expect(findingLines.filter((line) => line.includes('y_z') || line.includes('y\\_z')).every((line) => !line.includes('(at '))).toBe(true);
+    }
+  });
+});

@@ -58,6 +58,19 @@ export function childPointer(base: string, key: string | number): string {
   return `${base}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 
+/** `warnings[0].code` for `/warnings/0/code`; `the envelope` for the root. */
+export function pointerName(pointer: string): string {
+  if (pointer === '') return 'the envelope';
+  let name = '';
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (/^\d+$/.test(key)) name += `[${key}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(key)) name += name === '' ? key : `.${key}`;
+    else name += `[${JSON.stringify(key)}]`;
+  }
+  return name;
+}
+
 /**
  * What the rules and the tally read of an envelope, read once. Envelopes come in many shapes (each
  * a different hidden class to V8), so every member access is slow-ish; one pass beats ten.

@@ -5,7 +5,7 @@ import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { RuleInfo } from '../types.js';
 import { isRedactedPointer, redactPointer, withheld } from '../redact.js';
 import { editDistance, nearestName, normalizeName } from '../registry/nearest.js';
-import { childPointer, holdsJsonObject, isEnvelopeList, isJsonRpcBatch, isObject, quote } from './envelope.js';
+import { childPointer, holdsJsonObject, isEnvelopeList, isJsonRpcBatch, isObject, pointerName, quote } from './envelope.js';
 import { errorCount, errorsUnlisted, type EnvelopeSchema } from './schema-load.js';
 
 export const schemaRule: RuleInfo = {
@@ -33,18 +33,6 @@ function memberSuggestion(property: string, allowed: readonly string[], object: 
   return near !== undefined && editDistance(normalizeName(property), normalizeName(near)) < Math.min(property.length, near.length) ? near : undefined;
 }
 
-/** `warnings[0].code` for `/warnings/0/code`; `the envelope` for the root. */
-export function pointerName(pointer: string): string {
-  if (pointer === '') return 'the envelope';
-  let name = '';
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (/^\d+$/.test(key)) name += `[${key}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(key)) name += name === '' ? key : `.${key}`;
-    else name += `[${JSON.stringify(key)}]`;
-  }
-  return name;
-}
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';

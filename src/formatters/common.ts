@@ -1,5 +1,5 @@
 // Pieces every format shares.
-import { loneSurrogate } from '../text.js';
+import { cutText, loneSurrogate } from '../text.js';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 
@@ -26,6 +26,27 @@ export function withoutCommands(text: string, bracket: string, colon?: string): 
 /** `withoutCommands` on each piece of a JSON text: `[` as `\u005b` inside a string (where `#` can only be) is the same string. */
 export function* jsonWithoutCommands(pieces: Iterable<string>): Generator<string> {
   for (const piece of pieces) yield withoutCommands(piece, '\\u005b');
+}
+
+/**
+ * Each listed finding's message as a text format shows it: with its suggestion, and with its JSON
+ * Pointer where another finding of the same rule on the same line says the same (two warnings'
+ * codes, two images in one observation), which read as one line twice. Findings of a line are
+ * adjacent in report order.
+ */
+export function listedMessages(listed: readonly Finding[]): string[] {
+  const said = listed.map((finding) => messageWithSuggestion(finding));
+  const alike = (a: number, b: number) => {
+    const x = listed[a];
+    const y = listed[b];
+    return x !== undefined && y !== undefined && x.location.line === y.location.line && x.rule === y.rule && said[a] === said[b] && x.location.source === y.location.source;
+  };
+  return said.map((text, i) => {
+    const { pointer } = listed[i]!.location;
+    if (pointer === undefined || !(alike(i, i - 1) || alike(i, i + 1))) return text;
+    // A pointer names a property of the record, which may be of any length (as JUnit cuts it).
+    return `${text} (at ${pointer === '' ? 'the envelope' : pointer.length > 200 ? `${cutText(pointer, 199)}…` : pointer})`;
+  });
 }
 
 export interface SourceGroup {

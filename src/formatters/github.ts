@@ -10,7 +10,7 @@
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
-import { interruptedText, listedBySource, messageWithSuggestion, printableLines, tooManyWarnings, type SourceGroup } from './common.js';
+import { interruptedText, listedBySource, listedMessages, printableLines, tooManyWarnings, type SourceGroup } from './common.js';
 
 type CommandName = 'error' | 'warning' | 'notice';
 
@@ -36,17 +36,17 @@ function command(name: CommandName, properties: Record<string, string | number>,
   return `::${name}${list === '' ? '' : ` ${list}`}::${escapeData(message)}`;
 }
 
-function annotation(finding: Finding, cwd: string): string {
+function annotation(finding: Finding, message: string, cwd: string): string {
   const { source, line, column } = finding.location;
   // Standard input is no file of the repository: `file=-` pointed the annotation at a file named "-".
-  if (source === '-') return command(finding.severity, { title: finding.rule }, `standard input, line ${line}${column === undefined ? '' : `:${column}`}: ${messageWithSuggestion(finding)}`);
+  if (source === '-') return command(finding.severity, { title: finding.rule }, `standard input, line ${line}${column === undefined ? '' : `:${column}`}: ${message}`);
   const properties = {
     file: relativeSourcePath(source, cwd),
     line,
     ...(column !== undefined && { col: column }),
     title: finding.rule,
   };
-  return command(finding.severity, properties, messageWithSuggestion(finding));
+  return command(finding.severity, properties, message);
 }
 
 function plural(n: number, word: string): string {
@@ -54,7 +54,8 @@ function plural(n: number, word: string): string {
 }
 
 function sourceCommands({ source, listed, rest }: SourceGroup, options: FormatOptions): string[] {
-  const lines = listed.map((finding) => annotation(finding, options.cwd));
+  const messages = listedMessages(listed);
+  const lines = listed.map((finding, i) => annotation(finding, messages[i]!, options.cwd));
   if (rest > 0) {
     const file = source === '-' ? 'standard input' : relativeSourcePath(source, options.cwd);
     lines.push(command('notice', {}, `${plural(rest, 'more finding')} in ${file} not annotated (--max-listed 0 lists all)`));

@@ -3,7 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { byCount, columnName, interruptedText, notCovered, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable, widest, withoutCommands, type SourceGroup } from './common.js';
+import { byCount, columnName, interruptedText, notCovered, tooManyWarnings, listedBySource, listedMessages, ownEntry, placeOf, printable, widest, withoutCommands, type SourceGroup } from './common.js';
 
 const barWidth = 24;
 const topCodes = 5;
@@ -17,10 +17,11 @@ function more(count: number, c: ChalkInstance): string {
 function findingLines({ source, listed, rest }: SourceGroup, c: ChalkInstance): string[] {
   const places = listed.map((f) => printable(placeOf(f)));
   const placeWidth = widest(places);
+  const messages = listedMessages(listed);
   const lines = listed.map((f, i) => {
     const severity = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
     const tool = f.tool === undefined ? '' : `${c.cyan(columnName(f.tool))}: `;
-    return `${c.dim(places[i]!.padEnd(placeWidth))}  ${severity}  ${tool}${printable(messageWithSuggestion(f))}  ${c.dim(f.rule)}`;
+    return `${c.dim(places[i]!.padEnd(placeWidth))}  ${severity}  ${tool}${printable(messages[i]!)}  ${c.dim(f.rule)}`;
   });
   if (rest > 0) lines.push(c.dim(`… and ${rest} more in ${printable(source)} (--max-listed 0 lists all)`));
   return lines;

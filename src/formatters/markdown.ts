@@ -6,7 +6,7 @@
 import { cutText } from '../text.js';
 import type { Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { byCount, interruptedText, notCovered, tooManyWarnings, listedBySource, messageWithSuggestion, ownEntry, placeOf, printable } from './common.js';
+import { byCount, interruptedText, notCovered, tooManyWarnings, listedBySource, listedMessages, ownEntry, placeOf, printable } from './common.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
@@ -152,7 +152,8 @@ function findings(report: Report, options: FormatOptions, budget: number): strin
     left -= bytes;
   };
   for (const { source, listed, rest } of listedBySource(report.findings, options.maxListed)) {
-    for (const finding of listed) add(() => [printable(placeOf(finding)), finding.severity, finding.rule, messageWithSuggestion(finding)], 1);
+    const messages = listedMessages(listed);
+    listed.forEach((finding, i) => add(() => [printable(placeOf(finding)), finding.severity, finding.rule, messages[i]!], 1));
     if (rest > 0) add(() => [printable(source), '', '', `… and ${rest} more (--max-listed 0 lists all)`], rest);
   }
   if (unlisted > 0) lines.push(tableRow(['…', '', '', `… and ${unlisted} more, ${leftOut}`]));
