@@ -56,10 +56,17 @@ export class Tally {
   private lastSession: string | undefined;
   private lastSessionCounts: SessionCounts | undefined;
 
+  /**
+   * Whether the schema names no categories (a `--schema` without an enum on error.category): then
+   * every category is one of it, not "not a category of the schema", as the rules read it too.
+   */
+  private readonly open: boolean;
+
   constructor(
     categoryEnum: readonly string[],
     private readonly registry: CodeRegistry,
   ) {
+    this.open = categoryEnum.length === 0;
     for (const category of categoryEnum) this.categories.set(category, { n: 0 });
   }
 
@@ -75,8 +82,8 @@ export class Tally {
 
     if (category !== undefined) {
       const count = this.categories.get(category);
-      if (count === undefined) bump(this.invalidCategories, category);
-      else count.n++;
+      if (count !== undefined) count.n++;
+      else bump(this.open ? this.categories : this.invalidCategories, category);
     }
     if (code !== undefined) bump(this.codes, code);
     // Indexed: a for-of made an iterator object for every record.
@@ -116,8 +123,8 @@ export class Tally {
 
   /** The counts of the records seen. Inputs and findings are the run's to count (after baselines). */
   summary(): Summary {
-    // In the schema's enum order: the order the Map was filled in.
-    const categories = Object.fromEntries(plain(this.categories));
+    // In the schema's enum order: the order the Map was filled in; by name when the schema has none.
+    const categories = this.open ? byKey(plain(this.categories)) : Object.fromEntries(plain(this.categories));
     const codes = plain(this.codes);
     const warningCodes = plain(this.warningCodes);
     const unknown = (map: Map<string, number>, known: (code: string) => boolean) =>
@@ -157,7 +164,8 @@ const countKeys = ['invalidCategories', 'codes', 'unknownCodes', 'warningCodes',
 
 /**
  * Sums the summaries of parts of a run (inputs, byte ranges of one file, shards) into the summary one
- * pass over everything gives: distributions are re-sorted, categories keep the first part\'s enum order.
+ * pass over everything gives: distributions are re-sorted, categories keep the first part\'s enum order
+ * (or, of a schema without one, are listed by name).
  */
 export function mergeSummaries(summaries: readonly Summary[]): Summary {
   const merged: Summary = {
@@ -200,7 +208,10 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
       baseline.stale += summary.baseline.stale;
     }
   }
-  merged.categories = Object.fromEntries(categories);
+  // Every part of a schema with a category enum lists all of it; parts that list different names
+  // were checked against a schema with none, and list theirs by name.
+  const first = summaries[0] === undefined ? 0 : Object.keys(summaries[0].categories).length;
+  merged.categories = categories.size > first ? byKey(categories) : Object.fromEntries(categories);
   for (const key of countKeys) merged[key] = sortedCounts(counts.get(key)!);
   if (tools.size > 0) merged.tools = byKey(tools);
   if (sessions.size > 0) merged.sessions = byKey(sessions);

@@ -218,6 +218,35 @@ describe("the package's own schemas", () => {
   });
 });
 
+describe('--schema categories', () => {
+  const spec = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'data', 'agent-tool-result.schema.json'), 'utf8'));
+  const records = lines({ ok: false, error: { code: 'window-not-found', category: 'no-target', detail: 'd' } }, { ok: false, error: { code: 'window-not-found', category: 'no_target', detail: 'd' } });
+
+  it('reads the category enum through $refs inside the schema', () => {
+    // Was: no categories, so every category "not a category of the schema" and codes files unchecked.
+    const schema = structuredClone(spec);
+    schema.$defs.category = { type: 'string', enum: schema.$defs.error.properties.category.enum };
+    schema.$defs.error.properties.category = { $ref: '#/$defs/category' };
+    const dir = tempFiles({ 'schema.json': JSON.stringify(schema), 'c.jsonl': records, 'codes.json': JSON.stringify({ errorCodes: { timout: ['slow-thing'] } }) });
+    const { report } = runJson(['--no-config', '--schema', 'schema.json', 'c.jsonl'], { cwd: dir });
+    expect(report.summary.categories['no-target']).toBe(1);
+    expect(report.summary.invalidCategories).toEqual({ no_target: 1 });
+    const codes = runCli(['check', '--no-config', '--schema', 'schema.json', '--codes', 'codes.json', 'c.jsonl'], { cwd: dir });
+    expect(codes.status).toBe(2);
+    expect(codes.stderr).toContain('timout');
+  });
+
+  it('a schema without a category enum counts every category as its own', () => {
+    const schema = structuredClone(spec);
+    delete schema.$defs.error.properties.category.enum;
+    const dir = tempFiles({ 'schema.json': JSON.stringify(schema), 'c.jsonl': records });
+    const { report } = runJson(['--no-config', '--schema', 'schema.json', 'c.jsonl'], { cwd: dir });
+    expect(report.summary.categories).toEqual({ 'no-target': 1, no_target: 1 });
+    expect(report.summary.invalidCategories).toEqual({});
+    expect(runCli(['check', '--no-config', '--schema', 'schema.json', 'c.jsonl'], { cwd: dir }).stdout).not.toContain('not a category of the schema');
+  });
+});
+
 describe('baselines', () => {
   const original = lines(ok, noError, typo, '{"ok":tru');
 

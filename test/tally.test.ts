@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadRegistry } from '../src/registry/load.js';
 import { factsOf } from '../src/checks/envelope.js';
-import { Tally, suggestionsFor } from '../src/tally.js';
+import { Tally, mergeSummaries, suggestionsFor } from '../src/tally.js';
 import { byCodePoint } from '../src/findings/order.js';
 
 const categories = ['timeout', 'no-target', 'internal'];
@@ -17,6 +17,26 @@ describe('byCodePoint', () => {
 });
 
 describe('Tally', () => {
+  it("with a schema that names no categories, counts each as one of the schema's, by name, in any split", () => {
+    // Was: every category "not a category of the schema" (invalidCategories), though no rule and no check said so.
+    const part = (...names: string[]) => {
+      const tally = new Tally([], loadRegistry());
+      for (const name of names) tally.addRecord(factsOf({ ok: false, error: { code: 'x', category: name } }), false);
+      return tally.summary();
+    };
+    const whole = part('timeout', 'no-target', 'zeta', 'no-target');
+    expect(whole.categories).toEqual({ 'no-target': 2, timeout: 1, zeta: 1 });
+    expect(Object.keys(whole.categories)).toEqual(['no-target', 'timeout', 'zeta']);
+    expect(whole.invalidCategories).toEqual({});
+    for (const split of [[part('zeta'), part('timeout', 'no-target', 'no-target')], [part('timeout', 'no-target'), part('zeta', 'no-target')], [part(), part('timeout', 'no-target', 'zeta', 'no-target')]]) {
+      expect(JSON.stringify(mergeSummaries(split).categories)).toBe(JSON.stringify(whole.categories));
+    }
+    // An enum's order stays the schema's.
+    const closed = new Tally(['timeout', 'no-target'], loadRegistry());
+    closed.addRecord(factsOf({ ok: false, error: { code: 'x', category: 'zeta' } }), false);
+    expect(closed.summary()).toMatchObject({ categories: { timeout: 0, 'no-target': 0 }, invalidCategories: { zeta: 1 } });
+  });
+
   it('counts outcomes, categories (every enum member), codes, tools and sessions as spec section 6 does', () => {
     const tally = new Tally(categories, loadRegistry());
     tally.addRecord(factsOf({ ok: true, result: {}, warnings: [{ code: 'tree-truncated' }, { code: 'tree-trunk' }, 'junk'], sessionId: 's1' }), false, 'query');

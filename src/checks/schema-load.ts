@@ -18,7 +18,7 @@ export interface EnvelopeSchema {
   source: string;
   document: AnySchemaObject;
   validate: ValidateFunction;
-  /** The closed category set: the enum at /$defs/error/properties/category/enum. */
+  /** The closed category set: the enum of error.category (categoriesOf); empty when the schema closes none. */
   categories: string[];
   /** Files read for its `$ref`s: the run's own, which a folder walk leaves out as it does the schema. */
   referencedFiles?: string[];
@@ -144,10 +144,48 @@ function ajvFor(metaSchema: unknown, label: string, options: Options = ajvOption
   return { ajv: loadAjvFormats()(ajv), metaSchema: canonical[draft]! };
 }
 
+function member(node: unknown, key: string): unknown {
+  return typeof node === 'object' && node !== null && !Array.isArray(node) && Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * A subschema with the `$ref`s it is (a chain of them) followed, when they point into this document
+ * (`#/$defs/category`); another document's, or an anchor, is left unresolved (undefined).
+ */
+function followed(document: AnySchemaObject, node: unknown): unknown {
+  for (let hops = 0; hops < 32; hops++) {
+    const ref = member(node, '$ref');
+    if (typeof ref !== 'string') return node;
+    if (!ref.startsWith('#/') && ref !== '#') return undefined;
+    node = document;
+    for (const raw of ref === '#' ? [] : ref.slice(2).split('/')) {
+      let step = raw;
+      try {
+        step = decodeURIComponent(raw);
+      } catch {
+        // Not percent-encoded: the step as written.
+      }
+      node = member(node, step.replaceAll('~1', '/').replaceAll('~0', '~'));
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The schema's closed set of categories: the enum of error.category, found at
+ * /$defs/error/properties/category as in the bundled schema, or through the envelope's `error`
+ * property, each `$ref` on the way followed (a category enum in a $defs of its own was read as no
+ * categories: every category of every record was counted "not a category of the schema", and
+ * codes files were no longer held to it). Empty when the schema closes no set.
+ */
 function categoriesOf(document: AnySchemaObject): string[] {
-  const defs = (document['$defs'] ?? document['definitions']) as AnySchemaObject | undefined;
-  const enumValues: unknown = defs?.['error']?.properties?.category?.enum;
-  return Array.isArray(enumValues) ? enumValues.filter((v): v is string => typeof v === 'string') : [];
+  const defs = member(document, '$defs') ?? member(document, 'definitions');
+  for (const error of [member(defs, 'error'), member(member(document, 'properties'), 'error')]) {
+    const category = followed(document, member(member(followed(document, error), 'properties'), 'category'));
+    const enumValues = member(category, 'enum');
+    if (Array.isArray(enumValues)) return enumValues.filter((v): v is string => typeof v === 'string');
+  }
+  return [];
 }
 
 function asSchema(document: unknown, label: string): AnySchemaObject {
