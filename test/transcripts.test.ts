@@ -247,6 +247,24 @@ describe('pairing faults, end to end', () => {
     }
   });
 
+  it('a second response to an id no request had is unpaired as the first, and a duplicate', () => {
+    // Was duplicate-response alone on the second: it has no request of its id before it either.
+    const tool = { content: [{ type: 'text', text: '{"ok":true,"result":{}}' }] };
+    const response = transcript('response', rpcResult(2, tool));
+    const { report } = runJson(['-'], { input: lines(response, response) });
+    expect(brief(report.findings)).toEqual([
+      ['unpaired-response', 1, null, 'transcript'],
+      ['duplicate-response', 2, null, 'transcript'],
+      ['unpaired-response', 2, null, 'transcript'],
+    ]);
+    // Once a request of the id has come and been answered, a later response is a duplicate only.
+    const answered = runJson(['-'], { input: lines(response, transcript('request', rpcRequest(2, 'tools/call', 'capture')), response, response) }).report;
+    expect(brief(answered.findings).map((f) => f.slice(0, 2))).toEqual([
+      ['unpaired-response', 1],
+      ['duplicate-response', 4],
+    ]);
+  });
+
   it('a truncation marker on the line of the request excuses it: a .json array written on one line', () => {
     // Was unanswered-request too: the request's line was compared with the marker's, both line 1.
     const request = transcript('request', rpcRequest(1, 'tools/call', 'capture'));

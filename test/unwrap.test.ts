@@ -388,6 +388,8 @@ describe('JSON-RPC and transcripts', () => {
       'duplicate-response: a second response to id 4999 (capture, requested on line 9997)',
       'duplicate-response: a second response to id 5000 (find, requested on line 9999)',
       'unpaired-response: response to id 1000000000 has no request of that id before it in this transcript',
+      // The second has no request before it either (spec section 5), and is a duplicate.
+      'unpaired-response: response to id 1000000000 has no request of that id before it in this transcript',
       'duplicate-response: a second response to id 1000000000',
     ]);
     expect(results.filter((r) => r.kind === 'record').map((r) => r.tool).slice(-6)).toEqual(['find', 'find', 'capture', 'find', undefined, undefined]);

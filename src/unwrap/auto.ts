@@ -460,7 +460,10 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     // A response without a request leaves a slot, so that a second response to its id is still a duplicate.
     else if (state === undefined && key !== undefined) requests.set(key, newSlot(null));
     const findings: RecordFinding[] = [];
-    if (state === undefined && where.inTranscript) {
+    // A slot of responses only (answered null, nothing open): a second response to an id no request
+    // had is as unpaired as the first (spec: "no request of the same id before it"), and a duplicate too.
+    const unpaired = state === undefined || (slot !== undefined && open === 0 && slot.answered === null);
+    if (unpaired && where.inTranscript) {
       // A null (or missing, or container) id can never be a request's: it is as unpaired as an id
       // no request had, where it used to pass without a word.
       const said =
