@@ -116,6 +116,16 @@ describe('merge', () => {
     expect(JSON.parse(readFileSync(shards[1]!, 'utf8')).reportVersion).toBe(1);
   });
 
+  it("prints a report's name in its warning as it prints any other on stderr: escaped", () => {
+    // Was: a raw ESC from the file name on stderr (the error path escaped it already).
+    const dir = tempFiles({ 'a.jsonl': '{"ok":false}\n' });
+    expect(runCli(['check', '--no-config', 'a.jsonl', '-f', 'json=one.json'], { cwd: dir }).status).toBe(1);
+    writeFileSync(join(dir, 'b\u001b[31mred.json'), readFileSync(join(dir, 'one.json')));
+    const { stderr } = runCli(['merge', 'one.json', 'b\u001b[31mred.json'], { cwd: dir });
+    expect(stderr).toContain('b\\u001b[31mred.json');
+    expect(stderr).not.toContain('\u001b');
+  });
+
   it('says when an input has findings in two reports, whose records then count twice', () => {
     const copy = join(tempFiles({}), 'copy-of-shard-1.json');
     writeFileSync(copy, readFileSync(shards[0]!));
