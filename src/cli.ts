@@ -125,6 +125,19 @@ interface ExplainFlags {
   config?: string | false;
 }
 
+/**
+ * The codes files of `--codes`, else of the config file (its `keys` held to exist, as check holds
+ * them): explain and merge know a team's codes when check does.
+ */
+function configuredCodes(given: ExplainFlags, command: Command, keys: readonly ('schema' | 'codes')[]) {
+  const config = configOf(given.config);
+  const fromCommandLine = (key: string) => command.getOptionValueSource(key) === 'cli';
+  if (config) refuseMissingPaths(config, keys, fromCommandLine);
+  const settings = config?.settings;
+  const codes = fromCommandLine('codes') ? (given.codes ?? []) : [settings?.codes ?? []].flat();
+  return { codes, settings };
+}
+
 /** The config file `--config`/`--no-config` name, or the one found upward from the working directory. */
 function configOf(flag: string | false | undefined) {
   if (flag === false) return undefined;
@@ -315,7 +328,13 @@ function program(setStatus: (status: number) => void): Command {
     .option('-q, --quiet', 'human output: errors and the summary only')
     .option('--color', 'force colour (FORCE_COLOR is honoured too)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
-    .action(async (paths: string[], given: GivenFlags) => {
+    .addOption(repeatable('--codes <file>', "extra known codes, as check read them: the unknown codes' suggestions; repeatable", parseOwnFile('--codes', 'input')))
+    .option('--config <file>', 'the config file whose codes to read (default: searched upward, as check does)', parseOwnFile('--config', 'input'))
+    .option('--no-config', 'use no config file')
+    .action(async (paths: string[], given: GivenFlags, command: Command) => {
+      // The reports hold their codes' counts, not the registry check suggested from: a team's codes
+      // are read again, or a merged report said no "did you mean" that its shards' had said.
+      const { codes } = configuredCodes({ ...(given.codes && { codes: given.codes }), ...(given.config !== undefined && { config: given.config }) }, command, ['codes']);
       const flags = dashMeansStdout(listsGiven(given));
       const written = writtenReports(flags);
       refuseClashes(written);
@@ -331,7 +350,7 @@ function program(setStatus: (status: number) => void): Command {
         setStatus((await stoppableWrite((signal) => writeMergedBaseline(inputs.baselines, flags, signal))) ?? 0);
         return;
       }
-      const report = mergeReports(inputs.reports, inputs.findings, loadRegistry());
+      const report = mergeReports(inputs.reports, inputs.findings, loadRegistry(codes));
       const shared = sharedInputsWarning(inputs.reports);
       if (shared !== undefined) say(shared);
       const stopped = await stoppableWrite((signal) => writeReports(report, flags, signal));
@@ -351,11 +370,7 @@ function program(setStatus: (status: number) => void): Command {
       // A team's own codes live in its config or --codes: explain knows them when check does. A name
       // may be a rule and a team's code at once, so even a rule's explanation reads them; a config
       // check would refuse is refused here in check's words, the file and key named.
-      const config = configOf(given.config);
-      const fromCommandLine = (key: string) => command.getOptionValueSource(key) === 'cli';
-      if (config) refuseMissingPaths(config, ['codes', 'schema'], fromCommandLine);
-      const settings = config?.settings;
-      const codes = fromCommandLine('codes') ? (given.codes ?? []) : [settings?.codes ?? []].flat();
+      const { codes, settings } = configuredCodes(given, command, ['codes', 'schema']);
       const [{ explain }, { loadRegistry }] = await Promise.all([import('./explain/explain.js'), import('./registry/load.js')]);
       // Its categories: those a codes file may list codes under, and those explain can name.
       const schemaPath = given.schema ?? settings?.schema;

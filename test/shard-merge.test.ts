@@ -126,6 +126,21 @@ describe('merge', () => {
     expect(stderr).not.toContain('\u001b');
   });
 
+  it("knows a team's codes, from --codes or the config, as check did: the merged report suggests as the shards' did", () => {
+    // Was: suggestions from the bundled registry only, so the summary's "did you mean" was lost.
+    const record = (code: string) => JSON.stringify({ ok: false, error: { code, category: 'no-target', detail: 'd' } });
+    const dir = tempFiles({ 'a.jsonl': `${record('dialog-missing-entirly')}\n`, 'b.jsonl': `${record('window-not-fonud')}\n`, 'team.json': JSON.stringify({ errorCodes: { 'no-target': ['dialog-missing-entirely'] } }) });
+    const whole = runCli(['check', '--no-config', '--codes', 'team.json', 'a.jsonl', 'b.jsonl'], { cwd: dir }).stdout;
+    const suggested = (text: string) => text.split('did you mean "dialog-missing-entirely"?').length - 1;
+    // The finding's line and the summary's list of unknown codes.
+    expect(suggested(whole)).toBe(2);
+    for (const i of [1, 2]) runCli(['check', '--no-config', '--codes', 'team.json', '--shard', `${i}/2`, 'a.jsonl', 'b.jsonl', '-f', `json=s${i}.json`], { cwd: dir });
+    expect(runCli(['merge', '--no-config', '--codes', 'team.json', 's1.json', 's2.json'], { cwd: dir }).stdout).toBe(whole);
+    expect(suggested(runCli(['merge', '--no-config', 's1.json', 's2.json'], { cwd: dir }).stdout)).toBe(1);
+    writeFileSync(join(dir, 'mcec-result.config.json'), JSON.stringify({ codes: ['team.json'] }));
+    expect(runCli(['merge', 's1.json', 's2.json'], { cwd: dir }).stdout).toBe(whole);
+  });
+
   it('says when an input has findings in two reports, whose records then count twice', () => {
     const copy = join(tempFiles({}), 'copy-of-shard-1.json');
     writeFileSync(copy, readFileSync(shards[0]!));
