@@ -10,7 +10,7 @@ import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
 import { printable, withoutCommands } from './formatters/common.js';
-import { WriteInterrupted, writePieces, writeReportFile } from './output.js';
+import { WriteInterrupted, standardStream, writePieces, writeReportFile } from './output.js';
 import { loadFormatter } from './formatters/load.js';
 import { inputModes } from './framing/index.js';
 import { maxLineBytesLimit } from './framing/ndjson.js';
@@ -74,11 +74,14 @@ function exitStatus(report: Report, flags: CheckFlags): number {
 
 async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSignal): Promise<void> {
   const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
-  const toStdout = flags.output === undefined;
-  const color = decideColor(flags.color, toStdout && process.stdout.isTTY === true, process.env);
   // Colour asked for (--color, the config's "color", FORCE_COLOR) colours a report file too, as
-  // `grep --color=always > file` does; only the automatic choice is the terminal's.
-  const forced = decideColor(flags.color, false, process.env);
+  // `grep --color=always > file` does; only the automatic choice is the terminal's, for a report
+  // to stdout or stderr however named (`-f human=-`, `-o /dev/stdout` were left plain on a terminal).
+  const colorFor = (file: string | undefined): boolean => {
+    const stream = file === undefined ? 1 : standardStream(file);
+    const terminal = stream === 1 ? process.stdout.isTTY : stream === 2 ? process.stderr.isTTY : false;
+    return decideColor(flags.color, terminal === true, process.env);
+  };
   // The warnings fail the run only where exitStatus holds them to the limit.
   const maxWarnings = flags.exitZero || flags.writeBaseline !== undefined ? undefined : flags.maxWarnings;
   const options = { maxListed: flags.maxListed, quiet: flags.quiet ?? false, cwd: process.cwd(), ...(maxWarnings !== undefined && { maxWarnings }) };
@@ -90,7 +93,7 @@ async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSig
   for (const target of targets) {
     const file = target.file ?? flags.output;
     const format = await loadFormatter(target.format);
-    const pieces = format(report, { ...options, color: file === undefined ? color : forced });
+    const pieces = format(report, { ...options, color: colorFor(file) });
     const warning = target.format === 'sarif' ? (await import('./formatters/sarif.js')).sarifWarning(report) : undefined;
     if (target.file === undefined) {
       main.push(pieces);

@@ -437,6 +437,19 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
     expect(result.stdout).toMatch(/exit=2\s*$/);
   });
 
+  it('a human report to the terminal is coloured however stdout is named', () => {
+    // Was: the default and -o - coloured, -f human=-, -f human=/dev/stdout and -o /dev/stdout plain.
+    const dir = tempFiles({ 'a.jsonl': '{"ok":false}\n' });
+    const env = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, GITHUB_ACTIONS: undefined } as NodeJS.ProcessEnv;
+    for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+    const onTerminal = (args: string) => spawnSync('script', ['-qec', `"${process.execPath}" "${binary}" check --no-config a.jsonl ${args}`, '/dev/null'], { cwd: dir, encoding: 'utf8', env }).stdout;
+    for (const args of ['', '-o -', '-f human=-', '-f human=/dev/stdout', '-o /dev/stdout']) expect(onTerminal(args), args).toContain('\u001b[');
+    expect(onTerminal('--no-color -f human=/dev/stdout')).not.toContain('\u001b[');
+    // A file is plain unless colour is asked for.
+    onTerminal('-f human=out.txt');
+    expect(readFileSync(join(dir, 'out.txt'), 'utf8')).not.toContain('\u001b[');
+  });
+
   it('--help and --version exit 0', () => {
     expect(runCli(['--version'])).toMatchObject({ status: 0, stdout: '0.1.0\n' });
     const help = runCli(['check', '--help']);
