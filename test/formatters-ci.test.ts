@@ -99,18 +99,21 @@ describe('relativeSourcePath', () => {
     expect(relativeSourcePath('/elsewhere/a.jsonl', '/work')).toBe('../elsewhere/a.jsonl');
   });
 
-  it('keeps relative paths and stdin as given, backslashes turned into slashes', () => {
-    expect(relativeSourcePath('runs\\run-1\\a.jsonl', '/work')).toBe('runs/run-1/a.jsonl');
+  it("keeps relative paths and stdin as given, Windows' backslashes turned into slashes", () => {
+    expect(relativeSourcePath('runs\\run-1\\a.jsonl', '/work', 'win32')).toBe('runs/run-1/a.jsonl');
+    // Elsewhere a backslash is part of a file's name (was read as a separator: a/b.jsonl, no such file).
+    expect(relativeSourcePath('runs\\a.jsonl', '/work', 'linux')).toBe('runs\\a.jsonl');
     expect(relativeSourcePath('runs/a.jsonl', '/work')).toBe('runs/a.jsonl');
     expect(relativeSourcePath('-', '/work')).toBe('-');
   });
 
   it('names one file one way, however it was reached', () => {
     // Was: ./runs/a.jsonl (check .) and runs/a.jsonl (check runs/a.jsonl) were two artifacts.
-    for (const spelt of ['./runs/a.jsonl', 'runs//a.jsonl', 'runs/../runs/a.jsonl', '.\\runs\\a.jsonl', '/work/./runs/a.jsonl']) expect(relativeSourcePath(spelt, '/work'), spelt).toBe('runs/a.jsonl');
+    for (const spelt of ['./runs/a.jsonl', 'runs//a.jsonl', 'runs/../runs/a.jsonl', '/work/./runs/a.jsonl']) expect(relativeSourcePath(spelt, '/work'), spelt).toBe('runs/a.jsonl');
+    expect(relativeSourcePath('.\\runs\\a.jsonl', '/work', 'win32')).toBe('runs/a.jsonl');
     expect(relativeSourcePath('../other/a.jsonl', '/work')).toBe('../other/a.jsonl');
     // A UNC path keeps its two slashes (was collapsed to /server/...; found by a reviewer).
-    expect(relativeSourcePath('\\\\server\\share\\.\\logs\\a.jsonl', '/work')).toBe('//server/share/logs/a.jsonl');
+    expect(relativeSourcePath('\\\\server\\share\\.\\logs\\a.jsonl', '/work', 'win32')).toBe('//server/share/logs/a.jsonl');
   });
 });
 
@@ -298,7 +301,7 @@ describe('formatGithub', () => {
   });
 
   it('writes paths relative to cwd with forward slashes', () => {
-    const nested: Finding = { ...findings[3]!, location: { source: 'runs\\run-1\\b.jsonl', line: 1 } };
+    const nested: Finding = { ...findings[3]!, location: { source: join(plain.cwd, 'runs', 'run-1', 'b.jsonl'), line: 1 } };
     expect(formatReport('github', report({ findings: [nested] }), plain)).toMatch(/\n::error file=runs\/run-1\/b\.jsonl,line=1,/);
   });
 
@@ -568,6 +571,15 @@ describe('workflow commands in the data (built CLI)', () => {
     expect(status).toBe(2);
     expect(stderr).toContain('##\\u005bstop-commands]missing.jsonl');
     expect(stderr.split('\n').filter(opening)).toEqual([]);
+  });
+});
+
+describe('a file whose name holds a backslash (built CLI, POSIX)', () => {
+  it.skipIf(process.platform === 'win32')('SARIF and GitHub name it, not a file in a folder', () => {
+    const dir = tempFiles({ 'c11/a\\b.jsonl': '{"ok":false}\n' });
+    const sarif = JSON.parse(runCli(['check', '--no-config', '-f', 'sarif', 'c11'], { cwd: dir }).stdout) as SarifLog;
+    expect(sarif.runs[0].results[0]!.locations[0]!.physicalLocation.artifactLocation.uri).toBe('c11/a%5Cb.jsonl');
+    expect(runCli(['check', '--no-config', '-f', 'github', 'c11'], { cwd: dir }).stdout).toContain('file=c11/a\\b.jsonl,');
   });
 });
 
