@@ -120,6 +120,10 @@ export function refuseSharedStream(flags: Pick<CheckFlags, 'output' | 'format'>)
     const other = onStdout.find((_, i) => i !== first)!;
     throw new UsageError(`--format: ${replacing.path} is standard output, redirected there, and ${other} goes to standard output too: writing ${replacing.path} would replace what it holds: write the ${replacing.format} report to another file`);
   }
+  // stderr is the run's own messages' (an unreadable input, --max-warnings): a document there was
+  // followed by a line of them, and no reader took it.
+  const onStderr = (streams.get('stderr') ?? []).find((format) => documentFormats.includes(format));
+  if (onStderr !== undefined) throw new UsageError(`--format: ${onStderr} would go to stderr, where mcec-result writes its own messages, which no ${onStderr} reader takes: write it to a file or to stdout`);
   for (const [stream, formats] of streams) {
     const document = formats.find((format) => documentFormats.includes(format));
     if (formats.length > 1 && document !== undefined) {

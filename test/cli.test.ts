@@ -799,6 +799,9 @@ describe('mcec-result check: output', () => {
       [['-f', 'json', '-f', 'sarif=/dev/stdout'], 'json and sarif would both go to stdout, one after the other, which no json reader takes: write one to a file (-f sarif=report.sarif)'],
       [['-f', 'json=/dev/fd/1', '-f', 'sarif=/proc/self/fd/1'], 'json and sarif would both go to stdout, one after the other, which no json reader takes: write one to a file (-f sarif=report.sarif)'],
       [['-o', '/dev/stdout', '-f', 'ndjson', '-f', 'human=-'], 'ndjson and human would both go to stdout, one after the other, which no ndjson reader takes: write one to a file (-f human=report.txt)'],
+      // Was: the JSON, then a line of the run's own messages after it.
+      [['-f', 'json=/dev/stderr'], 'json would go to stderr, where mcec-result writes its own messages, which no json reader takes: write it to a file or to stdout'],
+      [['-f', 'human', '-f', 'junit=/dev/fd/2'], 'junit would go to stderr, where mcec-result writes its own messages, which no junit reader takes: write it to a file or to stdout'],
     ] as const) {
       expect(runCli(['check', ...args, 'run.jsonl'], { cwd: out }), args.join(' ')).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: --format: ${message}\n` });
     }
