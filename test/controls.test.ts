@@ -26,6 +26,25 @@ describe('config file', () => {
     expect(result.report.findings).toEqual([expect.objectContaining({ rule: 'unknown-code', severity: 'error', line: 1 })]);
   });
 
+  it("a config's true switches are turned off from the command line with --no-...", () => {
+    // Was: no --no-redact, --no-strict-codes, --no-quiet, --no-exit-zero, --no-extract: a config's true could not be undone.
+    const dir = tempFiles({
+      'mcec-result.config.json': JSON.stringify({ redact: true, strictCodes: true, quiet: true, exitZero: true, extract: true }),
+      'b.jsonl': lines({ ok: false, error: { code: 'zzz-q', category: 'no-target', detail: 'SECRET-D' } }, 'prefix {"ok":true,"result":{"a":"SECRET-R"},"bad":1}', '{"ok":true,"result":{"text":"SECRET-P" SECRET-P}}'),
+    });
+    const configured = runJson(['b.jsonl'], { cwd: dir });
+    expect(configured.status).toBe(0);
+    expect(configured.report.findings.map((f: { rule: string; severity: string }) => [f.rule, f.severity])).toEqual([['unknown-code', 'error'], ['schema', 'error'], ['parse-error', 'error']]);
+    expect(JSON.stringify(configured.report)).not.toContain('SECRET');
+    const undone = runJson(['b.jsonl', '--no-redact', '--no-strict-codes', '--no-exit-zero', '--no-extract'], { cwd: dir });
+    expect(undone.status).toBe(1);
+    expect(undone.report.findings.map((f: { rule: string; severity: string }) => [f.rule, f.severity])).toEqual([['unknown-code', 'warning'], ['parse-error', 'error'], ['parse-error', 'error']]);
+    expect(JSON.stringify(undone.report)).toContain('SECRET-P');
+    // Quiet lists errors only: the warning of --no-strict-codes shows with --no-quiet.
+    expect(runCli(['check', 'b.jsonl', '--no-strict-codes'], { cwd: dir }).stdout).not.toContain('unknown-code');
+    expect(runCli(['check', 'b.jsonl', '--no-strict-codes', '--no-quiet'], { cwd: dir }).stdout).toContain('unknown-code');
+  });
+
   it('command-line options win; --rule is merged rule by rule', () => {
     const dir = tempFiles({
       'mcec-result.config.json': JSON.stringify({ rules: { 'unknown-code': 'error', schema: 'off' }, format: 'json' }),
