@@ -112,6 +112,17 @@ describe('the schema, as findings people read', () => {
     expect(brief(proto)).toEqual([['schema', '/__proto__', 'error']]);
   });
 
+  it("names each member a --schema's unevaluatedProperties refuses, as additionalProperties", () => {
+    // Was one finding at the envelope, "must NOT have unevaluated properties", naming none.
+    const document = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { ok: { type: 'boolean' }, result: { type: ['object', 'null'] } }, unevaluatedProperties: false };
+    const own = { ...context, schema: compileEnvelopeSchema(document, 'inline') };
+    const findings = check({ ok: true, result: {}, elapsedMs: 5, traceId: 't' }, own);
+    expect(findings.map((f) => [f.pointer, f.keyword, f.message])).toEqual([
+      ['/elapsedMs', 'unevaluatedProperties', 'unexpected property "elapsedMs" in the envelope (allowed: ok, result)'],
+      ['/traceId', 'unevaluatedProperties', 'unexpected property "traceId" in the envelope (allowed: ok, result)'],
+    ]);
+  });
+
   it('suggests for an unexpected property only a near member the object does not have', () => {
     const suggestion = (value: object) => check(value).find((f) => f.keyword === 'additionalProperties')?.suggestion;
     expect(suggestion({ ok: true, reslt: {} })).toBe('result');

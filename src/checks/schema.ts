@@ -226,9 +226,12 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
       }
       return { ...base, message: `${conditional ? `${conditional.condition}, so ` : ''}${name} must not match the schema at ${schemaPath}` };
     }
+    // A --schema's unevaluatedProperties names its member as additionalProperties does: one finding
+    // each (was one for the envelope, "must NOT have unevaluated properties", naming none).
+    case 'unevaluatedProperties':
     case 'additionalProperties': {
-      const property = String(params['additionalProperty']);
-      const parent = schemaAt(schema.document, schemaPath.replace(/\/additionalProperties$/, ''));
+      const property = String(params['additionalProperty'] ?? params['unevaluatedProperty']);
+      const parent = schemaAt(schema.document, schemaPath.replace(/\/(?:additional|unevaluated)Properties$/, ''));
       const allowed = isObject(parent) && isObject(parent['properties']) ? Object.keys(parent['properties']) : [];
       const where = instancePath === '' ? 'the envelope' : name;
       const hint = allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : '';
