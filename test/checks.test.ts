@@ -706,7 +706,7 @@ describe('library options', () => {
     // Shard 2 of the three inputs sorted ('-' first) is blank-lines.ndjson alone, its three records
     // each over one byte.
     const seen = [...report.findings].map((f) => [f.location.source, f.location.line, f.message]);
-    const over = 'line is longer than --max-line-bytes (1 bytes)';
+    const over = 'line is longer than --max-line-bytes (1 bytes): raise it to read the line';
     expect(seen).toEqual([2, 6, 9].map((line) => ['fixtures/valid/blank-lines.ndjson', line, over]));
     // --unwrap none reads a transcript line as an envelope, which --rule schema=off does not fault.
     const line = JSON.stringify({ direction: 'request', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call' } });

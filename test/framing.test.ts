@@ -173,7 +173,7 @@ describe('NdjsonFramer', () => {
         ['unparseable', 2],
         ['value', 3],
       ]);
-      expect(framed[1]).toMatchObject({ message: `line is longer than --max-line-bytes (${max} bytes)` });
+      expect(framed[1]).toMatchObject({ message: `line is longer than --max-line-bytes (${max} bytes): raise it to read the line` });
     }
   });
 });
@@ -215,7 +215,7 @@ describe('frameDocument', () => {
   });
 
   it('a log of one record a line saved as .json: one parse error at line 2 that says it is NDJSON', () => {
-    const hint = ' (one record a line is NDJSON: give --input ndjson, or name the file .jsonl)';
+    const hint = ' (one record a line is NDJSON: --input ndjson reads it so, as does a .jsonl or .ndjson name without --input json)';
     expect(frameDocument(Buffer.from('{"ok": true}\r\n{"ok": false}\n'))).toEqual([
       { kind: 'unparseable', line: 2, column: 1, message: `unexpected text after the JSON value, found "{"${hint}` },
     ]);

@@ -37,7 +37,7 @@ describe('bad inputs', () => {
       ['parse-error', 2],
       ['schema', 3],
     ]);
-    expect(report.findings[0].message).toBe('line is longer than --max-line-bytes (1000 bytes)');
+    expect(report.findings[0].message).toBe('line is longer than --max-line-bytes (1000 bytes): raise it to read the line');
   });
 
   it('--max-line-bytes takes sizes as people write them, and no more than a string can hold', async () => {
@@ -46,7 +46,7 @@ describe('bad inputs', () => {
     expect(over(['--max-line-bytes', '2K'])).toEqual([['parse-error', 1]]);
     expect(over(['--max-line-bytes', '2KiB'])).toEqual([['parse-error', 1]]);
     expect(over(['--max-line-bytes', '4k'])).toEqual([]);
-    expect(runJson(['--max-line-bytes', '2K', 'long.jsonl'], { cwd: dir }).report.findings[0].message).toBe('line is longer than --max-line-bytes (2048 bytes)');
+    expect(runJson(['--max-line-bytes', '2K', 'long.jsonl'], { cwd: dir }).report.findings[0].message).toBe('line is longer than --max-line-bytes (2048 bytes): raise it to read the line');
     // A limit past V8's longest string let a longer line fail its whole input, the records after it unchecked.
     expect(runCli(['check', '--max-line-bytes', '1G', 'long.jsonl'], { cwd: dir })).toMatchObject({
       status: 2,

@@ -88,7 +88,7 @@ function ndjsonHint(text: string, offset: number): string {
   const first = text.slice(0, Math.min(offset, 64 * 1024)).trim();
   return first.includes('\n')
     ? ' (pretty-printed values one after another: a .json file holds one value, and NDJSON one a line: make them one a line with jq -c . and check that)'
-    : ' (one record a line is NDJSON: give --input ndjson, or name the file .jsonl)';
+    : ' (one record a line is NDJSON: --input ndjson reads it so, as does a .jsonl or .ndjson name without --input json)';
 }
 
 const hintParseBytes = 16 * 1024 * 1024;

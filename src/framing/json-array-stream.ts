@@ -194,7 +194,7 @@ export class JsonArrayStreamer {
 
   private frame(): Framed {
     const line = this.elementLine;
-    if (this.tooLarge) return { kind: 'unparseable', line, column: 1, message: `array element is longer than --max-line-bytes (${this.maxElementBytes} bytes)` };
+    if (this.tooLarge) return { kind: 'unparseable', line, column: 1, message: `array element is longer than --max-line-bytes (${this.maxElementBytes} bytes): raise it to read the element` };
     const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partsBytes);
     if (!this.within && !isUtf8(bytes)) return { kind: 'unparseable', line, message: 'invalid UTF-8 in this array element' };
     const text = bytes.toString('utf8');

@@ -175,7 +175,7 @@ export class NdjsonFramer {
 
   private flushCarry(out: FramedSink): void {
     if (this.oversize) {
-      if (!this.oversizeBlank) out.push({ kind: 'unparseable', line: this.lines, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
+      if (!this.oversizeBlank) out.push({ kind: 'unparseable', line: this.lines, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes): raise it to read the line` });
     } else {
       const bytes = this.carry.length === 1 ? this.carry[0]! : Buffer.concat(this.carry, this.carryBytes);
       this.frameLine(bytes, 0, bytes.length, out);
@@ -193,7 +193,7 @@ export class NdjsonFramer {
     const line = this.lines;
     if (end > start && bytes[end - 1] === CR) end--, to--;
     if (end - start > this.maxLineBytes && !isBlank(bytes, start, end)) {
-      out.push({ kind: 'unparseable', line, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes)` });
+      out.push({ kind: 'unparseable', line, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes): raise it to read the line` });
       return;
     }
     if (isBlank(bytes, start, end)) return;
