@@ -186,6 +186,10 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     inputs = ['-'];
   }
   refuseArgumentMistakes(inputs);
+  // From the command line, a name for nothing read was passed over in silence; a config's applies to runs that read stdin.
+  if (command.getOptionValueSource('stdinFilename') === 'cli' && !inputs.includes('-')) {
+    throw new UsageError(`--stdin-filename ${flags.stdinFilename}: names standard input, which this run does not read: add - to the inputs, or drop the option`);
+  }
   const own = ownFiles(flags, configPath);
   refuseClashes(own);
   refuseSharedStream(flags);

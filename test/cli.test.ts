@@ -79,6 +79,14 @@ describe('mcec-result check: exit status and streams', () => {
     expect(piped.report.findings[0]).toMatchObject({ source: '-', line: 2 });
     const named = runJson(['--stdin-filename', 'logs/agent.log', '-'], { input: lines(noError) });
     expect(named.report.findings[0].source).toBe('logs/agent.log');
+    // Standard input read because nothing is named takes the name too.
+    expect(runJson(['--stdin-filename', 'logs/agent.log'], { input: lines(noError) }).report.findings[0].source).toBe('logs/agent.log');
+    // Was passed over in silence when no standard input was read.
+    const dir = tempFiles({ 'a.jsonl': lines(noError) });
+    expect(runCli(['check', '--stdin-filename', 'x.jsonl', 'a.jsonl'], { cwd: dir })).toMatchObject({ status: 2, stdout: '', stderr: 'mcec-result: --stdin-filename x.jsonl: names standard input, which this run does not read: add - to the inputs, or drop the option\n' });
+    // A config's name is for the runs that read standard input.
+    writeFileSync(join(dir, 'mcec-result.config.json'), JSON.stringify({ stdinFilename: 'x.jsonl' }));
+    expect(runCli(['check', 'a.jsonl'], { cwd: dir }).status).toBe(1);
   });
 
   it('refuses standard input named after another input, which nothing in the report would tell apart', () => {
