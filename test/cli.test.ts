@@ -472,6 +472,11 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
     const over = (value: string) => `mcec-result: --max-line-bytes: at most 536870888 bytes (512M less 24 bytes), the longest line Node can hold as one string, so 511M is the most in M; got "${value}"\n`;
     for (const value of ['1G', '512M']) expect(runCli(['check', '--max-line-bytes', value, 'x'])).toMatchObject({ status: 2, stdout: '', stderr: over(value) });
     expect(runCli(['check', '--max-line-bytes', '1T', 'x'])).toMatchObject({ status: 2, stderr: 'mcec-result: --max-line-bytes: expected a size in bytes, a whole number with K or M (KiB or MiB) after it if you like, got "1T"\n' });
+    // A blank between a number and its unit only: "5 " was taken as 5, while " 5" and "5M " were refused.
+    for (const value of ['5 ', ' 5', '5M ']) expect(runCli(['check', '--max-line-bytes', value, 'x']).stderr, value).toContain('expected a size in bytes');
+    expect(runCli(['check', '--no-config', '--max-line-bytes', '64 M', 'fixtures/samples']).status).toBe(1);
+    // A whole number too large to count with is said to be too large.
+    expect(runCli(['check', '--max-listed', '9007199254740992', 'x'])).toMatchObject({ status: 2, stderr: 'mcec-result: --max-listed: expected a whole number (at most 9007199254740991), got "9007199254740992"\n' });
   });
 
   it('--help shows the defaults the options have: human for --format, none for --codes and --rule', () => {
