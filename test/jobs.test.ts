@@ -1,7 +1,7 @@
 // --jobs: worker threads across files and across byte ranges of one large file. The report must be
 // byte-identical to a single-threaded run (issue 5), line numbers included.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Unit, UnitResult } from '../src/check-unit.js';
@@ -317,6 +317,23 @@ describe('--jobs, interrupted', () => {
     const misplaced = report.findings.filter((f) => lines[f.line - 1]!.includes('"padding"'));
     expect(misplaced).toEqual([]);
     expect(report.findings.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a whole file truncated while it is read', () => {
+  it('is an input failure, as a byte range of it is, not a last line cut off', async () => {
+    // Was, with --jobs 1: records, then the last line read as a data fault (a cut-off string, or bad
+    // UTF-8); with --jobs 2 an input failure. The report was not the same for any --jobs.
+    const { checkUnit } = await import('../src/check-unit.js');
+    const { createCheckContext } = await import('../src/context.js');
+    const dir = tempFiles({ 'big.jsonl': lines(...Array.from({ length: 60_000 }, (_, i) => ({ ok: false, sessionId: `session-${i}` }))) });
+    const path = join(dir, 'big.jsonl');
+    expect(statSync(path).size).toBeGreaterThan(2 * 1024 * 1024);
+    const running = checkUnit({ source: { name: 'big.jsonl', path } }, createCheckContext({}), {});
+    // The first chunk is read before checkUnit returns; the rest are read after this.
+    truncateSync(path, 100_000);
+    const result = await running;
+    expect(result.failure).toEqual({ source: 'big.jsonl', message: 'big.jsonl: the file changed while it was read (rotated or truncated?): check a copy that nothing writes to' });
   });
 });
 

@@ -896,3 +896,17 @@ describe('folders and globs that could loop, fail or surprise', () => {
     });
   });
 });
+
+describe('files of /proc, whose reads fall short of their end', () => {
+  it.skipIf(process.platform !== 'linux' || !existsSync('/proc/kallsyms'))('are read to their end: every line is an entry', () => {
+    // Was: the first read (about a page) taken for the whole file; /proc/kallsyms gave its first 100 lines.
+    const text = readFileSync('/proc/kallsyms', 'utf8');
+    const nonBlank = text.split('\n').filter((line) => line.trim() !== '').length;
+    expect(text.length).toBeGreaterThan(64 * 1024);
+    for (const [path, cwd] of [['/proc/kallsyms', repoRoot], ['proc/kallsyms', '/']]) {
+      const { report } = runJson(['--no-config', path!], { cwd: cwd! });
+      expect(report.summary.records + report.summary.unparseable + report.summary.skipped, path).toBe(nonBlank);
+      expect(report.summary.unreadable).toBeUndefined();
+    }
+  });
+});
