@@ -289,6 +289,17 @@ describe('contract rules', () => {
     expect(check(failure({ lastObservation: { text: 'short', artifact: 'shots/0001.png' } }))).toEqual([]);
   });
 
+  it('inline-image: a screenshot of megabytes is a finding, not a RangeError', () => {
+    // Was "Maximum call stack size exceeded" from the rule's regex past ~5.6M characters: the whole
+    // input failed, every record after it unread.
+    const screenshot = 'iVBORw0KGgo'.padEnd(6_000_000, 'A') + '==';
+    expect(check(failure({ lastObservation: { screenshot } })).map((f) => [f.rule, f.pointer, f.message])).toEqual([
+      ['inline-image', '/error/lastObservation/screenshot', 'error.lastObservation inlines image bytes (a 6000002-character base64 string); write them to an artifact file and name the file instead'],
+    ]);
+    // Not base64: one character outside the set, or a third '='.
+    expect(check(failure({ lastObservation: { text: `${'A'.repeat(6_000_000)}!`, pad: `${'A'.repeat(300)}===` } }))).toEqual([]);
+  });
+
   it('inline-image: base64 broken into lines (MIME, 76 a line) or ending with a line break is image bytes too', () => {
     // Was: no finding for either (found by an audit helper).
     const png = 'iVBORw0KGgo'.padEnd(240, 'A');
