@@ -90,6 +90,8 @@ const oneOf = (values: readonly string[]) => expecting(values.length === 2 ? val
 function stdinProblem(stdin: unknown): string | undefined {
   // A string is iterable too, a character at a time: most likely the text itself, given whole.
   if (typeof stdin === 'string') return 'expected chunks (a Readable, or an array of Buffers or strings), got a string: give [text]';
+  // A Buffer is iterable too, a number at a time: the bytes given whole (was an unreadable "-", "gave a number, not bytes").
+  if (stdin instanceof Uint8Array) return `expected chunks (a Readable, or an array of Buffers or strings), got a ${Buffer.isBuffer(stdin) ? 'Buffer' : 'Uint8Array'}: give [bytes]`;
   const iterable = typeof stdin === 'object' && stdin !== null && (Symbol.asyncIterator in stdin || Symbol.iterator in stdin);
   if (!iterable) return `expected chunks (a Readable, or an array of Buffers or strings), got ${got(stdin)}`;
   // An array can be held to its chunks before anything is read: a wrong one was an unreadable
@@ -139,7 +141,8 @@ const isOwnFile = (file: unknown) => {
  */
 const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
   schema: aPath,
-  codes: expecting('an array of paths (files, not -)', (value) => Array.isArray(value) && value.every(aSettingsPath)),
+  // Every index, holes too: every() passes over a hole, which reached the run as a path of undefined.
+  codes: expecting('an array of paths (files, not -)', (value) => Array.isArray(value) && Array.from(value).every(aSettingsPath)),
   strictCodes: aFlag,
   rules: rulesProblem,
   input: oneOf(inputModes),
@@ -153,7 +156,9 @@ const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
   shard: shardProblem,
   stdin: stdinProblem,
   // By its shape: a signal of another realm (a vm context, a test environment) is no instanceof.
-  signal: expecting('an AbortSignal', (value) => typeof (value as AbortSignal | null)?.aborted === 'boolean' && typeof (value as AbortSignal).addEventListener === 'function'),
+  // What the run calls on it, all of it: a look-alike without removeEventListener passed, and its
+  // TypeError was thrown from a stream's callback, an uncaught exception that ended the process.
+  signal: expecting('an AbortSignal', (value) => typeof (value as AbortSignal | null)?.aborted === 'boolean' && ['addEventListener', 'removeEventListener'].every((method) => typeof (value as unknown as Record<string, unknown>)[method] === 'function')),
   jobs: aJobCount,
   findingsInMemory: atLeastOne,
   onProgress: expecting('a function', (value) => typeof value === 'function'),

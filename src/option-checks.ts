@@ -12,6 +12,8 @@ export function got(value: unknown): string {
   // Never in a record, but in a caller's options: JSON.stringify throws on a BigInt ("Do not know
   // how to serialize a BigInt"), which named no option.
   if (typeof value === 'bigint') return `${value}n, a BigInt`;
+  // JSON has none of them: quote() wrote null for each.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   return quote(value);
 }
 

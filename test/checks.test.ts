@@ -518,6 +518,15 @@ describe('library options', () => {
     [{ rules: { schema: 1n as unknown as 'off' } }, 'rules.schema: expected off, warning or error, got 1n, a BigInt'],
     [{ shard: { index: 1n, count: 2n } as unknown as CheckOptions['shard'] }, 'shard: expected { index, count } with 1 <= index <= count, got {"index":"1n","count":"2n"}'],
     [{ ownFiles: [{ path: 'x' }] as unknown as CheckOptions['ownFiles'] }, 'ownFiles[0]: expected { path: string, role: string, written: boolean }, got an object'],
+    // Found by a QA pass: a look-alike signal without removeEventListener ended the process with a
+    // TypeError; a Buffer read as numbers ("-" unreadable); a hole in codes reached the run as a
+    // path of undefined; NaN was shown as null.
+    [{ signal: { aborted: false, addEventListener() {} } as unknown as AbortSignal }, 'signal: expected an AbortSignal, got an object'],
+    [{ stdin: Buffer.from('{"ok":true}\n') as unknown as CheckOptions['stdin'] }, 'stdin: expected chunks (a Readable, or an array of Buffers or strings), got a Buffer: give [bytes]'],
+    // eslint-disable-next-line no-sparse-arrays
+    [{ codes: [, 'team.json'] as unknown as string[] }, 'codes: expected an array of paths (files, not -), got an array'],
+    [{ jobs: Number.NaN }, 'jobs: expected a whole number from 1 to 256, got NaN'],
+    [{ findingsInMemory: Number.POSITIVE_INFINITY }, 'findingsInMemory: expected a whole number of at least 1, got Infinity'],
   ];
 
   it('a caller tells its own mistakes by the exported UsageError class', async () => {
