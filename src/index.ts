@@ -1,5 +1,5 @@
 // The library: what `import … from 'mcec-result'` gives.
-import { assertJsonValue, checkEnvelopeWith as checkJsonEnvelope, type CheckContext } from './checks/check-envelope.js';
+import { checkEnvelopeWith as checkJsonEnvelope, jsonFormOf, type CheckContext } from './checks/check-envelope.js';
 import { createCheckContext, type CheckOptions } from './run.js';
 import { UsageError } from './errors.js';
 import { isCheckContext } from './context.js';
@@ -21,8 +21,7 @@ let defaultContext: CheckContext | undefined;
 export function checkEnvelopeWith(context: CheckContext, value: unknown): readonly RecordFinding[] {
   // `checkEnvelopeWith({}, v)` failed inside as "Cannot read properties of undefined (reading 'schema')".
   if (!isCheckContext(context)) throw new UsageError(`checkEnvelopeWith(): the first argument is a context made by createCheckContext(), got ${got(context)}`);
-  assertJsonValue(value);
-  return checkJsonEnvelope(context, value);
+  return checkJsonEnvelope(context, jsonFormOf(value));
 }
 
 /** Options of a run over inputs: given to checkEnvelope(), they were accepted and did nothing. */

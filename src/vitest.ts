@@ -8,7 +8,7 @@
 /// <reference types="vitest" preserve="true" />
 import { expect } from 'vitest';
 import { ruleCatalog } from './checks/catalog.js';
-import { assertJsonValue } from './checks/check-envelope.js';
+import { jsonFormOf } from './checks/check-envelope.js';
 import { UsageError } from './errors.js';
 import { messageWithSuggestion, widest } from './formatters/common.js';
 import { aFlag, got, optionsProblem } from './option-checks.js';
@@ -22,11 +22,12 @@ export interface McecResultOptions {
 }
 
 /** Every finding for `value`: the MCP wrapper's own (isError, structuredContent) and the envelope's. */
-export function mcecFindings(value: unknown): RecordFinding[] {
-  if (!isCallToolResult(value)) return checkEnvelope(value);
+export function mcecFindings(given: unknown): RecordFinding[] {
+  if (!isCallToolResult(given)) return checkEnvelope(given);
   // checkEnvelope holds a bare value to JSON; a wrapper is held here, before unwrapping, since
   // comparing a structuredContent that refers to itself never ended either.
-  assertJsonValue(value);
+  const value = jsonFormOf(given);
+  if (!isCallToolResult(value)) return checkEnvelope(value);
   const unwrapped = unwrapCallToolResult(value);
   // The wrapper's findings carry no severity; with no --rule settings it is the rule's default.
   const findings: RecordFinding[] = unwrapped.findings.map(({ rule, ...report }) => ({ rule, severity: ruleCatalog[rule].defaultSeverity, ...report }));

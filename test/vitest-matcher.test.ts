@@ -116,6 +116,16 @@ describe('values with no JSON form', () => {
     expect(checkEnvelope({ ok: true, result: { f() {}, u: undefined } })).toEqual([]);
   });
 
+  it('a value is checked as the JSON it is sent as', () => {
+    // Was checked as the JavaScript object: a Date result passed (the wire holds a string), and a
+    // function sessionId was faulted (the wire holds none).
+    expect(checkEnvelope({ ok: true, result: new Date(0) }).map((f) => f.message)).toEqual(['result must be an object or null (got string)']);
+    expect(checkEnvelope({ ok: true, result: {}, sessionId: () => 's' })).toEqual([]);
+    expect(checkEnvelope({ ok: true, result: { n: Number.NaN }, toJSON: () => ({ ok: false }) }).map((f) => f.message)).toEqual(['ok is false, so error is required']);
+    expect(mcecFindings({ content: [{ type: 'text', text: JSON.stringify({ ok: true, result: {} }) }], isError: false, structuredContent: { ok: true, result: { at: new Date(0) } } }).map((f) => f.rule)).toEqual(['structured-content-mismatch']);
+    expect(checkEnvelope(undefined).map((f) => f.rule)).toEqual(['schema']);
+  });
+
   it('nesting deeper than JSON.stringify walks is checked as the command line checks it; a cycle or BigInt down there is still said', () => {
     // Was: "not JSON: Maximum call stack size exceeded" from about 5,000 levels.
     let deep: unknown = [];

@@ -120,12 +120,17 @@ const noFindings: readonly RecordFinding[] = Object.freeze([]);
 /**
  * A library caller's value may be anything JavaScript allows; the checks walk JSON. A value that
  * refers to itself made a rule's walk run until the heap ran out (a V8 fatal error, no exception),
- * so one with no JSON form (a cycle, a BigInt) is a TypeError here, saying where.
+ * so one with no JSON form (a cycle, a BigInt) is a TypeError here, saying where. One with a JSON
+ * form is checked as that JSON, what a client reads on the wire: `result: new Date()` passed as an
+ * object where the wire holds a string, and a function member (absent from the wire) was faulted.
+ * A value nested too deep for JSON.stringify's stack, or with no JSON text at all (undefined), is
+ * checked as it is.
  */
-export function assertJsonValue(value: unknown): void {
+export function jsonFormOf(value: unknown): unknown {
   let reason: string | undefined;
+  let text: string | undefined;
   try {
-    JSON.stringify(value);
+    text = JSON.stringify(value) as string | undefined;
   } catch (error) {
     // Nesting deeper than JSON.stringify's stack (about 5,000 levels) is JSON all the same, as the
     // command line reads it: was refused as "Maximum call stack size exceeded". A BigInt's message
@@ -134,6 +139,7 @@ export function assertJsonValue(value: unknown): void {
     reason = error instanceof RangeError ? deepProblem(value) : isBigIntError(error) ? (deepProblem(value) ?? message) : message;
   }
   if (reason !== undefined) throw new TypeError(`mcec-result: the value to check is not JSON: ${reason}`);
+  return text === undefined ? value : JSON.parse(text);
 }
 
 function isBigIntError(error: unknown): boolean {
