@@ -2,8 +2,9 @@
 // option and listing what is valid, so `--help` is rarely needed to fix it.
 import { isRuleId, unknownRule } from './checks/catalog.js';
 import { ruleSettings } from './checks/severity.js';
-import { existsSync, fstatSync, statSync, type Stats } from 'node:fs';
+import { existsSync, fstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import type { ConfigSettings, LoadedConfig, PlainSettings } from './config.js';
+import type { OwnFile } from './context.js';
 import { UsageError } from './errors.js';
 import { formatNames, isFormatName, type FormatName } from './formatters/names.js';
 import { standardStream } from './output.js';
@@ -62,6 +63,26 @@ function stdoutByFile(path: string): Stats | undefined {
   } catch {
     // A path that cannot be looked at is said when it is written.
     return undefined;
+  }
+}
+
+/**
+ * Standard output as one of the run's own files, when it is a regular file a report goes to
+ * (`check -f json logs/ > logs/report.json`): a walk of the folder found it, emptied by the shell,
+ * and checked it as an input, with an empty-input warning every run (a --max-warnings 0 failure).
+ * Named by Linux's /proc/self/fd/1; elsewhere a redirection has no name to be found by.
+ */
+export function stdoutOwnFile(flags: Pick<CheckFlags, 'output' | 'format'>): OwnFile[] {
+  const toStdout = flags.output === undefined && (flags.format.length === 0 || flags.format.some((target) => target.file === undefined || target.file === '-'));
+  const out = toStdout && process.platform === 'linux' ? stdoutFile() : undefined;
+  if (!out?.isFile()) return [];
+  try {
+    const path = realpathSync('/proc/self/fd/1');
+    const named = statSync(path);
+    return named.dev === out.dev && named.ino === out.ino ? [{ path, role: 'the report on standard output', written: true }] : [];
+  } catch {
+    // Deleted, or not to be looked at: nothing a walk can find either.
+    return [];
   }
 }
 

@@ -5,7 +5,7 @@ import { setImmediate as macrotask } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { applyConfig, byteLimitText, dashMeansStdout, decideColor, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseBaselineOnStdout, refuseMissingPaths, refuseSharedStream, type CheckFlags, type FormatTarget } from './cli-options.js';
+import { applyConfig, byteLimitText, dashMeansStdout, decideColor, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseBaselineOnStdout, refuseMissingPaths, refuseSharedStream, stdoutOwnFile, type CheckFlags, type FormatTarget } from './cli-options.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
@@ -211,7 +211,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     ...(flags.shard !== undefined && { shard: flags.shard }),
     ...(flags.jobs !== undefined && { jobs: flags.jobs }),
     ...(flags.findingsInMemory !== undefined && { findingsInMemory: flags.findingsInMemory }),
-    ownFiles: own,
+    ownFiles: [...own, ...stdoutOwnFile(flags)],
   };
   const progress = progressLine(process.stderr, process.env, flags.progress !== false);
   if (progress) options.onProgress = (p) => progress.update(p);

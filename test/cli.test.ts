@@ -445,6 +445,25 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
     expect(result.stdout).toMatch(/exit=2\s*$/);
   });
 
+  it.skipIf(process.platform !== 'linux')('a report redirected (>) into the folder the run walks is no input of it', () => {
+    // Was an input: emptied by the shell, it was checked as one, with an empty-input warning every run.
+    const dir = tempFiles({ 'ev/a.jsonl': lines(noError) });
+    const toFile = (args: string[]) => {
+      const out = openSync(join(dir, 'ev/report.json'), 'w');
+      try {
+        return spawnSync(process.execPath, [binary, 'check', '--no-config', ...args], { cwd: dir, stdio: ['ignore', out, 'pipe'], encoding: 'utf8' });
+      } finally {
+        closeSync(out);
+      }
+    };
+    for (let run = 0; run < 2; run++) {
+      expect(toFile(['-f', 'json', 'ev/']).status).toBe(1);
+      expect(JSON.parse(readFileSync(join(dir, 'ev/report.json'), 'utf8')).summary).toMatchObject({ inputs: 1, warnings: 0 });
+    }
+    // Named, it is refused as any input the run would write over.
+    expect(toFile(['ev/report.json'])).toMatchObject({ status: 2, stderr: 'mcec-result: ev/report.json is an input, and the report on standard output this run writes would overwrite it: write the report on standard output to another file\n' });
+  });
+
   it('a human report to the terminal is coloured however stdout is named', () => {
     // Was: the default and -o - coloured, -f human=-, -f human=/dev/stdout and -o /dev/stdout plain.
     const dir = tempFiles({ 'a.jsonl': '{"ok":false}\n' });
