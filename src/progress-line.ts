@@ -5,15 +5,15 @@ import type { RunProgress } from './context.js';
 const largeInput = 16 * 1024 * 1024;
 const slowRunMs = 1000;
 
-function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 export function progressText(p: RunProgress): string {
   const rate = p.elapsedMs > 0 ? Math.round((p.entries * 1000) / p.elapsedMs) : 0;
   const share = p.totalBytes > 0 ? ` (${Math.min(100, Math.floor((p.bytes / p.totalBytes) * 100))}%)` : '';
-  const total = p.totalBytes > 0 ? ` of ${megabytes(p.totalBytes)}` : '';
-  return `checking: ${megabytes(p.bytes)}${total}${share}, ${rate.toLocaleString('en-US')} records/s, ${p.findings.toLocaleString('en-US')} findings`;
+  const total = p.totalBytes > 0 ? ` of ${mebibytes(p.totalBytes)}` : '';
+  return `checking: ${mebibytes(p.bytes)}${total}${share}, ${rate.toLocaleString('en-US')} records/s, ${p.findings.toLocaleString('en-US')} findings`;
 }
 
 export interface ProgressLine {

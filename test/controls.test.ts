@@ -367,7 +367,7 @@ describe('baselines', () => {
     expect(result.status).toBe(1);
     expect(result.report.findings).toEqual([expect.objectContaining({ rule: 'schema', line: 4 })]);
     expect(result.report.summary.baseline).toEqual({ suppressed: 2, stale: 1 });
-    expect(runCli(['check', '--baseline', 'baseline.json', 'run.jsonl'], { cwd: dir }).stdout).toMatch(/baseline\s+2 known findings suppressed\s+1 entries no longer found/);
+    expect(runCli(['check', '--baseline', 'baseline.json', 'run.jsonl'], { cwd: dir }).stdout).toMatch(/baseline\s+2 known findings suppressed\s+1 entry no longer found/);
   });
 
   it('matches identical findings by count', () => {

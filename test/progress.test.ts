@@ -10,9 +10,9 @@ const large = { bytes: 50 * 1024 * 1024, totalBytes: 100 * 1024 * 1024, entries:
 
 describe('the progress line', () => {
   it('says bytes read of total, records/s and findings so far', () => {
-    expect(progressText(large)).toBe('checking: 50.0 MB of 100.0 MB (50%), 10,000 records/s, 1,234 findings');
+    expect(progressText(large)).toBe('checking: 50.0 MiB of 100.0 MiB (50%), 10,000 records/s, 1,234 findings');
     // A file that grew while read (a live log) reads past its measured size: never over 100 %.
-    expect(progressText({ ...large, bytes: 150 * 1024 * 1024 })).toBe('checking: 150.0 MB of 100.0 MB (100%), 10,000 records/s, 1,234 findings');
+    expect(progressText({ ...large, bytes: 150 * 1024 * 1024 })).toBe('checking: 150.0 MiB of 100.0 MiB (100%), 10,000 records/s, 1,234 findings');
   });
 
   it('is redrawn in place on a terminal and cleared at the end', () => {

@@ -62,7 +62,7 @@ function counts(report: Report, c: ChalkInstance): string[] {
   return [
     `records   ${pairs([['checked', s.records], ['valid', s.valid], ['invalid', s.invalid], ['unparseable', s.unparseable], ['skipped', s.skipped]])}${skippedParts(s)}`,
     `outcomes  ${pairs([['ok', s.outcomes.ok], ['failed', s.outcomes.failed], ['unknown', s.outcomes.unknown]])}`,
-    ...(s.baseline ? [`baseline  ${pairs([['known findings suppressed', s.baseline.suppressed], ['entries no longer found', s.baseline.stale]])}`] : []),
+    ...(s.baseline ? [`baseline  ${pairs([[s.baseline.suppressed === 1 ? 'known finding suppressed' : 'known findings suppressed', s.baseline.suppressed], [s.baseline.stale === 1 ? 'entry no longer found' : 'entries no longer found', s.baseline.stale]])}`] : []),
     ...(s.interrupted ? [c.yellow.bold(interruptedText)] : []),
     ...(s.unreadable ?? []).map((failure) => c.red.bold(`unreadable: ${printable(failure.message)}`)),
   ];
