@@ -346,7 +346,7 @@ function program(setStatus: (status: number) => void): Command {
     .action(async (paths: string[], given: GivenFlags, command: Command) => {
       // The reports hold their codes' counts, not the registry check suggested from: a team's codes
       // are read again, or a merged report said no "did you mean" that its shards' had said.
-      const { codes } = configuredCodes({ ...(given.codes && { codes: given.codes }), ...(given.config !== undefined && { config: given.config }) }, command, ['codes']);
+      const { codes, settings } = configuredCodes({ ...(given.codes && { codes: given.codes }), ...(given.config !== undefined && { config: given.config }) }, command, ['codes']);
       const flags = dashMeansStdout(listsGiven(given));
       const written = writtenReports(flags);
       refuseClashes(written);
@@ -363,6 +363,10 @@ function program(setStatus: (status: number) => void): Command {
         return;
       }
       const report = mergeReports(inputs.reports, inputs.findings, loadRegistry(codes));
+      // The verdict a single run would give, which holds the config's maxWarnings (was exit 0 here
+      // where check said 1). Not for baselines, which no verdict is given on.
+      const configured = settings?.maxWarnings;
+      if (configured !== undefined && command.getOptionValueSource('maxWarnings') !== 'cli') flags.maxWarnings = configured;
       const shared = sharedInputsWarning(inputs.reports);
       if (shared !== undefined) say(shared);
       const stopped = await stoppableWrite((signal) => writeReports(report, flags, signal));

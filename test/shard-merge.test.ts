@@ -141,6 +141,18 @@ describe('merge', () => {
     expect(runCli(['merge', 's1.json', 's2.json'], { cwd: dir }).stdout).toBe(whole);
   });
 
+  it("holds the config's maxWarnings as check does, so that the merged verdict is a single run's", () => {
+    // Was: check exit 1 over the warnings, merge of its report exit 0.
+    const dir = tempFiles({ 'w.jsonl': `${JSON.stringify({ ok: false, error: { code: 'window-not-fonud', category: 'no-target', detail: 'd' } })}\n`, 'mcec-result.config.json': JSON.stringify({ maxWarnings: 0 }) });
+    expect(runCli(['check', 'w.jsonl', '-f', 'json=r.json'], { cwd: dir }).status).toBe(1);
+    expect(runCli(['check', 'w.jsonl', '--write-baseline', 'b.json'], { cwd: dir }).status).toBe(0);
+    expect(runCli(['merge', 'r.json'], { cwd: dir }).status).toBe(1);
+    expect(runCli(['merge', 'r.json', '--max-warnings', '1'], { cwd: dir }).status).toBe(0);
+    expect(runCli(['merge', '--no-config', 'r.json'], { cwd: dir }).status).toBe(0);
+    // Baselines have no verdict: the config's limit does not make their merge a report's.
+    expect(runCli(['merge', 'b.json', '-o', 'merged.json'], { cwd: dir }).status).toBe(0);
+  });
+
   it('says when an input has findings in two reports, whose records then count twice', () => {
     const copy = join(tempFiles({}), 'copy-of-shard-1.json');
     writeFileSync(copy, readFileSync(shards[0]!));

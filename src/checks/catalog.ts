@@ -52,7 +52,7 @@ export const ruleCatalog = frozen({
   'missing-result': info(missingResult),
   'inline-image': info(inlineImage),
   // unwrap/ (transcripts)
-  'transcript-truncated': { id: 'transcript-truncated', defaultSeverity: 'warning', description: "the transcript ends with its size cap's truncation marker" },
+  'transcript-truncated': { id: 'transcript-truncated', defaultSeverity: 'warning', description: "a transcript's truncation marker: the log was cut off there by its size cap" },
   'unpaired-response': { id: 'unpaired-response', defaultSeverity: 'warning', description: 'a transcript response with no request of the same id before it' },
   'unanswered-request': { id: 'unanswered-request', defaultSeverity: 'warning', description: 'a transcript request that no response answers' },
   'duplicate-response': { id: 'duplicate-response', defaultSeverity: 'error', description: 'a second response to the same JSON-RPC id in one transcript' },
