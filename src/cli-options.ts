@@ -178,7 +178,8 @@ export function parseNonEmpty(option: string, what = 'file name'): (value: strin
 export function parseOwnFile(option: string, stream: 'input' | 'output'): (value: string) => string {
   const nonEmpty = parseNonEmpty(option);
   return (value) => {
-    if (value === '-') throw new UsageError(`${option}: - would be standard ${stream}, which holds the ${stream === 'input' ? 'records' : 'report'}: name a file`);
+    // Output: said before -o is known, so not "which holds the report" (untrue with -o FILE); /dev/stdout is taken, and held to that.
+    if (value === '-') throw new UsageError(stream === 'input' ? `${option}: - would be standard input, which holds the records: name a file` : `${option}: - is not taken for it: name a file, or /dev/stdout when the report goes to a file (-o FILE)`);
     return nonEmpty(value);
   };
 }

@@ -787,9 +787,12 @@ describe('mcec-result check: output', () => {
     expect(JSON.parse(runCli(['merge', '-f', 'json=-', 'report.json'], { cwd: out }).stdout).summary.records).toBe(2);
     expect(existsSync(join(out, '-'))).toBe(false);
     // Settings files and baselines are files: - is refused, not read or written as one named "-".
-    for (const [option, stream, holds] of [['--write-baseline', 'output', 'report'], ['--baseline', 'input', 'records'], ['--codes', 'input', 'records'], ['--schema', 'input', 'records'], ['--config', 'input', 'records']]) {
-      expect(runCli(['check', option!, '-', 'run.jsonl'], { cwd: out }), option).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: ${option}: - would be standard ${stream}, which holds the ${holds}: name a file\n` });
+    for (const option of ['--baseline', '--codes', '--schema', '--config']) {
+      expect(runCli(['check', option, '-', 'run.jsonl'], { cwd: out }), option).toMatchObject({ status: 2, stdout: '', stderr: `mcec-result: ${option}: - would be standard input, which holds the records: name a file\n` });
     }
+    // Was "which holds the report", untrue with -o FILE; /dev/stdout is the way, when the report goes elsewhere.
+    expect(runCli(['check', '--write-baseline', '-', '-o', 'r.txt', 'run.jsonl'], { cwd: out })).toMatchObject({ status: 2, stdout: '', stderr: 'mcec-result: --write-baseline: - is not taken for it: name a file, or /dev/stdout when the report goes to a file (-o FILE)\n' });
+    expect(JSON.parse(runCli(['check', '--write-baseline', '/dev/stdout', '-o', 'r.txt', 'run.jsonl'], { cwd: out }).stdout).baselineVersion).toBe(1);
     expect(existsSync(join(out, '-'))).toBe(false);
   });
 
