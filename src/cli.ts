@@ -116,9 +116,8 @@ async function writeMergedBaseline(baselines: readonly { baseline: Baseline; fol
   const reportOnly = [['--format', flags.format.length > 0], ['--quiet', flags.quiet === true], ['--max-warnings', flags.maxWarnings !== undefined]] as const;
   const given = reportOnly.find(([, set]) => set);
   if (given) throw new UsageError(`merge: ${given[0]} shapes a report, and baselines merge into a baseline: write it with -o FILE (or to stdout)`);
-  const { baselineText, mergeBaselines, writtenFolder } = await loadBaselines();
-  const text = baselineText(mergeBaselines(baselines, writtenFolder(flags.output)));
-  await writeReportFile(flags.output ?? '-', [[text]], signal);
+  const { baselinePieces, mergeBaselines, writtenFolder } = await loadBaselines();
+  await writeReportFile(flags.output ?? '-', [baselinePieces(mergeBaselines(baselines, writtenFolder(flags.output)))], signal);
 }
 
 interface ExplainFlags {

@@ -19,7 +19,9 @@ export function readJsonFile(path: string, what: string, fromStdin = false, hint
   try {
     text = decodeWhole(readFileSync(fromStdin ? 0 : path));
   } catch (error) {
-    throw new UsageError(`cannot read ${what} ${path}: ${describeError(error)}`);
+    // V8's "Cannot create a string longer than 0x1fffffe8 characters" says nothing of what to do.
+    const tooLong = error instanceof Error && /string longer than/.test(error.message);
+    throw new UsageError(`cannot read ${what} ${path}: ${tooLong ? `it is over 512 MiB, more than one string holds, and a ${what} is read whole` : describeError(error)}`);
   }
   try {
     return JSON.parse(text);

@@ -269,6 +269,16 @@ describe('--schema categories', () => {
 describe('baselines', () => {
   const original = lines(ok, noError, typo, '{"ok":tru');
 
+  it('a baseline is written in pieces, the bytes of JSON.stringify(baseline, null, 2)', async () => {
+    // Was one string: ~1.9M entries passed V8's longest string ("Invalid string length"), nothing written.
+    const { baselinePieces } = await import('../src/baseline.js');
+    const entry = (i: number) => ({ rule: 'schema' as const, source: `logs/${i}.jsonl`, pointer: '/error', fingerprint: `f${i}`, count: 1 + (i % 3), message: `m "${i}" \u0000 \u2028` });
+    for (const findings of [[], [entry(1)], Array.from({ length: 200 }, (_, i) => entry(i))]) {
+      const baseline = { baselineVersion: 1 as const, tool: 'mcec-result' as const, sources: 'relative to this file' as const, findings };
+      expect([...baselinePieces(baseline)].join('')).toBe(`${JSON.stringify(baseline, null, 2)}\n`);
+    }
+  });
+
   it('--write-baseline records the findings and exits 0; --baseline then reports only new ones', () => {
     const dir = tempFiles({ 'run.jsonl': original });
     const write = runCli(['check', '--write-baseline', 'baseline.json', 'run.jsonl'], { cwd: dir });

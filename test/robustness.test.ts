@@ -2,7 +2,7 @@
 // what the user sees. No stack trace, ever.
 import { constants } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -908,5 +908,14 @@ describe('files of /proc, whose reads fall short of their end', () => {
       expect(report.summary.records + report.summary.unparseable + report.summary.skipped, path).toBe(nonBlank);
       expect(report.summary.unreadable).toBeUndefined();
     }
+  });
+});
+
+describe('a settings file over 512 MiB', () => {
+  it('is refused saying so, not with V8 words', () => {
+    // A sparse file: 600 MiB of zeros that take no disk. Was "Cannot create a string longer than 0x1fffffe8 characters".
+    const dir = tempFiles({ 'a.jsonl': '{"ok":true,"result":{}}\n', 'b.json': '' });
+    truncateSync(join(dir, 'b.json'), 600 * 2 ** 20);
+    expect(runCli(['check', '--no-config', '--baseline', 'b.json', 'a.jsonl'], { cwd: dir })).toMatchObject({ status: 2, stdout: '', stderr: 'mcec-result: cannot read baseline b.json: it is over 512 MiB, more than one string holds, and a baseline is read whole\n' });
   });
 });
