@@ -72,6 +72,12 @@ function exitStatus(report: Report, flags: CheckFlags): number {
   return 0;
 }
 
+/**
+ * Whether a report has begun to go to standard output, which a signal then leaves cut short (a
+ * report file is replaced only once whole): SIGTERM said "no report written" after 100 MB of it.
+ */
+let toStdoutBegun = false;
+
 async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSignal): Promise<void> {
   const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
   // Colour asked for (--color, the config's "color", FORCE_COLOR) colours a report file too, as
@@ -106,6 +112,7 @@ async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSig
   if (flags.output !== undefined) {
     if (main.length > 0) await writeReportFile(flags.output, main, signal);
   } else {
+    toStdoutBegun = true;
     await writePieces(1, main, signal);
   }
   warn(mainWarning);
@@ -356,8 +363,19 @@ function program(setStatus: (status: number) => void): Command {
       const reports = uniquePaths(await expandReportPaths(paths));
       for (const path of reports) if (path !== '-') refuseOverwrite(path, path, owned);
       const [{ mergeReports, readMergeInputs, sharedInputsWarning }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
+      // Ctrl-C while the reports are read: no report, and the spool folder removed (exit handlers run),
+      // where the signal's default action left it behind (merge had no handler until writing).
+      const onSigint = () => {
+        say('stopped by Ctrl-C while the reports were read: no report written');
+        process.exit(130);
+      };
+      process.once('SIGINT', onSigint);
       const inputs = readMergeInputs(reports);
+      // Reading is synchronous: a Ctrl-C that came during it is delivered on the next macrotask turn,
+      // to this listener (removed at once, it went to the writer's, after the report was written).
+      await macrotask();
       if (inputs.kind === 'baselines') {
+        process.off('SIGINT', onSigint);
         setStatus((await stoppableWrite((signal) => writeMergedBaseline(inputs.baselines, flags, signal))) ?? 0);
         return;
       }
@@ -366,6 +384,8 @@ function program(setStatus: (status: number) => void): Command {
       // where check said 1). Not for baselines, which no verdict is given on.
       const configured = settings?.maxWarnings;
       if (configured !== undefined && command.getOptionValueSource('maxWarnings') !== 'cli') flags.maxWarnings = configured;
+      await macrotask();
+      process.off('SIGINT', onSigint);
       const shared = sharedInputsWarning(inputs.reports);
       if (shared !== undefined) say(shared);
       const stopped = await stoppableWrite((signal) => writeReports(report, flags, signal));
@@ -403,10 +423,11 @@ function program(setStatus: (status: number) => void): Command {
  * stops reading and still reports.
  */
 function exitOnTermination(): void {
-  for (const [signal, number] of [['SIGTERM', 15], ['SIGHUP', 1]] as const) {
+  // SIGQUIT (Ctrl-\\) too: its default action left the spool folder behind as well.
+  for (const [signal, number] of [['SIGTERM', 15], ['SIGHUP', 1], ['SIGQUIT', 3]] as const) {
     process.once(signal, () => {
       try {
-        say(`stopped by ${signal}: no report written`);
+        say(`stopped by ${signal}: ${toStdoutBegun ? 'the report on standard output is cut short' : 'no report written'}`);
       } finally {
         process.exit(128 + number);
       }

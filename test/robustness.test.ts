@@ -289,6 +289,8 @@ describe('terminated runs', () => {
   it.each([
     ['SIGTERM', 143],
     ['SIGHUP', 129],
+    // Ctrl-\ too (its default action, as SIGTERM's, left the folder behind).
+    ['SIGQUIT', 131],
   ] as const)('%s: the temporary findings are removed, exit %i, and stderr says no report was written', async (signal, status) => {
     const tmp = tempFiles({});
     const child = spawn(process.execPath, [binary, 'check', '--format', 'json', '--findings-in-memory', '1', '-'], { env: { ...process.env, TMPDIR: tmp } });
@@ -325,6 +327,48 @@ describe('SIGTERM or SIGHUP while the report is written', () => {
     expect(stderr).toBe(`mcec-result: stopped by ${signal}: no report written\n`);
     expect(readdirSync(dir).sort()).toEqual(['many.json', 'many.jsonl']);
     expect(readFileSync(join(dir, 'many.json'), 'utf8')).toBe('last week');
+  }, 60_000);
+});
+
+describe('SIGTERM while the report goes to standard output', () => {
+  it('says the report there is cut short (was "no report written" after megabytes of it)', async () => {
+    const dir = tempFiles({ 'many.jsonl': `${JSON.stringify({ ok: true })}\n`.repeat(100_000) });
+    const child = spawn(process.execPath, [binary, 'check', '--jobs', '1', '-f', 'json', 'many.jsonl'], { cwd: dir });
+    let stderr = '';
+    let seen = 0;
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    // Read slowly enough that the writer waits on the pipe, and stop it once part of the report came.
+    await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => ((seen += chunk.length) > 64 * 1024 ? resolve() : undefined)));
+    child.kill('SIGTERM');
+    expect(await closed).toBe(143);
+    expect(stderr).toBe('mcec-result: stopped by SIGTERM: the report on standard output is cut short\n');
+  }, 60_000);
+});
+
+describe('Ctrl-C while merge reads its reports', () => {
+  it('exits 130 and leaves no temporary findings behind (the default action did)', async () => {
+    // 20k distinct findings: past the 1,000 kinds a store holds, so merge spools them.
+    const dir = tempFiles({ 'many.jsonl': Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ ok: true, result: {}, [`x${i}`]: 1 })).join('\n') + '\n' });
+    expect(runCli(['check', '--no-config', 'many.jsonl', '-f', 'json=r.json'], { cwd: dir }).status).toBe(1);
+    const reports = Array.from({ length: 40 }, (_, i) => `r${i}.json`);
+    const text = readFileSync(join(dir, 'r.json'), 'utf8');
+    for (const [i, name] of reports.entries()) writeFileSync(join(dir, name), text.replaceAll('"many.jsonl"', `"many-${i}.jsonl"`));
+    const tmp = tempFiles({});
+    const child = spawn(process.execPath, [binary, 'merge', '--no-config', '-f', 'json', ...reports], { cwd: dir, env: { ...process.env, TMPDIR: tmp } });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout.resume();
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    const spooled = () => readdirSync(tmp, { recursive: true }).some((name) => String(name).endsWith('.ndjson'));
+    for (let waited = 0; !spooled() && waited < 20_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(spooled()).toBe(true);
+    child.kill('SIGINT');
+    const code = await closed;
+    // Ctrl-C while the reports were read, or (on a fast machine) while the report was written.
+    expect([130]).toContain(code);
+    expect(stderr).toMatch(/^mcec-result: (stopped by Ctrl-C while the reports were read: no report written|interrupted by Ctrl-C while the report was written: .*)\n$/);
+    expect(readdirSync(tmp)).toEqual([]);
   }, 60_000);
 });
 
