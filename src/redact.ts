@@ -3,15 +3,14 @@
 // `error.partialResult` or `warnings[].detail` appears in any message; the pointer and rule still
 // say where and what.
 
-const redactedMembers = [/^\/result(\/|$)/, /^\/error\/(detail|lastObservation|partialResult)(\/|$)/, /^\/warnings\/\d+\/detail(\/|$)/];
+/** The members withheld: a pointer that starts with one is at or below it. */
+const redactedRoot = /^(?:\/result|\/error\/(?:detail|lastObservation|partialResult)|\/warnings\/\d+\/detail)(?=\/|$)/;
 
 export function isRedactedPointer(pointer: string): boolean {
-  return redactedMembers.some((member) => member.test(pointer));
+  return redactedRoot.test(pointer);
 }
 
 export const withheld = '(value withheld by --redact)';
-
-const redactedRoot = /^(?:\/result|\/error\/(?:detail|lastObservation|partialResult)|\/warnings\/\d+\/detail)(?=\/|$)/;
 
 /**
  * A pointer below a member --redact withholds, with the member names below it withheld as `*`
