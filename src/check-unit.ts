@@ -222,19 +222,6 @@ interface OpenFile {
 }
 
 /**
- * A file smaller than one chunk is read synchronously into a reused buffer: open, read, close.
- * Without a stat (each one also built a Stats object with four Dates: for 10k small files, stats,
- * async hops and their garbage were most of the time), and without the read that returns nothing:
- * a regular file's read returns less than asked only at its end, which readFileSync trusts its stat
- * for, so one read that falls short ends the file (10k files: ~20 ms of 0.57 s). Only regular files
- * come here; FIFOs and devices, whose reads fall short all the time, are special sources. A file
- * that fills the chunk is read on from there, on the same descriptor; the caller closes it.
- *
- * The small file's bytes are returned in place, a view of the reused buffer: they are the caller's
- * only until this thread reads the next file, which the synchronous fast path of checkUnit keeps to;
- * any other path copies them first (`ownCopy`). A copy of every file was ~30 ms of 10k small files.
- */
-/**
  * A file of /proc or /sys: a regular file to stat, whose reads fall short of its end (a page or so
  * each), so that the first short read is no end. /proc/kallsyms (5 MB) was read as its first 100
  * lines, the rest dropped without a word.
@@ -247,6 +234,20 @@ function isPseudoFile(path: string): boolean {
   return absolute.startsWith('/proc/') || absolute.startsWith('/sys/');
 }
 
+/**
+ * A file smaller than one chunk is read synchronously into a reused buffer: open, read, close.
+ * Without a stat (each one also built a Stats object with four Dates: for 10k small files, stats,
+ * async hops and their garbage were most of the time), and without the read that returns nothing:
+ * a regular file's read returns less than asked only at its end, which readFileSync trusts its stat
+ * for, so one read that falls short ends the file (10k files: ~20 ms of 0.57 s), but one of /proc
+ * or /sys (isPseudoFile), which is read on. Only regular files
+ * come here; FIFOs and devices, whose reads fall short all the time, are special sources. A file
+ * that fills the chunk is read on from there, on the same descriptor; the caller closes it.
+ *
+ * The small file's bytes are returned in place, a view of the reused buffer: they are the caller's
+ * only until this thread reads the next file, which the synchronous fast path of checkUnit keeps to;
+ * any other path copies them first (`ownCopy`). A copy of every file was ~30 ms of 10k small files.
+ */
 function readFile(path: string): Buffer | OpenFile {
   const buffer = (scratch ??= takeBuffer());
   const fd = openSync(path, 'r');

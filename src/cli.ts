@@ -352,7 +352,7 @@ function program(setStatus: (status: number) => void): Command {
     .action(async (paths: string[], given: GivenFlags, command: Command) => {
       // The reports hold their codes' counts, not the registry check suggested from: a team's codes
       // are read again, or a merged report said no "did you mean" that its shards' had said.
-      const { codes, settings } = configuredCodes({ ...(given.codes && { codes: given.codes }), ...(given.config !== undefined && { config: given.config }) }, command, ['codes']);
+      const { codes, settings } = configuredCodes(given, command, ['codes']);
       const flags = dashMeansStdout(listsGiven(given));
       const written = writtenReports(flags);
       refuseClashes(written);

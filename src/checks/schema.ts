@@ -33,7 +33,6 @@ function memberSuggestion(property: string, allowed: readonly string[], object: 
   return near !== undefined && editDistance(normalizeName(property), normalizeName(near)) < Math.min(property.length, near.length) ? near : undefined;
 }
 
-
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
