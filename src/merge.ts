@@ -127,7 +127,7 @@ interface MergedInput {
  * a finding, spooled past the budget): merging six reports of 216k findings each held them all as
  * objects, 1.4 GB. An input's findings come in place order, as a report lists them, but for its
  * findings in a second report (and any a hand-edited report lists out of order): those are held as
- * objects, as an input's late findings are in check, and merged in as the store is read, where a
+ * objects, and merged in as the store is read, where a
  * stable sort of all of them put them before.
  */
 export class MergedFindings {
@@ -147,7 +147,7 @@ export class MergedFindings {
         if (input === undefined) this.inputs.set(source, (input = { store: new FindingStore(this.budget), last: undefined }));
         sources.add(source);
       }
-      if (input.last !== undefined && byPlace(finding, input.last) < 0) return input.store.appendLate(finding);
+      if (input.last !== undefined && byPlace(finding, input.last) < 0) return input.store.appendUnsorted(finding);
       input.store.append(finding);
       input.last = finding;
     };

@@ -11,7 +11,7 @@ import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { UsageError } from './errors.js';
 import { got } from './option-checks.js';
 import { assertCheckOptions, assertInputs, conflictsWithContext, createCheckContext, isCheckContext, type CheckOptions, type OwnFile } from './context.js';
-import { ConcatList, RunFolder, SpillBudget, StoredList, heldFindings } from './findings/store.js';
+import { ConcatList, RunFolder, SpillBudget, StoredList, heldFindings, storedCount } from './findings/store.js';
 import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
 import { Tally, mergeSummaries, suggestionsFor } from './tally.js';
@@ -246,8 +246,7 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
     const wordHint: boolean = !hinted && part.findings.hintAt !== undefined;
     hinted ||= wordHint;
     // Most inputs of a folder have none: a list each was 10k lists to make and walk for 10k files.
-    const { head, late, spooled } = part.findings;
-    if (head.count + late.length + spooled > 0) findings.push(new StoredList(part.findings, { lineOffset, wordHint }));
+    if (storedCount(part.findings) > 0) findings.push(new StoredList(part.findings, { lineOffset, wordHint }));
     lineOffset += part.lines;
     entries += part.entries;
     // Ranges of a file that changed under them each fail the same way: said once.
@@ -257,7 +256,7 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
     const empty = ruleFinding(context, 'empty-input', { message: 'the input holds no record' });
     if (empty) {
       const finding: Finding = { rule: empty.rule, severity: empty.severity, message: empty.message, location: { source: source.name, line: 1 } };
-      findings.push(new StoredList({ head: heldFindings([finding]), late: [], spooled: 0, errors: empty.severity === 'error' ? 1 : 0 }));
+      findings.push(new StoredList({ head: heldFindings([finding]), unsorted: [], spooled: 0, errors: empty.severity === 'error' ? 1 : 0 }));
     }
   }
   return { findings, failures };

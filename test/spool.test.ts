@@ -227,6 +227,31 @@ describe('FindingStore', () => {
     expect(kept.head.count + more.head.count).toBe(300);
   });
 
+  it('late findings a worker posts count against this budget, spool here, and are dropped with their result', () => {
+    const posted = (from: number, count: number) => {
+      const store = new FindingStore(new SpillBudget());
+      store.append({ rule: 'schema', severity: 'error', message: 'm', location: { source: 's', line: from } });
+      for (let i = 1; i <= count; i++) store.appendLate({ rule: 'unanswered-request', severity: 'warning', message: 'u', location: { source: 's', line: from + i } });
+      return structuredClone(store.detach());
+    };
+    const here = new SpillBudget(500);
+    const dropped = posted(1, 300);
+    here.adopt(dropped);
+    here.drop(dropped);
+    expect(dropped.late!.head.count).toBe(0);
+    // 1 + 300 held and 1 + 300 more: past the budget only if the dropped ones still counted, or if late ones did not.
+    const kept = posted(1001, 300);
+    here.adopt(kept);
+    expect(kept.late!.spool).toBeUndefined();
+    const more = posted(2001, 300);
+    here.adopt(more);
+    expect(kept.late!.spool).toBeDefined();
+    expect(more.late!.spool).toBeDefined();
+    const lines = (stored: typeof kept) => Array.from(new StoredList(stored), (f) => f.location.line);
+    expect(lines(kept)).toEqual(Array.from({ length: 301 }, (_, i) => 1001 + i));
+    expect(lines(more)).toEqual(Array.from({ length: 301 }, (_, i) => 2001 + i));
+  });
+
   it('a store that spooled some of its findings posts the rest through its spool too (one file a store)', () => {
     const store = new FindingStore(new SpillBudget(10));
     const findings: Finding[] = Array.from({ length: 25 }, (_, i) => ({ rule: 'schema', severity: 'error', message: 'm', location: { source: 's', line: i + 1 } }));
@@ -322,9 +347,26 @@ describe('FindingStore', () => {
     const at = (line: number, rule: Finding['rule'] = 'schema'): Finding => ({ rule, severity: 'error', message: 'm', location: { source: 's', line } });
     for (const line of [2, 4, 6, 8]) store.append(at(line));
     store.appendLate(at(5, 'unanswered-request'));
+    // Out of place order among the late ones: held apart and sorted in.
     store.appendLate(at(1, 'unanswered-request'));
     const list = new StoredList(store.seal(), { lineOffset: 10, wordHint: false });
     expect(Array.from(list, (f) => f.location.line)).toEqual([11, 12, 14, 15, 16, 18]);
     expect(list.length).toBe(6);
+    expect(list.errors).toBe(6);
+  });
+
+  it('holds late findings as it holds the rest, and spools them past the budget', () => {
+    // Was: held as objects whatever the budget (a transcript of 6M unanswered requests ran out of heap).
+    const store = new FindingStore(new SpillBudget(10));
+    const at = (line: number, rule: Finding['rule']): Finding => ({ rule, severity: 'warning', message: rule, location: { source: 's', line } });
+    for (let line = 2; line <= 200; line += 2) store.append(at(line, 'schema'));
+    for (let line = 1; line <= 199; line += 2) store.appendLate(at(line, 'unanswered-request'));
+    const stored = store.seal();
+    expect(stored.late!.spooled).toBeGreaterThan(0);
+    expect(stored.late!.head.count).toBeLessThanOrEqual(10);
+    expect(stored.unsorted).toEqual([]);
+    const list = new StoredList(stored);
+    expect(list.length).toBe(200);
+    expect(Array.from(list, (f) => `${f.location.line} ${f.rule}`)).toEqual(Array.from({ length: 200 }, (_, k) => `${k + 1} ${k % 2 === 0 ? 'unanswered-request' : 'schema'}`));
   });
 });

@@ -18,7 +18,7 @@ const line = (direction: 'request' | 'response', payload: unknown, sessionId = S
 function run(values: unknown[]) {
   const unwrapper = autoUnwrapper(context);
   const results = values.map((value, i) => unwrapper.unwrap({ value, line: i + 1 }));
-  return { results, late: unwrapper.finish() };
+  return { results, late: [...unwrapper.finish()] };
 }
 const rules = (u: Unwrapped) => u.findings.map((f) => f.rule);
 
@@ -312,7 +312,7 @@ describe('JSON-RPC and transcripts', () => {
     const feed = (entries: (unknown | number)[]) => {
       const unwrapper = autoUnwrapper(context);
       const results = entries.map((entry, i) => (typeof entry === 'number' ? unwrapper.unreadable(entry) : unwrapper.unwrap({ value: entry, line: i + 1 })));
-      return { results, messages: unwrapper.finish().map((l) => [l.line, l.finding.message]) };
+      return { results, messages: [...unwrapper.finish()].map((l) => [l.line, l.finding.message]) };
     };
     // One before the request is not where its answer is; two after it are counted.
     expect(feed([1, line('request', request(4, 'find')), 3, 4]).messages).toEqual([[2, 'find request is never answered in this transcript, unless one of the 2 lines after it that could not be read (from line 3) holds its answer']]);
@@ -333,7 +333,7 @@ describe('JSON-RPC and transcripts', () => {
     const quiet = autoUnwrapper(createCheckContext({ rules: { 'unanswered-request': 'off', 'unpaired-response': 'off' } }));
     expect(quiet.unwrap({ value: line('response', response(1, callResult(ok))), line: 1 }).findings).toEqual([]);
     quiet.unwrap({ value: line('request', request(2, 'find')), line: 2 });
-    expect(quiet.finish()).toEqual([]);
+    expect([...quiet.finish()]).toEqual([]);
   });
 
   // Once a session's Map is large, its answered ids that are small whole numbers are held in typed

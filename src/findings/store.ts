@@ -6,8 +6,9 @@
 // of packed findings a line) to be read back, in order, when a formatter walks the report. The
 // report stays complete.
 //
-// Findings arrive in report order (line, column, rule) except the few an input only knows at its end
-// (an unanswered request); those stay in memory and are merged in as the store is read.
+// Findings arrive in report order (line, column, rule) except those an input only knows at its end
+// (unanswered requests, in their own place order): a store of their own holds those, against the same
+// budget, and they are merged in as the store is read.
 import { closeSync, mkdtempSync, openSync, readSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,8 +84,14 @@ export function heldFindings(findings: readonly Finding[]): HeldFindings {
 export interface StoredFindings {
   /** In append order, after those in the spool. */
   head: HeldFindings;
-  /** Sorted; merged into the rest as it is read. */
-  late: Finding[];
+  /**
+   * Findings an input knows only at its end (unanswered requests), in place order among themselves:
+   * held and spooled as the rest are (a transcript of a million unanswered requests held them all
+   * as objects), and merged into the rest as it is read.
+   */
+  late?: StoredFindings;
+  /** Findings that came out of place order (merge: an input's in a second report): sorted, merged in as read. */
+  unsorted: Finding[];
   /** The temporary file and the byte ranges of it that hold this store's first findings, in order. */
   spool?: { path: string; regions: [number, number][] };
   spooled: number;
@@ -248,6 +255,7 @@ export class SpillBudget {
    * spilled into this thread's spool when it is spent: the worker's budget let them go.
    */
   adopt(stored: StoredFindings): void {
+    if (stored.late) this.adopt(stored.late);
     // detach() posts held findings only from a store that spooled none: a spill here starts this
     // store's spool in this thread's file. (A store with both is left as it is.)
     if (stored.head.count === 0 || stored.spool !== undefined) return;
@@ -265,6 +273,7 @@ export class SpillBudget {
 
   /** A result the run drops (read again, or unplaceable after Ctrl-C): its findings count no more, and go unread. */
   drop(stored: StoredFindings): void {
+    if (stored.late) this.drop(stored.late);
     for (const holder of this.holders) if (holder.holds(stored)) return holder.discard();
   }
 
@@ -311,8 +320,12 @@ export class FindingStore {
   /** `data`: a sealed store's, posted by another thread (SpillBudget.adopt). */
   constructor(
     private readonly budget: SpillBudget,
-    private readonly data: StoredFindings = { head: emptyHead, late: [], spooled: 0, errors: 0 },
+    private readonly data: StoredFindings = { head: emptyHead, unsorted: [], spooled: 0, errors: 0 },
   ) {}
+
+  /** The store of the findings appended late, made with the first, and the last of them. */
+  private late: FindingStore | undefined;
+  private lastLate: Finding | undefined;
 
   /** The next finding in report order; `hint` marks a parse error that framing may be the cause of. */
   append(finding: Finding, hint?: ParseHint): void {
@@ -341,10 +354,23 @@ export class FindingStore {
     this.budget.hold(this, newKind);
   }
 
-  /** A finding known only at the input's end, at an earlier line. */
+  /**
+   * A finding known only at the input's end, at an earlier line. Those appended late come in place
+   * order among themselves (an input's unanswered requests do); one that does not is held as an
+   * object and sorted in.
+   */
   appendLate(finding: Finding): void {
+    if (this.lastLate !== undefined && byPlace(finding, this.lastLate) < 0) return this.appendUnsorted(finding);
     if (finding.severity === 'error') this.data.errors++;
-    this.data.late.push(finding);
+    this.late ??= new FindingStore(this.budget, (this.data.late = { head: emptyHead, unsorted: [], spooled: 0, errors: 0 }));
+    this.late.append(finding);
+    this.lastLate = finding;
+  }
+
+  /** A finding out of place order, held as an object until the store is read. */
+  appendUnsorted(finding: Finding): void {
+    if (finding.severity === 'error') this.data.errors++;
+    this.data.unsorted.push(finding);
   }
 
   holds(stored: StoredFindings): boolean {
@@ -375,7 +401,8 @@ export class FindingStore {
 
   /** The findings, complete and in order. */
   seal(): StoredFindings {
-    this.data.late.sort(byPlace);
+    this.data.unsorted.sort(byPlace);
+    this.late?.seal();
     return this.data;
   }
 
@@ -386,6 +413,7 @@ export class FindingStore {
    * spool is one file, and the other thread would spill the rest into its own.
    */
   detach(): StoredFindings {
+    this.late?.detach();
     if (this.data.spool !== undefined) this.spill();
     this.budget.release(this, this.data.head.count, this.data.head.kinds.length);
     return this.seal();
@@ -635,7 +663,7 @@ export class StoredList extends WalkedList {
     private readonly placement: Placement = { lineOffset: 0, wordHint: true },
   ) {
     super();
-    this.length = stored.spooled + stored.head.count + stored.late.length;
+    this.length = storedCount(stored);
   }
 
   get errors(): number {
@@ -666,16 +694,29 @@ export class StoredList extends WalkedList {
   }
 
   *[Symbol.iterator](): Iterator<Finding> {
-    const { late } = this.stored;
-    const offset = this.placement.lineOffset;
-    if (late.length === 0) return yield* this.appended();
-    let k = 0;
-    for (const finding of this.appended()) {
-      while (k < late.length && byPlace(shifted(late[k]!, offset), finding) < 0) yield shifted(late[k++]!, offset);
-      yield finding;
-    }
-    while (k < late.length) yield shifted(late[k++]!, offset);
+    const { late, unsorted } = this.stored;
+    const { lineOffset } = this.placement;
+    let walk: Iterable<Finding> = this.appended();
+    if (late) walk = inPlaceOrder(walk, new StoredList(late, { lineOffset, wordHint: false }));
+    if (unsorted.length > 0) walk = inPlaceOrder(walk, unsorted.map((finding) => shifted(finding, lineOffset)));
+    yield* walk;
   }
+}
+
+/** How many findings a store's data holds, wherever they are. */
+export function storedCount(stored: StoredFindings): number {
+  return stored.spooled + stored.head.count + stored.unsorted.length + (stored.late ? storedCount(stored.late) : 0);
+}
+
+/** Two lists in place order as one; on a tie `first`'s finding comes first. */
+function* inPlaceOrder(first: Iterable<Finding>, second: Iterable<Finding>): Generator<Finding> {
+  const others = second[Symbol.iterator]();
+  let other = others.next();
+  for (const finding of first) {
+    for (; !other.done && byPlace(other.value, finding) < 0; other = others.next()) yield other.value;
+    yield finding;
+  }
+  for (; !other.done; other = others.next()) yield other.value;
 }
 
 /** A copy when it moves: stored findings are read again by every format, so they are never changed in place. */

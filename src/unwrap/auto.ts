@@ -35,8 +35,17 @@ interface UnreadableMark {
 
 /** Requests in the order they came, taken from the front without copying the rest. */
 class Queue {
-  private items: Request[] = [];
+  private readonly items: Request[];
   private head = 0;
+
+  /**
+   * An array made with its first request is one element long, where one pushed onto `[]` took room
+   * for 17: most queues only ever hold one, and a transcript of a million unanswered requests has a
+   * million of them.
+   */
+  constructor(first?: Request) {
+    this.items = first === undefined ? [] : [first];
+  }
 
   get size(): number {
     return this.items.length - this.head;
@@ -113,8 +122,10 @@ interface Slot {
   guessed: Request | undefined;
 }
 
-function newSlot(answered: Answered | null | undefined): Slot {
-  return { toolCalls: new Queue(), others: undefined, answered, cancels: 0, cancelledBefore: 0, guessed: undefined };
+/** `first`: the request that opens it, if a request does. */
+function newSlot(answered: Answered | null | undefined, first?: Request): Slot {
+  const toolCall = first === undefined || first.method === 'tools/call';
+  return { toolCalls: new Queue(toolCall ? first : undefined), others: toolCall ? undefined : new Queue(first), answered, cancels: 0, cancelledBefore: 0, guessed: undefined };
 }
 
 /**
@@ -329,7 +340,7 @@ class AutoUnwrapper implements Unwrapper {
     return this.pairing?.paired() ?? false;
   }
 
-  finish(): LateFinding[] {
+  finish(): Iterable<LateFinding> {
     return this.pairing?.finish() ?? [];
   }
 }
@@ -422,11 +433,10 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
         const request: Request = { method, tool, line: where.line, entry: where.entry, transcript: where.inTranscript, unreadable: mark };
         markTaken = true;
         const state = requests.get(key);
-        let slot: Slot;
-        if (state !== undefined && isSlot(state)) slot = state;
-        else requests.set(key, (slot = newSlot(state ?? session.answered?.take(key))));
-        if (method === 'tools/call') slot.toolCalls.push(request);
-        else (slot.others ??= new Queue()).push(request);
+        if (state === undefined || !isSlot(state)) requests.set(key, newSlot(state ?? session.answered?.take(key), request));
+        else if (method === 'tools/call') state.toolCalls.push(request);
+        else if (state.others) state.others.push(request);
+        else state.others = new Queue(request);
       } else if (method === 'notifications/cancelled' && isObject(message['params'])) {
         const cancelledKey = idKey(message['params']['requestId']);
         const state = cancelledKey === undefined ? undefined : requests.get(cancelledKey);
@@ -551,7 +561,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       markTaken = false;
     },
     paired: () => sawJsonRpc,
-    finish() {
+    *finish() {
       const unanswered: Request[] = [];
       // Plain loops: a generator and a spread per id cost a 200k-call transcript ~140 ms here.
       for (const { requests } of sessions.values()) {
@@ -568,12 +578,10 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       // In the order the requests came, not the Map's: an id answered leaves it, and comes back at
       // its end when asked again. Findings of one line (a `.json` array on one line) keep this order.
       unanswered.sort((a, b) => a.entry - b.entry);
-      const late: LateFinding[] = [];
       for (const request of unanswered) {
         const [made] = finding('unanswered-request', `${shorten(request.tool ?? request.method)} request is never answered in this transcript${unlessUnreadableAfter(request.unreadable)}`);
-        if (made) late.push({ line: request.line, finding: made, ...(request.tool !== undefined && { tool: request.tool }), wrapping: 'transcript' });
+        if (made) yield { line: request.line, finding: made, ...(request.tool !== undefined && { tool: request.tool }), wrapping: 'transcript' };
       }
-      return late;
     },
   };
 }

@@ -41,7 +41,8 @@ export interface FramedValue {
 /** One per input: wrappers that pair lines (transcripts) keep their state here. */
 export interface Unwrapper {
   unwrap(framed: FramedValue): Unwrapped;
-  finish(): LateFinding[];
+  /** Made one at a time as they are taken, in place order: an input may leave a million. */
+  finish(): Iterable<LateFinding>;
   /** A line framing could not read: it may hold what a pairing finding would say is missing. */
   unreadable(line: number): void;
   /** Whether a JSON-RPC message was seen: its pairing spans the input, so the input cannot be split. */
