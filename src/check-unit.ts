@@ -449,7 +449,8 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
         const path = source.path;
         // A FIFO cannot be read from its start twice: opened again, it waits for a writer.
         const reread = path === undefined || range || source.special ? undefined : kept ? () => [kept] : () => readAgain(path, signal);
-        lines = await frameInput(await decodeInput(raw, reread), framing, options, checker);
+        const { chunks, from } = await decodeInput(raw, reread);
+        lines = await frameInput(chunks, framing, from ? { ...options, decodedFrom: from } : options, checker);
       }
     }
   } catch (error) {

@@ -388,6 +388,23 @@ describe('mcec-result check: inputs', () => {
     expect(report.summary).toMatchObject({ records: 4, invalid: 2, unparseable: 0 });
     expect(report.findings.map((f: { source: string; line: number }) => `${f.source}:${f.line}`)).toEqual(['ps.jsonl:2', 'bom.jsonl:2']);
   });
+
+  it('a UTF-16 fault is worded as UTF-16, at its line and column, not as the UTF-8 decoding makes of it', () => {
+    // Was: "invalid UTF-8 (byte 0xed): a lone surrogate ..." of a file that holds no UTF-8.
+    const units = Buffer.from('{"ok":true,"result":{}}\n{"ok":true,"result":{"a":"x\ud800"}}\n', 'utf16le');
+    const dir = tempFiles({
+      'le.jsonl': Buffer.concat([Buffer.from([0xff, 0xfe]), units, Buffer.from([0x41])]),
+      'be.json': Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(Buffer.from('[{"ok":true,"result":{}},\n"\udc01"]', 'utf16le')).swap16()]),
+      'utf8.jsonl': Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}\n')]),
+    });
+    const { report } = runJson(['le.jsonl', 'be.json', 'utf8.jsonl'], { cwd: dir });
+    expect(report.findings.map((f: { source: string; line: number; column?: number; message: string }) => `${f.source}:${f.line}:${f.column} ${f.message}`)).toEqual([
+      'le.jsonl:2:28 invalid UTF-16LE: a lone surrogate, U+D800, half of a character',
+      'le.jsonl:3:1 invalid UTF-16LE: the file ends in an odd byte, half of a 2-byte unit',
+      'be.json:2:2 invalid UTF-16BE: a lone surrogate, U+DC01, half of a character',
+      'utf8.jsonl:1:7 invalid UTF-8 (byte 0xed): a lone surrogate, U+D800, half of a character',
+    ]);
+  });
 });
 
 describe('mcec-result check: usage errors exit 2 with one clear line', () => {

@@ -244,16 +244,16 @@ describe('decodeInput', () => {
   const text = '{"ok":true}\n{"ok":false}\n';
 
   it('passes UTF-8 through and strips its BOM', async () => {
-    expect(await collect(await decodeInput(chunksOf(Buffer.from(text), 5)))).toBe(text);
-    expect(await collect(await decodeInput(chunksOf(Buffer.from(`\uFEFF${text}`), 1)))).toBe(text);
+    expect(await collect((await decodeInput(chunksOf(Buffer.from(text), 5))).chunks)).toBe(text);
+    expect(await collect((await decodeInput(chunksOf(Buffer.from(`\uFEFF${text}`), 1))).chunks)).toBe(text);
   });
 
   it('decodes UTF-16 LE and BE by their BOM', async () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
-    expect(await collect(await decodeInput(chunksOf(le, 3)))).toBe(text);
+    expect(await collect((await decodeInput(chunksOf(le, 3))).chunks)).toBe(text);
     const be = Buffer.from(le);
     be.swap16();
-    expect(await collect(await decodeInput(chunksOf(be, 3)))).toBe(text);
+    expect(await collect((await decodeInput(chunksOf(be, 3))).chunks)).toBe(text);
   });
 
   it('UTF-16 in any chunking: pairs whole, a lone surrogate and an odd last byte marked as no UTF-8 holds them', async () => {
@@ -262,7 +262,7 @@ describe('decodeInput', () => {
     const units = Buffer.from(odd, 'utf16le');
     for (const [bom, body] of [[Buffer.from([0xff, 0xfe]), units], [Buffer.from([0xfe, 0xff]), Buffer.from(units).swap16()]] as const) {
       for (const size of [1, 2, 3, 5, 7, 64]) {
-        const decoded = await collectBytes(await decodeInput(chunksOf(Buffer.concat([bom, body, Buffer.from([0x41])]), size)));
+        const decoded = await collectBytes((await decodeInput(chunksOf(Buffer.concat([bom, body, Buffer.from([0x41])]), size))).chunks);
         expect(decoded.toString('latin1'), String(size)).toBe(Buffer.concat([Buffer.from('{"a":"😀"}\n{"b":"x'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('y"}\n{"c":"'), Buffer.from([0xed, 0xb0, 0x80]), Buffer.from('"}\n'), Buffer.from([0xff])]).toString('latin1'));
       }
     }
@@ -271,14 +271,14 @@ describe('decodeInput', () => {
   });
 
   it('gunzips by magic bytes, whatever the name', async () => {
-    expect(await collect(await decodeInput(chunksOf(gzipSync(`\uFEFF${text}`), 4)))).toBe(text);
+    expect(await collect((await decodeInput(chunksOf(gzipSync(`\uFEFF${text}`), 4))).chunks)).toBe(text);
   });
 
   it('says so when gzip data ends early', async () => {
     const lines = Array.from({ length: 2000 }, (_, i) => `{"ok":true,"result":{"n":${(i * 7919) % 104729}}}\n`).join('');
     const whole = gzipSync(lines);
     const cut = whole.subarray(0, whole.length >> 1);
-    await expect(collect(await decodeInput(chunksOf(cut, 50)))).rejects.toThrow('gzip data ends early');
+    await expect(collect((await decodeInput(chunksOf(cut, 50))).chunks)).rejects.toThrow('gzip data ends early');
   });
 });
 

@@ -586,7 +586,7 @@ describe('the small-file fast path', () => {
         } catch (error) {
           fastError = error;
         }
-        const slowLines = await frameInput(await decodeInput(chunksOf(bytes, size)), framing, options, slow).catch((error: unknown) => {
+        const slowLines = await frameInput((await decodeInput(chunksOf(bytes, size))).chunks, framing, options, slow).catch((error: unknown) => {
           expect(String(error)).toBe(String(fastError));
           return undefined;
         });

@@ -5,14 +5,14 @@ import { JsonArrayStreamer } from './json-array-stream.js';
 import { isJsonSpace } from './json-bytes.js';
 import { LineIndex } from './line-index.js';
 import { locateParseError } from './parse-error.js';
-import { firstInvalidUtf8, invalidUtf8Message, isUtf8 } from './utf8.js';
+import { firstInvalidUtf8, invalidUtf8Message, isUtf8, type DecodedFrom } from './utf8.js';
 
-export function frameDocument(bytes: Buffer, options: { redact?: boolean } = {}): Framed[] {
+export function frameDocument(bytes: Buffer, options: { redact?: boolean; decodedFrom?: DecodedFrom } = {}): Framed[] {
   if (!isUtf8(bytes)) {
     const { index } = firstInvalidUtf8(bytes);
     const prefix = bytes.subarray(0, index).toString('utf8');
     const { line, column } = new LineIndex(prefix).position(prefix.length);
-    return [{ kind: 'unparseable', line, column, message: invalidUtf8Message(bytes, index) }];
+    return [{ kind: 'unparseable', line, column, message: invalidUtf8Message(bytes, index, options.decodedFrom) }];
   }
   let first = 0;
   while (first < bytes.length && isJsonSpace(bytes[first]!)) first++;

@@ -3,6 +3,7 @@ import { InputDataError, InputEndsEarly } from '../sources/decode.js';
 import { frameDocument } from './document.js';
 import { JsonArrayStreamer, NotAnArray } from './json-array-stream.js';
 import { NdjsonFramer, defaultMaxLineBytes, type FramedSink } from './ndjson.js';
+import type { DecodedFrom } from './utf8.js';
 
 export type InputMode = 'auto' | 'json' | 'ndjson';
 export const inputModes: readonly InputMode[] = ['auto', 'json', 'ndjson'];
@@ -24,6 +25,8 @@ export interface FramingOptions {
   redact?: boolean;
   /** A `.json` document larger than this is streamed (arrays) or refused; tests lower it. */
   maxDocumentBytes?: number;
+  /** What the input was decoded from, when not UTF-8: its faults are worded as that encoding's. */
+  decodedFrom?: DecodedFrom;
 }
 
 export type { FramedSink } from './ndjson.js';

@@ -11,7 +11,7 @@ export interface FramedSink {
 }
 import { extractObject } from './extract.js';
 import { locateParseError } from './parse-error.js';
-import { firstInvalidUtf8, invalidUtf8Message, isAscii, isUtf8 } from './utf8.js';
+import { firstInvalidUtf8, invalidUtf8Message, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -70,8 +70,11 @@ export class NdjsonFramer {
 
   /** Bytes decoded at a time; tests lower it, to put window edges among every kind of line. */
   private readonly windowBytes: number;
+  /** The input's encoding before decoding, when it was not UTF-8. */
+  private readonly decodedFrom: DecodedFrom | undefined;
 
-  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean; windowBytes?: number } = {}) {
+  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean; windowBytes?: number; decodedFrom?: DecodedFrom } = {}) {
+    this.decodedFrom = options.decodedFrom;
     this.maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
     this.windowBytes = options.windowBytes ?? defaultWindowBytes;
     this.extract = options.extract ?? false;
@@ -203,7 +206,7 @@ export class NdjsonFramer {
       const content = bytes.subarray(start, end);
       if (!isUtf8(content)) {
         const { index, column } = firstInvalidUtf8(content);
-        out.push({ kind: 'unparseable', line, column, message: invalidUtf8Message(content, index), text: content.toString('latin1') });
+        out.push({ kind: 'unparseable', line, column, message: invalidUtf8Message(content, index, this.decodedFrom), text: content.toString('latin1') });
         return;
       }
     }

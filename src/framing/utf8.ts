@@ -18,19 +18,25 @@ export function firstInvalidUtf8(bytes: Uint8Array): { index: number; column: nu
   return { index, column };
 }
 
+/** The encoding an input was decoded from into the UTF-8 framing reads, when it was not UTF-8. */
+export type DecodedFrom = 'UTF-16LE' | 'UTF-16BE';
+
 /**
  * Why the byte at `index` (as firstInvalidUtf8 found it) is no UTF-8: its value, and, for ED A0-BF
- * xx, the lone surrogate those bytes encode, which is what a UTF-16 input holding one becomes here
- * (and what CESU-8 or WTF-8 writers put in a UTF-8 file).
+ * xx, the lone surrogate those bytes encode (what CESU-8 or WTF-8 writers put in a UTF-8 file). Of
+ * an input decoded from UTF-16 (`from`), whose faults decoding marks with such bytes, the fault is
+ * the UTF-16 one: a lone surrogate, or an odd byte at the end (marked 0xFF).
  */
-export function invalidUtf8Message(bytes: Uint8Array, index: number): string {
+export function invalidUtf8Message(bytes: Uint8Array, index: number, from?: DecodedFrom): string {
   const byte = `byte 0x${bytes[index]!.toString(16).padStart(2, '0')}`;
   const [b0, b1, b2] = [bytes[index]!, bytes[index + 1], bytes[index + 2]];
+  const encoding = from ?? 'UTF-8';
   if (b0 === 0xed && b1 !== undefined && b1 >= 0xa0 && b1 <= 0xbf && b2 !== undefined && b2 >= 0x80 && b2 <= 0xbf) {
     const unit = ((b0 & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
-    return `invalid UTF-8 (${byte}): a lone surrogate, U+${unit.toString(16).toUpperCase()}, half of a character`;
+    return `invalid ${encoding}${from ? '' : ` (${byte})`}: a lone surrogate, U+${unit.toString(16).toUpperCase()}, half of a character`;
   }
-  return `invalid UTF-8 (${byte})`;
+  if (from && b0 === 0xff) return `invalid ${encoding}: the file ends in an odd byte, half of a 2-byte unit`;
+  return `invalid ${encoding} (${byte})`;
 }
 
 // Returns the length of the well-formed sequence at `i`, or 0 (RFC 3629 table 3-7 ranges).

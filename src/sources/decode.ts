@@ -3,6 +3,7 @@
 // BOM: what Windows PowerShell's `>` writes) to UTF-8. Everything stays a stream.
 import { Readable, pipeline } from 'node:stream';
 import { loadZlib } from '../lazy.js';
+import type { DecodedFrom } from '../framing/utf8.js';
 import { loneSurrogate } from '../text.js';
 
 export class InputDataError extends Error {
@@ -184,12 +185,17 @@ export function decodeWhole(bytes: Buffer): string {
   return bytes.toString('utf8', hasUtf8Bom(bytes) ? 3 : 0);
 }
 
-export async function decodeInput(raw: ChunkSource, reread?: Reread): Promise<AsyncIterable<Buffer>> {
+/** An input as UTF-8 chunks, and what it was decoded from when it was UTF-16. */
+export interface DecodedInput {
+  chunks: AsyncIterable<Buffer>;
+  from?: DecodedFrom;
+}
+
+export async function decodeInput(raw: ChunkSource, reread?: Reread): Promise<DecodedInput> {
   let { head, stream } = await peek(raw, 3);
   if (isGzip(head)) ({ head, stream } = await peek(gunzip(stream, reread), 3));
-  if (hasUtf8Bom(head)) return skip(stream, 3);
-  // TextDecoder drops the UTF-16 BOM itself.
+  if (hasUtf8Bom(head)) return { chunks: skip(stream, 3) };
   const utf16 = utf16Of(head);
-  if (utf16 !== undefined) return utf16ToUtf8(stream, utf16);
-  return stream;
+  if (utf16 !== undefined) return { chunks: utf16ToUtf8(stream, utf16), from: utf16 === 'utf-16le' ? 'UTF-16LE' : 'UTF-16BE' };
+  return { chunks: stream };
 }
