@@ -257,6 +257,48 @@ describe('JSON-RPC and transcripts', () => {
     // An open request left behind is still reported, at its own line.
     const open = run([line('request', request(1, 'capture')), line('request', request(1, 'find')), line('response', response(1, callResult(ok)))]);
     expect(open.late).toEqual([expect.objectContaining({ line: 2, tool: 'find' })]);
+    // The guess stands while other tool calls are answered: two tool calls and a ping, an error, then
+    // two tool results. Was: the first result dropped the guess, the second went to the ping and
+    // was skipped, its envelope unchecked (found by a QA helper).
+    const two = run([line('request', request(1, 'capture')), line('request', request(1, 'find')), ping, timedOut, line('response', response(1, callResult(ok))), line('response', response(1, callResult({ ok: false })))]);
+    expect(two.results.slice(3)).toMatchObject([{ kind: 'skipped', protocolError: true }, { kind: 'record', tool: 'find' }, { kind: 'record', tool: 'capture', hasEnvelope: true }]);
+    expect(two.late).toEqual([]);
+    // Two pings and two errors: the second error goes to a ping (no tool call is open), the guess on
+    // the first still stands, and the tool result takes it back.
+    const pings = run([line('request', request(1, 'capture')), ping, line('request', request(1, 'find')), ping, timedOut, line('response', response(1, callResult(ok))), timedOut, line('response', response(1, callResult({ ok: false })))]);
+    expect(pings.results.map((r) => (r.kind === 'record' ? r.tool : r.kind))).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'find', 'skipped', 'capture']);
+    expect(pings.late).toEqual([]);
+  });
+
+  it('pairs each transcript session apart, also one whose sessionId is a number', () => {
+    // Was: a sessionId that is no string paired in the nameless session, sessions 101 and 102 as
+    // one, and 102's failure went to 101's tool (found by a QA helper). Not counted as a session
+    // name: the number is kept apart from the string "101", too.
+    const results = run([
+      line('request', request(1, 'capture'), 101 as unknown as string),
+      line('request', request(1, 'find'), 102 as unknown as string),
+      line('request', request(1, 'click'), '101'),
+      line('response', response(1, callResult(failed, true)), 102 as unknown as string),
+      line('response', response(1, callResult(ok)), 101 as unknown as string),
+      line('response', response(1, callResult(ok)), '101'),
+    ]);
+    expect(results.results.slice(3)).toMatchObject([
+      { kind: 'record', tool: 'find', sessionId: undefined, findings: [] },
+      { kind: 'record', tool: 'capture', sessionId: undefined, findings: [] },
+      { kind: 'record', tool: 'click', sessionId: '101', findings: [] },
+    ]);
+    expect(results.late).toEqual([]);
+  });
+
+  it('an id that is never emptied lets go of the requests it answered, and still pairs each in turn', () => {
+    // A client pipelining on one id: always one request open. Was: every request answered stayed in
+    // the id's queue (~100 bytes each, found by a QA helper); the order must survive letting them go.
+    const values: unknown[] = [line('request', request(0, 'tool-0'))];
+    for (let k = 1; k <= 5000; k++) values.push(line('request', request(0, `tool-${k}`)), line('response', response(0, callResult(ok))));
+    const { results, late } = run(values);
+    const tools = results.filter((r) => r.kind === 'record').map((r) => (r.kind === 'record' ? r.tool : undefined));
+    expect(tools).toEqual(Array.from({ length: 5000 }, (_, k) => `tool-${k}`));
+    expect(late).toEqual([expect.objectContaining({ line: 10000, tool: 'tool-5000' })]);
   });
 
   it('a request its sender cancelled is not unanswered, and an answer that comes anyway is checked', () => {

@@ -33,6 +33,9 @@ interface UnreadableMark {
   firstAfter: number | undefined;
 }
 
+/** Answered requests a queue that is never emptied holds before it lets them go. */
+const compactFrom = 1024;
+
 /** Requests in the order they came, taken from the front without copying the rest. */
 class Queue {
   private readonly items: Request[];
@@ -57,8 +60,11 @@ class Queue {
 
   take(): Request | undefined {
     const request = this.items[this.head++];
-    // Emptied: start again, so that a long-lived id holds no answered requests.
+    // Emptied: start again, so that a long-lived id holds no answered requests. One that never
+    // empties (a client pipelining on one id) held every request it had answered, ~100 bytes each:
+    // those go once they are half the array, which costs each request one move at most.
     if (this.head >= this.items.length) (this.items.length = 0), (this.head = 0);
+    else if (this.head >= compactFrom && 2 * this.head >= this.items.length) this.items.splice(0, this.head), (this.head = 0);
     return request;
   }
 
@@ -241,7 +247,11 @@ function answerOf(slot: Slot, toolCallFirst: boolean, toolResult: boolean, isErr
     const from = slot.cancelledBefore;
     request = toolCallFirst ? (toolCalls.size > 0 ? toolCalls.takeFrom(from) : others?.takeFrom(from)) : others && others.size > 0 ? others.takeFrom(from) : toolCalls.takeFrom(from);
   }
-  slot.guessed = isError && request?.method === 'tools/call' && others !== undefined && others.size > 0 ? request : undefined;
+  // The guess stands while another method's request is open to have had the error, whatever answers
+  // other tool calls meanwhile: dropped at the first tool result after it, the next one went to the
+  // open ping, and its envelope was skipped unchecked.
+  if (isError && request?.method === 'tools/call' && others !== undefined && others.size > 0) slot.guessed = request;
+  else if (request === slot.guessed || others === undefined || others.size === 0) slot.guessed = undefined;
   slot.cancels = Math.min(slot.cancels, openCount(slot));
   return request;
 }
@@ -273,6 +283,12 @@ interface Where {
   inTranscript: boolean;
   /** The transcript line's sessionId. */
   sessionId: string | undefined;
+  /**
+   * The session the line's requests and responses pair in: its sessionId, also when that is a
+   * number or a boolean (which is no session name to count: sessions 101 and 102 paired as one, and
+   * one's answer went to the other's tool), '' when there is none.
+   */
+  pairing: string | number | boolean;
 }
 
 const truncationKey = 'truncated';
@@ -352,9 +368,9 @@ export function autoUnwrapper(context: CheckContext): Unwrapper {
 function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
   // Per transcript session, by JSON-RPC id: a Map tells 7 from "7" itself, and no key string is
   // built per line.
-  const sessions = new Map<string, Session>();
+  const sessions = new Map<string | number | boolean, Session>();
   const kinds = new RequestKinds();
-  const sessionOf = (id: string): Session => {
+  const sessionOf = (id: string | number | boolean): Session => {
     let session = sessions.get(id);
     if (!session) sessions.set(id, (session = { requests: new Map(), answered: undefined }));
     return session;
@@ -416,7 +432,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     sawJsonRpc = true;
     const id = message['id'];
     const key = idKey(id);
-    const session = sessionOf(where.sessionId ?? '');
+    const session = sessionOf(where.pairing);
     const { requests } = session;
     const wrapping = wrappingOf(where, 'jsonrpc');
     // `"error": null` beside a result is JSON-RPC 1.0's success, which some stacks still send; and a
@@ -521,9 +537,11 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       }
       if (!where.inTranscript && has(value, 'direction') && has(value, 'payload')) {
         const sessionId = stringMember(value, 'sessionId');
+        const given = value['sessionId'];
+        const pairing = sessionId ?? (typeof given === 'number' || typeof given === 'boolean' ? given : '');
         // Recognised in turn whatever it is and whichever its direction, as an object payload
         // always was (spec section 7): a non-object is a bare envelope, a schema-invalid record.
-        return recognise(value['payload'], { line: where.line, entry: where.entry, extracted: where.extracted, inTranscript: true, sessionId });
+        return recognise(value['payload'], { line: where.line, entry: where.entry, extracted: where.extracted, inTranscript: true, sessionId, pairing });
       }
       if (has(value, 'jsonrpc')) return jsonRpc(value, where);
       if (isCallToolResult(value)) return mcpRecord(value, where, wrappingOf(where, 'mcp'));
@@ -549,7 +567,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       if (isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
         return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
       }
-      return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined });
+      return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: '' });
     },
     unreadable(line: number) {
       unreadableCount++;
