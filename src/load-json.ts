@@ -6,6 +6,7 @@ import { readJsonAsset } from './assets.js';
 import { ownSchemaValidator } from './lazy.js';
 import { UsageError, describeError } from './errors.js';
 import { LineIndex } from './framing/line-index.js';
+import { parseJson } from './framing/nesting.js';
 import { locateParseError } from './framing/parse-error.js';
 import { isObject } from './checks/envelope.js';
 import { schemaAt, typeMismatch } from './checks/schema.js';
@@ -24,7 +25,7 @@ export function readJsonFile(path: string, what: string, fromStdin = false, hint
     throw new UsageError(`cannot read ${what} ${path}: ${tooLong ? `it is over 512 MiB, more than one string holds, and a ${what} is read whole` : describeError(error)}`);
   }
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (error) {
     const failure = locateParseError(text, error);
     const { line, column } = new LineIndex(text).position(failure.offset);

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { frameDocument as frameDocumentWithText } from '../src/framing/document.js';
+import { NestingError, checkNesting } from '../src/framing/nesting.js';
 import { extractObject } from '../src/framing/extract.js';
 import { frameInput } from '../src/framing/index.js';
 import { NdjsonFramer, hintText } from '../src/framing/ndjson.js';
@@ -26,7 +27,11 @@ function frameAllWithText(text: string | Buffer, chunkSize = Infinity, maxLineBy
 }
 
 const frameAll = (text: string | Buffer, chunkSize = Infinity, maxLineBytes?: number) => untexted(frameAllWithText(text, chunkSize, maxLineBytes));
-const frameDocument = (bytes: Buffer, options?: { redact?: boolean }) => untexted(frameDocumentWithText(bytes, options));
+const frameDocument = (bytes: Buffer, options: { redact?: boolean } = {}) => {
+  const framed: Framed[] = [];
+  frameDocumentWithText(bytes, options, framed);
+  return untexted(framed);
+};
 
 async function* chunksOf(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
@@ -237,6 +242,34 @@ describe('frameDocument', () => {
 
   it('yields nothing for a blank document', () => {
     expect(frameDocument(Buffer.from('  \n\t\n'))).toEqual([]);
+  });
+});
+
+describe('checkNesting: what JSON.parse is not given', () => {
+  const refusal = (text: string, nesting: number, elements = 1e9) => {
+    try {
+      checkNesting(text, nesting, elements);
+      return undefined;
+    } catch (error) {
+      return error instanceof NestingError ? [error.offset, error.message] : error;
+    }
+  };
+
+  it('refuses at the bracket that passes the depth, not counting those in strings', () => {
+    expect(refusal('[{"a":[1]}]', 3)).toBeUndefined();
+    expect(refusal('[{"a":[[1]]}]', 3)).toEqual([7, 'nested more than 3 levels deep: too deep to read']);
+    expect(refusal('["[[[[\\"[[[", {"\\\\":[]}]', 3)).toBeUndefined();
+    // After an escaped backslash the quote ends the string: the brackets after it count.
+    expect(refusal('["\\\\", [[[1]]]]', 3)).toEqual([9, 'nested more than 3 levels deep: too deep to read']);
+  });
+
+  it('counts members only in a text more than twice as long as their limit, in each container apart', () => {
+    expect(refusal('[1,2,3,[4,5]]', 10, 3)).toEqual([6, 'a container of more than 3 members: too large to read']);
+    // Three containers of two members at one depth: each is counted from its own bracket.
+    expect(refusal('[[1,2],[3,4],[5,6]]', 10, 3)).toBeUndefined();
+    expect(refusal('{"a":1,"b":[2,3],"c":4,"d":5}', 10, 4)).toBeUndefined();
+    expect(refusal('{"a":1,"b":[2,3],"c":4,"d":5,"e":6}', 10, 4)).toEqual([28, 'a container of more than 4 members: too large to read']);
+    expect(refusal('[1,2,3,4]', 10, 5)).toBeUndefined();
   });
 });
 

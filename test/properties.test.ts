@@ -13,7 +13,7 @@ import { envelopeRules } from '../src/checks/catalog.js';
 import { factsOf } from '../src/checks/envelope.js';
 import type { RuleReport } from '../src/checks/rules/rule.js';
 import { canonicalJson, canonicalJsonDeep, fingerprint } from '../src/fingerprint.js';
-import { frameDocument } from '../src/framing/document.js';
+import { frameDocument as frameDocumentInto } from '../src/framing/document.js';
 import { frameBuffer, frameInput } from '../src/framing/index.js';
 import { decodeInput, plainUtf8 } from '../src/sources/decode.js';
 import { extractObject } from '../src/framing/extract.js';
@@ -23,6 +23,13 @@ import type { Framed } from '../src/types.js';
 import { autoUnwrapper } from '../src/unwrap/auto.js';
 import type { Unwrapped } from '../src/unwrap/types.js';
 import { firstDifference } from '../src/unwrap/mcp.js';
+
+/** The document's entries, as the sink they are framed into holds them. */
+function frameDocument(bytes: Buffer, options: { redact?: boolean } = {}): Framed[] {
+  const framed: Framed[] = [];
+  frameDocumentInto(bytes, options, framed);
+  return framed;
+}
 
 const slow = { timeout: 120_000 };
 const context = createCheckContext();
@@ -629,6 +636,19 @@ describe('firstSyntaxError: the first error of jsonc-parser\'s strict visit, wit
       { numRuns: 3000 },
     );
     for (const text of ['{"ok":true}', '[]', ' 1 ', '"a"']) expect(firstSyntaxError(text)).toBeUndefined();
+  });
+
+  it('agrees with visit past 32 open containers (the stack holds a bit each, in words of 32)', () => {
+    const opener = fc.constantFrom('[', '{"k":');
+    fc.assert(
+      fc.property(fc.array(opener, { minLength: 20, maxLength: 100 }), fc.nat(), fc.constantFrom('', ']', '}', ',', 'x'), (openers, at, c) => {
+        const whole = `${openers.join('')}1${openers.map((o) => (o === '[' ? ']' : '}')).reverse().join('')}`;
+        const i = at % (whole.length + 1);
+        const text = whole.slice(0, i) + c + whole.slice(i);
+        expect(firstSyntaxError(text)).toEqual(visitFirst(text));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("uses jsonc-parser's enum values", () => {

@@ -106,6 +106,40 @@ describe('bad inputs', () => {
     expect(extracted.report.findings).toMatchObject([{ rule: 'parse-error', line: 1, message: 'unexpected end of input: closing bracket expected' }]);
   });
 
+  it('nesting past 1,000,000 levels: a parse error where it passes them, not gigabytes of JSON.parse, in every place JSON is read', () => {
+    // Was: a 64 MiB line of `[` took 2.9 GB and 10 s for one parse error (and the same closed again
+    // 3.3 GB to parse), once per worker; 113M of them in a .json or a settings file ended the
+    // process with V8's fatal error (found by a QA helper). 1,000,000 deep is refused from 1,000,001.
+    const limit = 1_000_000;
+    const over = '['.repeat(limit + 1);
+    const at = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const text = (value: string) => JSON.stringify({ content: [{ type: 'text', text: value }] });
+    const dir = tempFiles({
+      'deep.jsonl': [`{"ok":true,"result":{"a":${at(limit - 2)}}}`, `{"ok":true,"result":{"a":${at(limit - 1)}}}`, over, text(`{"ok":true,"result":{"a":${at(limit)}}}`), '{"ok":true,"result":{}}'].join('\n'),
+      'deep.json': `[{"ok":true,"result":{}},\n${over}]`,
+      'one.json': `[{"ok":true,"result":{}},${over}]`,
+      'codes.json': `{"errorCodes":{"timeout":${over}`,
+    });
+    const { status, stderr, report } = runJson(['deep.jsonl', 'deep.json', 'one.json'], { cwd: dir });
+    expect(stderr).toBe('');
+    expect(status).toBe(1);
+    const message = 'nested more than 1,000,000 levels deep: too deep to read';
+    expect(report.findings.map((f: { source: string; rule: string; line: number; column?: number; message: string }) => [f.source, f.line, f.column ?? null, f.rule, f.message])).toEqual([
+      // The bracket that passes the limit: after `{"ok":true,"result":{"a":` (25 characters, 2 deep).
+      ['deep.jsonl', 2, 25 + (limit - 2) + 1, 'parse-error', message],
+      ['deep.jsonl', 3, limit + 1, 'parse-error', message],
+      ['deep.jsonl', 4, null, 'not-an-envelope', `the tool response holds no JSON envelope: its text block is ${message}`],
+      // Inside the document's own array: the line's millionth bracket passes the limit.
+      ['deep.json', 2, limit, 'parse-error', message],
+      // On one line (no pass for the lines elements start on): the scan before JSON.parse finds it.
+      ['one.json', 1, '[{"ok":true,"result":{}},'.length + limit, 'parse-error', message],
+    ]);
+    expect(report.summary).toMatchObject({ records: 3, valid: 2, unparseable: 4 });
+    const codes = runCli(['check', '--codes', 'codes.json', 'deep.json'], { cwd: dir });
+    expect(codes.status).toBe(2);
+    expect(codes.stderr).toBe(`mcec-result: codes file codes.json:1:${limit + 24}: ${message}\n`);
+  });
+
   it('one line of 300k bad warnings and 300k unknown members: 100 findings of each rule, then one that counts the rest', () => {
     // Such a line (5 MB) held 900k findings in memory at once (680 MB for 400k); one of 64 MiB ran
     // the heap out, and the process ended with no report.

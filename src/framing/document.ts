@@ -1,22 +1,27 @@
 // `.json` framing (spec sections 3 and 7): the file is one JSON value; an object is one record, an
 // array's elements are records (not flattened further) at the line where each starts.
-import type { Framed } from '../types.js';
 import { JsonArrayStreamer } from './json-array-stream.js';
+import type { FramedSink } from './ndjson.js';
 import { isJsonSpace } from './json-bytes.js';
 import { LineIndex } from './line-index.js';
+import { NestingError, maxElements, maxNesting, parseJson, tooDeep } from './nesting.js';
 import { locateParseError } from './parse-error.js';
 import { firstInvalidUtf8, invalidUtf8Message, isUtf8, type DecodedFrom } from './utf8.js';
 
-export function frameDocument(bytes: Buffer, options: { redact?: boolean; decodedFrom?: DecodedFrom } = {}): Framed[] {
+/**
+ * Frames the document into `sink`, entry by entry: an array of 100M elements made as many entries
+ * at once (and the line of each) before the first was checked, gigabytes past what the document held.
+ */
+export function frameDocument(bytes: Buffer, options: { redact?: boolean; decodedFrom?: DecodedFrom }, sink: FramedSink): void {
   if (!isUtf8(bytes)) {
     const { index } = firstInvalidUtf8(bytes);
     const prefix = bytes.subarray(0, index).toString('utf8');
     const { line, column } = new LineIndex(prefix).position(prefix.length);
-    return [{ kind: 'unparseable', line, column, message: invalidUtf8Message(bytes, index, options.decodedFrom) }];
+    return sink.push({ kind: 'unparseable', line, column, message: invalidUtf8Message(bytes, index, options.decodedFrom) });
   }
   let first = 0;
   while (first < bytes.length && isJsonSpace(bytes[first]!)) first++;
-  if (first === bytes.length) return [];
+  if (first === bytes.length) return;
   let line = 1;
   for (let i = 0; i < first; i++) if (bytes[i] === 0x0a) line++;
   let last = bytes.length;
@@ -32,31 +37,49 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
   if (bytes[first] === 0x5b) {
     text = bytes.toString('utf8');
     try {
-      const value: unknown = JSON.parse(text);
+      // That pass comes first, and finds nesting JSON.parse is not given as it goes: parseJson's own
+      // scan of a 60 MB array, after it, made checking it 9 % slower. (It does not count members,
+      // which only a text over twice their limit can have too many of.)
+      const lines = newline === -1 || newline >= last ? undefined : elementLines(bytes, first, line);
+      const value: unknown = lines && text.length <= 2 * maxElements ? JSON.parse(text) : parseJson(text);
       if (Array.isArray(value)) {
-        if (newline === -1 || newline >= last) return value.map((element: unknown) => ({ kind: 'value', line, value: element }));
-        const lines = elementLines(bytes, first, line);
-        if (lines.length === value.length) return value.map((element: unknown, k) => ({ kind: 'value', line: lines[k]!, value: element }));
+        // Indexed: in code run once per small file an array iterator's results were not optimised away.
+        if (lines === undefined) {
+          for (let k = 0; k < value.length; k++) sink.push({ kind: 'value', line, value: value[k] });
+          return;
+        }
+        if (lines.length === value.length) {
+          for (let k = 0; k < value.length; k++) sink.push({ kind: 'value', line: lines.at(k), value: value[k] });
+          return;
+        }
       }
     } catch (error) {
       syntaxError = error;
     }
   }
-  // An array is cut into its elements on the bytes, each parsed alone at the line where it starts.
-  let elements: Framed[] | undefined;
-  if (bytes[first] === 0x5b) {
-    elements = [];
+  const stream = (into: FramedSink) => {
     const streamer = new JsonArrayStreamer(Number.POSITIVE_INFINITY, !options.redact);
-    streamer.push(bytes, elements);
-    streamer.end(elements);
-    if (elements.every((f) => f.kind === 'value')) return elements;
+    streamer.push(bytes, into);
+    streamer.end(into);
+  };
+  // The streamer and JSON.parse agree on every array (a property test holds them to it); should they
+  // not, the streamer's entries, errors included, are the more precise report.
+  if (bytes[first] === 0x5b && syntaxError === undefined) return stream(sink);
+  // An array that JSON.parse refused is cut into its elements on the bytes, each parsed alone at the
+  // line where it starts: when every one reads, those are the records. Counted first, and framed
+  // again to be handed on: entries held until the last one was known took the memory of them all.
+  // (Not one refused for its nesting or size: an element would be, or the array read is what was too large.)
+  if (bytes[first] === 0x5b && !(syntaxError instanceof NestingError)) {
+    let values = true;
+    stream({ push: (framed) => void (values &&= framed.kind === 'value') });
+    if (values) return stream(sink);
   }
   // A broken document (array or not) is one unparseable entry, where JSON.parse says (spec section 7).
   text ??= bytes.toString('utf8');
   let value: unknown;
   if (syntaxError === undefined) {
     try {
-      value = JSON.parse(text);
+      value = parseJson(text);
     } catch (error) {
       syntaxError = error;
     }
@@ -65,12 +88,9 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
     const failure = locateParseError(text, syntaxError, !options.redact);
     // Input that ends too early is reported where its content ends, not on a line past its last.
     const { line, column } = new LineIndex(text).position(Math.min(failure.offset, text.trimEnd().length));
-    return [{ kind: 'unparseable', line, column, message: failure.message + ndjsonHint(text, failure.offset), text }];
+    return sink.push({ kind: 'unparseable', line, column, message: failure.message + ndjsonHint(text, failure.offset), text });
   }
-  // The streamer and JSON.parse agree on every array (a property test holds them to it); should they
-  // not, the streamer's entries, errors included, are the more precise report.
-  if (elements) return elements;
-  return [{ kind: 'value', line, value }];
+  sink.push({ kind: 'value', line, value });
 }
 
 /**
@@ -95,7 +115,7 @@ const hintParseBytes = 16 * 1024 * 1024;
 
 function parses(text: string): boolean {
   try {
-    JSON.parse(text);
+    parseJson(text);
     return true;
   } catch {
     return false;
@@ -103,13 +123,17 @@ function parses(text: string): boolean {
 }
 
 /**
- * The line on which each element of the array at `bytes[open]` starts, `line` being that of its `[`.
- * Only for bytes JSON.parse accepted, so nothing is checked: brackets balance and no string holds a
- * raw line break. One pass with locals only: the element-by-element streamer below took a 90 MB
- * array of one envelope a line 1.8 times as long as the same lines as NDJSON.
+ * The line on which each element of the array at `bytes[open]` starts, `line` being that of its `[`;
+ * throws NestingError at an element nested past what JSON.parse is given (nesting.ts). Run before
+ * JSON.parse, its lines are used only for bytes JSON.parse then accepts, so nothing is checked:
+ * brackets balance and no string holds a raw line break. One pass with locals only: the
+ * element-by-element streamer below took a 90 MB array of one envelope a line 1.8 times as long as
+ * the same lines as NDJSON.
  */
-function elementLines(bytes: Buffer, open: number, line: number): number[] {
-  const lines: number[] = [];
+function elementLines(bytes: Buffer, open: number, line: number): Lines {
+  const lines = new Lines();
+  // The array's own bracket is one level: an element nested past maxNesting - 1 is refused.
+  const deepest = maxNesting - 1;
   // Nesting inside the current element: 0 between the array's elements.
   let depth = 0;
   // After the `[` or a `,` between elements: the next byte that is not blank starts one.
@@ -130,11 +154,31 @@ function elementLines(bytes: Buffer, open: number, line: number): number[] {
       // To the closing quote; a backslash takes the byte after it along (UTF-8 continuation bytes
       // are never a quote or a backslash). Bounded all the same: a fault here must not hang a run.
       for (i++; i < bytes.length && bytes[i] !== 0x22; i++) if (bytes[i] === 0x5c) i++;
-    } else if (b === 0x7b || b === 0x5b) depth++;
-    else if (b === 0x7d || b === 0x5d) {
+    } else if (b === 0x7b || b === 0x5b) {
+      if (++depth > deepest) throw tooDeep(bytes.toString('utf8', 0, i).length);
+    } else if (b === 0x7d || b === 0x5d) {
       if (depth === 0) break;
       depth--;
     } else if (b === 0x2c && depth === 0) expecting = true;
   }
   return lines;
+}
+
+/** Line numbers, four bytes each: a number[] of one per element of a 100M-element array took 800 MB. */
+class Lines {
+  private data = new Uint32Array(64);
+  length = 0;
+
+  push(line: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Uint32Array(2 * this.data.length);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = line;
+  }
+
+  at(k: number): number {
+    return this.data[k]!;
+  }
 }

@@ -5,6 +5,7 @@
 // Python's and PowerShell's pretty writers put it): such a line was noise, its envelope skipped
 // without a word, though the same object alone on a line was checked.
 import { isObject } from '../checks/envelope.js';
+import { parseJson } from './nesting.js';
 import { locateParseError, type ParseFailure } from './parse-error.js';
 
 // Each attempt parses the rest of the line; a pathological line full of `{"` must not cost
@@ -41,7 +42,7 @@ export type Extracted = { kind: 'value'; value: unknown; prefixed: boolean } | {
 
 function parseObject(text: string): { value: unknown } | { error: unknown } {
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = parseJson(text);
     return isObject(value) ? { value } : { error: new SyntaxError('not an object') };
   } catch (error) {
     return { error };
@@ -67,7 +68,7 @@ export function extractObject(text: string, quote = true): Extracted {
   const rest = text.slice(first);
   let failure: ParseFailure;
   try {
-    JSON.parse(rest);
+    parseJson(rest);
     failure = { offset: 0, message: 'the JSON value after the prefix is not an object', atEnd: false };
   } catch (error) {
     failure = locateParseError(rest, error, quote);

@@ -6,6 +6,7 @@ import type { Framed } from '../types.js';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, LF, OPEN_BRACE, OPEN_BRACKET, QUOTE, isJsonSpace } from './json-bytes.js';
 import { LineIndex } from './line-index.js';
 import type { FramedSink } from './ndjson.js';
+import { parseJson } from './nesting.js';
 import { locateParseError } from './parse-error.js';
 import { isUtf8 } from './utf8.js';
 
@@ -199,7 +200,7 @@ export class JsonArrayStreamer {
     if (!this.within && !isUtf8(bytes)) return { kind: 'unparseable', line, message: 'invalid UTF-8 in this array element' };
     const text = bytes.toString('utf8');
     try {
-      return { kind: 'value', line, value: JSON.parse(text) };
+      return { kind: 'value', line, value: parseJson(text) };
     } catch (error) {
       // Was quoted under --redact too: the text of a record in a report that promised to hold none.
       const failure = locateParseError(text, error, this.quote);

@@ -10,6 +10,7 @@ export interface FramedSink {
   push(framed: Framed): void;
 }
 import { extractObject } from './extract.js';
+import { parseJson } from './nesting.js';
 import { locateParseError } from './parse-error.js';
 import { firstInvalidUtf8, invalidUtf8Message, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
 
@@ -220,7 +221,7 @@ export class NdjsonFramer {
     }
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJson(text);
     } catch (error) {
       // A string of the line's own: a message quoting a slice of the window would keep it alive.
       const own = window === undefined ? text : bytes.toString('utf8', start, end);

@@ -3,6 +3,7 @@
 // words a person reads ("unterminated string") rather than V8's.
 import type { printParseErrorCode } from 'jsonc-parser';
 import { loadJsoncParser } from '../lazy.js';
+import { NestingError } from './nesting.js';
 
 export interface ParseFailure {
   /** Offset in UTF-16 code units from the start of the text. */
@@ -34,6 +35,8 @@ const messages: Record<ReturnType<typeof printParseErrorCode>, string> = {
 
 /** Describes why `text` (which JSON.parse rejected with `error`) is not JSON. */
 export function locateParseError(text: string, error: unknown, quote = true): ParseFailure {
+  // Refused before JSON.parse read it (nesting.ts): the text may be JSON, and is not scanned again.
+  if (error instanceof NestingError) return { offset: error.offset, message: error.message, atEnd: false };
   const { printParseErrorCode: codeName } = loadJsoncParser();
   const found = firstSyntaxError(text);
   if (found) {
@@ -121,8 +124,7 @@ export function firstSyntaxError(text: string): SyntaxFault | undefined {
       else if (kind !== token.trivia && kind !== token.lineBreak) return kind;
     }
   };
-  // Open containers, innermost last: true for an object.
-  const open: boolean[] = [];
+  const open = new OpenContainers();
   let kind = next();
   if (kind === token.eof) fail(parseErrorCode.valueExpected);
   // Each turn reads one value where one is due (after `[`, `,` or `:`, or at the start), then the
@@ -156,7 +158,7 @@ export function firstSyntaxError(text: string): SyntaxFault | undefined {
         if (kind !== token.eof) fail(parseErrorCode.endOfFileExpected);
         return fault;
       }
-      const isObject = open[open.length - 1]!;
+      const isObject = open.innermostIsObject();
       if (kind === (isObject ? token.closeBrace : token.closeBracket)) {
         open.pop();
         kind = next();
@@ -186,6 +188,37 @@ export function firstSyntaxError(text: string): SyntaxFault | undefined {
       return kind;
     }
     return next();
+  }
+}
+
+/**
+ * Open containers, innermost last, a bit each (set for an object). A boolean[] of them grew past
+ * V8's largest array on a text of 113M `[` (a settings file, or a line under a raised
+ * --max-line-bytes), and the process ended with a fatal error.
+ */
+class OpenContainers {
+  private bits = new Uint32Array(8);
+  length = 0;
+
+  push(isObject: boolean): void {
+    const word = this.length >>> 5;
+    if (word === this.bits.length) {
+      const grown = new Uint32Array(2 * this.bits.length);
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    const bit = 1 << (this.length & 31);
+    this.bits[word] = isObject ? this.bits[word]! | bit : this.bits[word]! & ~bit;
+    this.length++;
+  }
+
+  pop(): void {
+    this.length--;
+  }
+
+  innermostIsObject(): boolean {
+    const last = this.length - 1;
+    return (this.bits[last >>> 5]! & (1 << (last & 31))) !== 0;
   }
 }
 

@@ -4,6 +4,7 @@
 import { childPointer, has, holdsJsonObject, isObject, quote, type JsonObject } from '../checks/envelope.js';
 import type { RuleReport } from '../checks/rules/rule.js';
 import { redactPointer, withheld } from '../redact.js';
+import { NestingError, parseJson } from '../framing/nesting.js';
 import type { RuleId } from '../types.js';
 
 export interface McpFinding extends RuleReport {
@@ -38,8 +39,10 @@ function envelopeFromText(content: unknown): TextSearch {
     instead ??= 'its text block is not JSON';
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
-    } catch {
+      parsed = parseJson(text);
+    } catch (error) {
+      // Refused before it was read (nesting.ts): it may be JSON, only too deep or too large to read.
+      if (error instanceof NestingError) instead = `its text block is ${error.message}`;
       continue;
     }
     if (isObject(parsed) && has(parsed, 'ok')) return { envelope: parsed, instead: '' };
