@@ -236,6 +236,10 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     process.off('SIGINT', onSigint);
     progress?.clear();
   });
+  // Ctrl-C heard only once the run had ended (its signal waits out synchronous work). A pipe's end may
+  // have been its doing: in a terminal it ends every process of the pipeline, and the writer's end
+  // came here as the input's (`cat run.jsonl | mcec-result check -` said its report was whole).
+  if (interrupt.signal.aborted && !report.interrupted && report.piped) report = { ...report, interrupted: true, summary: { ...report.summary, interrupted: true } };
   // Ctrl-C came as the last input was checked: the report is whole, and says so; the exit is 130 still.
   const lateCtrlC = interrupt.signal.aborted && !report.interrupted;
   // A baseline of part of the corpus would make the rest "new" on the next run: none is written then.

@@ -2,7 +2,7 @@
 // -> framing -> unwrap -> checks -> tally, on this thread or on worker threads -> one Report.
 // Results are put together in input and range order, so the report is the same for any --jobs.
 // Nothing here prints; the CLI decides what to do with the report.
-import { stat } from 'node:fs';
+import { fstatSync, stat } from 'node:fs';
 import { setImmediate as macrotask } from 'node:timers/promises';
 import { availableParallelism } from 'node:os';
 import { packageVersion } from './assets.js';
@@ -338,8 +338,11 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   summary.warnings = list.length - errors;
   // Said in the report itself: saved to a file, it is read long after the exit status is gone. Only
   // when the abort cut something short: one that came as the last input was checked (during one
-  // long synchronous stretch) left a whole report that said it stopped early.
-  const interrupted = options.signal?.aborted === true && plan.units.some((_, u) => results[u] === undefined || results[u]!.interrupted === true);
+  // long synchronous stretch) left a whole report that said it stopped early. A pipe may have been:
+  // Ctrl-C in a terminal ends every process of a pipeline, and the writer's end came here as the end
+  // of the input (`cat run.jsonl | mcec-result check -` said its report was whole).
+  const piped = plan.units.some((unit) => endsUnknown(unit.source, options.stdin !== undefined));
+  const interrupted = options.signal?.aborted === true && (piped || plan.units.some((_, u) => results[u] === undefined || results[u]!.interrupted === true));
   if (interrupted) summary.interrupted = true;
   if (failures.length > 0) summary.unreadable = failures;
   return {
@@ -352,5 +355,18 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     inputFailures: failures,
     inputsRead: read,
     interrupted,
+    piped,
   };
+}
+
+/** An input read from a pipe or a device, whose end does not say it was read whole. */
+function endsUnknown(source: InputSource, callerStdin: boolean): boolean {
+  if (source.special) return true;
+  if (source.path !== undefined) return false;
+  if (callerStdin) return true;
+  try {
+    return !fstatSync(0).isFile();
+  } catch {
+    return true;
+  }
 }

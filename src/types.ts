@@ -168,4 +168,9 @@ export interface Report {
   inputsRead?: readonly string[];
   /** Reading stopped early (Ctrl-C): the CLI exits 130. */
   interrupted: boolean;
+  /**
+   * Not part of the JSON report: an input was a pipe or a device (standard input that is no file,
+   * a FIFO), whose end does not say it was whole. Absent in a merged report.
+   */
+  piped?: boolean;
 }

@@ -611,6 +611,34 @@ describe('Ctrl-C during synchronous work', () => {
   }, 30_000);
 });
 
+describe('Ctrl-C and the end of a pipe', () => {
+  // Ctrl-C in a terminal ends every process of a pipeline: the writer's end can reach the checker
+  // before its own SIGINT does. Was: `cat run.jsonl | mcec-result check -` then said its report was
+  // whole (found by a QA helper). A pipe's end does not say it was whole, so it is not called so.
+  it.runIf(bytesRead(process.pid) !== undefined)('a signal heard after standard input (a pipe) ended: the report is marked interrupted, not whole', async () => {
+    const record = JSON.stringify({ ok: true, result: { text: 'y'.repeat(40) } });
+    const document = `[${Array(400_000).fill(record).join(',\n')}]`;
+    const child = spawn(process.execPath, [binary, 'check', '--format', 'json', '--input', 'json', '-'], { env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 2));
+    for (let waited = 0; !catches(child.pid!, 'SIGINT', waited) && waited < 10_000; waited += 2) await pause();
+    const before = bytesRead(child.pid!)!;
+    child.stdin.end(document);
+    // Read to its end, then parsed and checked in one synchronous stretch: the signal is heard after it.
+    for (let waited = 0; (bytesRead(child.pid!) ?? Infinity) < before + document.length && waited < 10_000; waited += 2) await pause();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    const { summary } = JSON.parse(stdout) as { summary: { records: number; interrupted?: true } };
+    expect(summary.interrupted).toBe(true);
+    expect(stderr).toBe(`mcec-result: interrupted: the report covers only what was read before Ctrl-C (${summary.records} records)\n`);
+  }, 30_000);
+});
+
 describe('FIFOs nobody opens the other end of', () => {
   // The main thread waited in a synchronous open() for a writer (or, for -o, a reader), and no signal
   // handler ran: Ctrl-C and SIGTERM did nothing, and `timeout 3 mcec-result check fifo` never ended.
