@@ -389,6 +389,21 @@ describe('mcec-result check: inputs', () => {
     expect(report.findings.map((f: { source: string; line: number }) => `${f.source}:${f.line}`)).toEqual(['ps.jsonl:2', 'bom.jsonl:2']);
   });
 
+  it('UTF-16 without its byte order mark: each line says what it may be, not just "unexpected NUL"', () => {
+    const text = `${JSON.stringify({ ok: true, result: {} })}\n${JSON.stringify({ ok: true, result: {} })}\n`;
+    const dir = tempFiles({ 'le.jsonl': Buffer.from(text, 'utf16le'), 'nul.jsonl': '{"ok":true,\u0000"result":{}}\n' });
+    const { report } = runJson(['le.jsonl', 'nul.jsonl'], { cwd: dir });
+    const bom = 'unexpected NUL (U+0000): UTF-16 without a byte order mark? It is read as UTF-16 only after one: save the file as UTF-8, or as UTF-16 with a BOM';
+    expect(report.findings.map((f: { source: string; line: number; column?: number; message: string }) => [f.source, f.line, f.column, f.message])).toEqual([
+      ['le.jsonl', 1, 2, bom],
+      ['le.jsonl', 2, 1, bom],
+      // The NUL after the last line break, a line of its own.
+      ['le.jsonl', 3, 1, bom],
+      // A NUL alone is no sign of UTF-16.
+      ['nul.jsonl', 1, 12, 'unexpected "\\u0000"'],
+    ]);
+  });
+
   it('a UTF-16 fault is worded as UTF-16, at its line and column, not as the UTF-8 decoding makes of it', () => {
     // Was: "invalid UTF-8 (byte 0xed): a lone surrogate ..." of a file that holds no UTF-8.
     const units = Buffer.from('{"ok":true,"result":{}}\n{"ok":true,"result":{"a":"x\ud800"}}\n', 'utf16le');

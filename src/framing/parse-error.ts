@@ -52,6 +52,8 @@ export function locateParseError(text: string, error: unknown, quote = true): Pa
     // What `jq --seq` and other RFC 7464 writers put before each record.
     else if (token.startsWith('\u001e') && found.offset === text.length - text.trimStart().length)
       message = 'unexpected record separator (U+001E): a JSON text sequence (RFC 7464, jq --seq)? Records are one a line without it: drop --seq, or strip it with tr -d \'\\036\'';
+    // What UTF-16 without its byte order mark reads as: every other byte a NUL.
+    else if (token.startsWith('\u0000') && isUtf16Shaped(text, found.offset)) message = `unexpected NUL (U+0000): UTF-16 without a byte order mark? It is read as UTF-16 only after one: save the file as UTF-8, or as UTF-16 with a BOM`;
     else if (found.code === 1 && token !== '') message = quote ? `unexpected ${JSON.stringify(token)}` : base;
     else if (atEnd) message = `unexpected end of input: ${base}`;
     else if (token !== '' && quote) message = `${base}, found ${JSON.stringify(token)}`;
@@ -220,6 +222,16 @@ class OpenContainers {
     const last = this.length - 1;
     return (this.bits[last >>> 5]! & (1 << (last & 31))) !== 0;
   }
+}
+
+/** NULs at every other character around `offset`: text of UTF-16 units read as bytes. */
+function isUtf16Shaped(text: string, offset: number): boolean {
+  const from = offset - (offset % 2 === 0 ? 0 : 1);
+  let nuls = 0;
+  let seen = 0;
+  for (let i = from; i < Math.min(text.length, from + 16); i += 2, seen++) if (text.charCodeAt(i) === 0 || text.charCodeAt(i + 1) === 0) nuls++;
+  // One pair only in a line of its own: the NUL a UTF-16LE file's last line break leaves after it.
+  return nuls === seen && (seen >= 2 || text.length <= 2);
 }
 
 const inStringCodes = new Set<string>(['InvalidCharacter', 'InvalidEscapeCharacter', 'InvalidUnicode']);
