@@ -577,28 +577,39 @@ function bytesRead(pid: number): number | undefined {
   }
 }
 
+/** 400k records in one `.json` array: parsed and checked in one synchronous stretch of ~1 s. */
+const largeDocument = `[${Array(400_000).fill(JSON.stringify({ ok: true, result: { text: 'y'.repeat(40) } })).join(',\n')}]`;
+
+/**
+ * Runs the CLI on `largeDocument` (named in `args`, or written to its standard input) and sends it
+ * Ctrl-C once it has read all of it, while it parses and checks.
+ */
+async function ctrlCOnceRead(args: string[], { cwd, stdin }: { cwd?: string; stdin?: string }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [binary, ...args], { ...(cwd !== undefined && { cwd }), env: { ...process.env, NO_COLOR: '1' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 2));
+  // Ctrl-C's listener is there once the run starts; the document is then read, and parsed once read.
+  for (let waited = 0; !catches(child.pid!, 'SIGINT', waited) && waited < 10_000; waited += 2) await pause();
+  const before = bytesRead(child.pid!)!;
+  if (stdin !== undefined) child.stdin.end(stdin);
+  for (let waited = 0; (bytesRead(child.pid!) ?? Infinity) < before + largeDocument.length && waited < 10_000; waited += 2) await pause();
+  // The last chunks reach the parser a moment after they are read; parsing and checking take ~1 s.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  child.kill('SIGINT');
+  return { status: await closed, stdout, stderr };
+}
+
 describe('Ctrl-C during synchronous work', () => {
   // A .json document is parsed and checked in one synchronous stretch, and the SIGINT listener was
   // removed right after it, before the queued signal was delivered: the run passed, exit 0.
   it.runIf(bytesRead(process.pid) !== undefined)('while a large document is parsed: exit 130, and stderr and the report say whether it is whole', async () => {
-    const record = JSON.stringify({ ok: true, result: { text: 'y'.repeat(40) } });
-    const document = `[${Array(400_000).fill(record).join(',\n')}]`;
-    const dir = tempFiles({ 'big.json': document });
-    const child = spawn(process.execPath, [binary, 'check', '--format', 'json', 'big.json'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const pause = () => new Promise((resolve) => setTimeout(resolve, 2));
-    // Ctrl-C's listener is there once the run starts; the document is then read, and parsed once read.
-    for (let waited = 0; !catches(child.pid!, 'SIGINT', waited) && waited < 10_000; waited += 2) await pause();
-    const before = bytesRead(child.pid!)!;
-    for (let waited = 0; (bytesRead(child.pid!) ?? Infinity) < before + document.length && waited < 10_000; waited += 2) await pause();
-    // The last chunks reach the parser a moment after they are read; parsing and checking take ~1 s.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    child.kill('SIGINT');
-    expect(await closed).toBe(130);
+    const dir = tempFiles({ 'big.json': largeDocument });
+    const { status, stdout, stderr } = await ctrlCOnceRead(['check', '--format', 'json', 'big.json'], { cwd: dir });
+    expect(status).toBe(130);
     // Nearly always the document was read whole, and its check ends before the signal is heard: the
     // report is whole (it said it stopped early). Should the signal beat the last chunk, it is not.
     const { summary } = JSON.parse(stdout) as { summary: { records: number; interrupted?: true } };
@@ -616,23 +627,8 @@ describe('Ctrl-C and the end of a pipe', () => {
   // before its own SIGINT does. Was: `cat run.jsonl | mcec-result check -` then said its report was
   // whole (found by a QA helper). A pipe's end does not say it was whole, so it is not called so.
   it.runIf(bytesRead(process.pid) !== undefined)('a signal heard after standard input (a pipe) ended: the report is marked interrupted, not whole', async () => {
-    const record = JSON.stringify({ ok: true, result: { text: 'y'.repeat(40) } });
-    const document = `[${Array(400_000).fill(record).join(',\n')}]`;
-    const child = spawn(process.execPath, [binary, 'check', '--format', 'json', '--input', 'json', '-'], { env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const pause = () => new Promise((resolve) => setTimeout(resolve, 2));
-    for (let waited = 0; !catches(child.pid!, 'SIGINT', waited) && waited < 10_000; waited += 2) await pause();
-    const before = bytesRead(child.pid!)!;
-    child.stdin.end(document);
-    // Read to its end, then parsed and checked in one synchronous stretch: the signal is heard after it.
-    for (let waited = 0; (bytesRead(child.pid!) ?? Infinity) < before + document.length && waited < 10_000; waited += 2) await pause();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    child.kill('SIGINT');
-    expect(await closed).toBe(130);
+    const { status, stdout, stderr } = await ctrlCOnceRead(['check', '--format', 'json', '--input', 'json', '-'], { stdin: largeDocument });
+    expect(status).toBe(130);
     const { summary } = JSON.parse(stdout) as { summary: { records: number; interrupted?: true } };
     expect(summary.interrupted).toBe(true);
     expect(stderr).toBe(`mcec-result: interrupted: the report covers only what was read before Ctrl-C (${summary.records} records)\n`);
