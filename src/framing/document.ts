@@ -4,8 +4,9 @@ import { JsonArrayStreamer } from './json-array-stream.js';
 import type { FramedSink } from './ndjson.js';
 import { isJsonSpace } from './json-bytes.js';
 import { LineIndex } from './line-index.js';
-import { NestingError, maxElements, maxNesting, parseJson, tooDeep } from './nesting.js';
+import { NestingError, maxNesting, parseJson, tooDeep } from './nesting.js';
 import { locateParseError } from './parse-error.js';
+import { Uint32List } from './uint32-list.js';
 import { firstInvalidUtf8, invalidUtf8Message, isUtf8, type DecodedFrom } from './utf8.js';
 
 /**
@@ -38,10 +39,9 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
     text = bytes.toString('utf8');
     try {
       // That pass comes first, and finds nesting JSON.parse is not given as it goes: parseJson's own
-      // scan of a 60 MB array, after it, made checking it 9 % slower. (It does not count members,
-      // which only a text over twice their limit can have too many of.)
+      // scan of a 60 MB array, after it, made checking it 9 % slower.
       const lines = newline === -1 || newline >= last ? undefined : elementLines(bytes, first, line);
-      const value: unknown = lines && text.length <= 2 * maxElements ? JSON.parse(text) : parseJson(text);
+      const value: unknown = parseJson(text, lines !== undefined);
       if (Array.isArray(value)) {
         // Indexed: in code run once per small file an array iterator's results were not optimised away.
         if (lines === undefined) {
@@ -56,23 +56,19 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
     } catch (error) {
       syntaxError = error;
     }
-  }
-  const stream = (into: FramedSink) => {
-    const streamer = new JsonArrayStreamer(Number.POSITIVE_INFINITY, !options.redact);
-    streamer.push(bytes, into);
-    streamer.end(into);
-  };
-  // The streamer and JSON.parse agree on every array (a property test holds them to it); should they
-  // not, the streamer's entries, errors included, are the more precise report.
-  if (bytes[first] === 0x5b && syntaxError === undefined) return stream(sink);
-  // An array that JSON.parse refused is cut into its elements on the bytes, each parsed alone at the
-  // line where it starts: when every one reads, those are the records. Counted first, and framed
-  // again to be handed on: entries held until the last one was known took the memory of them all.
-  // (Not one refused for its nesting or size: an element would be, or the array read is what was too large.)
-  if (bytes[first] === 0x5b && !(syntaxError instanceof NestingError)) {
-    let values = true;
-    stream({ push: (framed) => void (values &&= framed.kind === 'value') });
-    if (values) return stream(sink);
+    // The streamer and JSON.parse agree on every array (a property test holds them to it); should
+    // they not, the streamer's entries, errors included, are the more precise report.
+    if (syntaxError === undefined) return streamElements(bytes, options, sink);
+    // An array JSON.parse refused is cut into its elements on the bytes, each parsed alone at the
+    // line where it starts: when every one reads, those are the records. Counted first, and framed
+    // again to be handed on: entries held until the last was known took the memory of them all. One
+    // refused for its nesting or size is not: its elements would be refused again, or read only to
+    // end as the one parse error the document is.
+    if (!(syntaxError instanceof NestingError)) {
+      let values = true;
+      streamElements(bytes, options, { push: (framed) => void (values &&= framed.kind === 'value') });
+      if (values) return streamElements(bytes, options, sink);
+    }
   }
   // A broken document (array or not) is one unparseable entry, where JSON.parse says (spec section 7).
   text ??= bytes.toString('utf8');
@@ -91,6 +87,13 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
     return sink.push({ kind: 'unparseable', line, column, message: failure.message + ndjsonHint(text, failure.offset), text });
   }
   sink.push({ kind: 'value', line, value });
+}
+
+/** The array's elements into `sink`, each parsed alone at the line where it starts. */
+function streamElements(bytes: Buffer, options: { redact?: boolean }, sink: FramedSink): void {
+  const streamer = new JsonArrayStreamer(Number.POSITIVE_INFINITY, !options.redact);
+  streamer.push(bytes, sink);
+  streamer.end(sink);
 }
 
 /**
@@ -130,8 +133,8 @@ function parses(text: string): boolean {
  * element-by-element streamer below took a 90 MB array of one envelope a line 1.8 times as long as
  * the same lines as NDJSON.
  */
-function elementLines(bytes: Buffer, open: number, line: number): Lines {
-  const lines = new Lines();
+function elementLines(bytes: Buffer, open: number, line: number): Uint32List {
+  const lines = new Uint32List();
   // The array's own bracket is one level: an element nested past maxNesting - 1 is refused.
   const deepest = maxNesting - 1;
   // Nesting inside the current element: 0 between the array's elements.
@@ -164,21 +167,3 @@ function elementLines(bytes: Buffer, open: number, line: number): Lines {
   return lines;
 }
 
-/** Line numbers, four bytes each: a number[] of one per element of a 100M-element array took 800 MB. */
-class Lines {
-  private data = new Uint32Array(64);
-  length = 0;
-
-  push(line: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Uint32Array(2 * this.data.length);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = line;
-  }
-
-  at(k: number): number {
-    return this.data[k]!;
-  }
-}

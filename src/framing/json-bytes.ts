@@ -1,6 +1,7 @@
 // The bytes JSON's structure is made of, for the code that follows it on bytes rather than parsing
 // it: a large `.json` array cut into elements (json-array-stream.ts), a document's element lines
-// (document.ts), a report's findings read one at a time (src/report-reader.ts).
+// (document.ts), a report's findings read one at a time (src/report-reader.ts), nesting too deep to
+// parse (nesting.ts).
 export const LF = 0x0a;
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;

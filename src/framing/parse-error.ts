@@ -4,6 +4,7 @@
 import type { printParseErrorCode } from 'jsonc-parser';
 import { loadJsoncParser } from '../lazy.js';
 import { NestingError } from './nesting.js';
+import { Uint32List } from './uint32-list.js';
 
 export interface ParseFailure {
   /** Offset in UTF-16 code units from the start of the text. */
@@ -126,7 +127,9 @@ export function firstSyntaxError(text: string): SyntaxFault | undefined {
       else if (kind !== token.trivia && kind !== token.lineBreak) return kind;
     }
   };
-  const open = new OpenContainers();
+  // Open containers, innermost last: 1 for an object. (A boolean[] of them passed V8's largest array
+  // on a text of 113M `[`, and the process ended with a fatal error.)
+  const open = new Uint32List();
   let kind = next();
   if (kind === token.eof) fail(parseErrorCode.valueExpected);
   // Each turn reads one value where one is due (after `[`, `,` or `:`, or at the start), then the
@@ -134,7 +137,7 @@ export function firstSyntaxError(text: string): SyntaxFault | undefined {
   while (fault === undefined) {
     if (kind === token.openBracket || kind === token.openBrace) {
       const isObject = kind === token.openBrace;
-      open.push(isObject);
+      open.push(isObject ? 1 : 0);
       kind = next();
       if (fault) break;
       if (kind === (isObject ? token.closeBrace : token.closeBracket)) {
@@ -160,7 +163,7 @@ export function firstSyntaxError(text: string): SyntaxFault | undefined {
         if (kind !== token.eof) fail(parseErrorCode.endOfFileExpected);
         return fault;
       }
-      const isObject = open.innermostIsObject();
+      const isObject = open.last() === 1;
       if (kind === (isObject ? token.closeBrace : token.closeBracket)) {
         open.pop();
         kind = next();
@@ -190,37 +193,6 @@ export function firstSyntaxError(text: string): SyntaxFault | undefined {
       return kind;
     }
     return next();
-  }
-}
-
-/**
- * Open containers, innermost last, a bit each (set for an object). A boolean[] of them grew past
- * V8's largest array on a text of 113M `[` (a settings file, or a line under a raised
- * --max-line-bytes), and the process ended with a fatal error.
- */
-class OpenContainers {
-  private bits = new Uint32Array(8);
-  length = 0;
-
-  push(isObject: boolean): void {
-    const word = this.length >>> 5;
-    if (word === this.bits.length) {
-      const grown = new Uint32Array(2 * this.bits.length);
-      grown.set(this.bits);
-      this.bits = grown;
-    }
-    const bit = 1 << (this.length & 31);
-    this.bits[word] = isObject ? this.bits[word]! | bit : this.bits[word]! & ~bit;
-    this.length++;
-  }
-
-  pop(): void {
-    this.length--;
-  }
-
-  innermostIsObject(): boolean {
-    const last = this.length - 1;
-    return (this.bits[last >>> 5]! & (1 << (last & 31))) !== 0;
   }
 }
 

@@ -30,13 +30,14 @@ export type DecodedFrom = 'UTF-16LE' | 'UTF-16BE';
 export function invalidUtf8Message(bytes: Uint8Array, index: number, from?: DecodedFrom): string {
   const byte = `byte 0x${bytes[index]!.toString(16).padStart(2, '0')}`;
   const [b0, b1, b2] = [bytes[index]!, bytes[index + 1], bytes[index + 2]];
-  const encoding = from ?? 'UTF-8';
+  // The byte is named only of UTF-8 text: of UTF-16 it is the marker decoding wrote, not the file's.
+  const invalid = from ? `invalid ${from}` : `invalid UTF-8 (${byte})`;
   if (b0 === 0xed && b1 !== undefined && b1 >= 0xa0 && b1 <= 0xbf && b2 !== undefined && b2 >= 0x80 && b2 <= 0xbf) {
     const unit = ((b0 & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
-    return `invalid ${encoding}${from ? '' : ` (${byte})`}: a lone surrogate, U+${unit.toString(16).toUpperCase()}, half of a character`;
+    return `${invalid}: a lone surrogate, U+${unit.toString(16).toUpperCase()}, half of a character`;
   }
-  if (from && b0 === 0xff) return `invalid ${encoding}: the file ends in an odd byte, half of a 2-byte unit`;
-  return `invalid ${encoding} (${byte})`;
+  if (from && b0 === 0xff) return `${invalid}: the file ends in an odd byte, half of a 2-byte unit`;
+  return `invalid ${from ?? 'UTF-8'} (${byte})`;
 }
 
 // Returns the length of the well-formed sequence at `i`, or 0 (RFC 3629 table 3-7 ranges).
