@@ -754,7 +754,12 @@ describe('folders and globs that could loop, fail or surprise', () => {
     const asNobody = ['--reuid=65534', '--regid=65534', '--clear-groups'];
     // Skipped, and shown as skipped, where root cannot run it as nobody (the name-too-long test above
     // covers the same path for root).
-    if (root && spawnSync('setpriv', [...asNobody, 'true']).status !== 0) return test.skip();
+    if (root && spawnSync('setpriv', [...asNobody, 'true']).status !== 0) return test.skip('setpriv cannot run a command as nobody here');
+    // nobody must reach the built binary: a checkout under a folder only its owner may enter (what
+    // `mktemp -d` makes) is out of its reach, and that says nothing about the code under test.
+    if (root && spawnSync('setpriv', [...asNobody, process.execPath, binary, '--version']).status !== 0) {
+      return test.skip(`nobody cannot run ${binary}: a folder above the checkout is closed to other users`);
+    }
     // The test run's temporary folder is its owner's alone: nobody needs to pass through it.
     chmodSync(dirname(dir), 0o711);
     chmodSync(dir, 0o755);
