@@ -326,10 +326,25 @@ export class FindingStore {
   /** The store of the findings appended late, made with the first, and the last of them. */
   private late: FindingStore | undefined;
   private lastLate: Finding | undefined;
+  /** Append ordinal of the first parse error; a hint asked for before it comes waits in `pendingHint`. */
+  private firstParseError: number | undefined;
+  private pendingHint: ParseHint | undefined;
+
+  /** Marks the first parse error (appended already or still to come) with `hint`, unless one is marked. */
+  hintFirstError(hint: ParseHint): void {
+    const data = this.data;
+    if (data.hintAt !== undefined) return;
+    if (this.firstParseError === undefined) this.pendingHint ??= hint;
+    else (data.hintAt = this.firstParseError), (data.hint = hint);
+  }
 
   /** The next finding in report order; `hint` marks a parse error that framing may be the cause of. */
   append(finding: Finding, hint?: ParseHint): void {
     const data = this.data;
+    if (this.firstParseError === undefined && finding.rule === 'parse-error') {
+      this.firstParseError = data.spooled + data.head.count;
+      hint ??= this.pendingHint;
+    }
     if (hint !== undefined && data.hintAt === undefined) {
       data.hintAt = data.spooled + data.head.count;
       data.hint = hint;
@@ -459,6 +474,11 @@ export class LineFindings {
     if (this.held.length === 0 && this.buckets === undefined) this.line = line;
     else if (line !== this.line) this.flush(), (this.line = line);
     else this.mixed = true;
+  }
+
+  /** Marks the input's first parse error with `hint`: one held here is marked as it is handed over (FindingStore.hintFirstError). */
+  hintFirstError(hint: ParseHint): void {
+    this.store.hintFirstError(hint);
   }
 
   /** The record's next finding, in report order among the record's own. */
