@@ -241,12 +241,17 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
   let lineOffset = 0;
   let entries = 0;
   // Spec section 7: the input's first parse error that looks like a pretty-printed value says so.
+  // The prefix hint (spec section 8.8) only on the input's first parse error: a later byte range's
+  // first is hinted by its own framing, which cannot know of an earlier range's.
   let hinted = false;
   let extractHint = false;
+  let parseErrorBefore = false;
   for (const part of parts) {
-    const wordHint: boolean = !hinted && part.findings.hintAt !== undefined;
+    const { hintAt, hint, firstParseError } = part.findings;
+    const wordHint: boolean = !hinted && hintAt !== undefined && (hint !== 'prefix' || !parseErrorBefore);
     hinted ||= wordHint;
-    extractHint ||= wordHint && part.findings.hint === 'prefix';
+    parseErrorBefore ||= firstParseError !== undefined;
+    extractHint ||= wordHint && hint === 'prefix';
     // Most inputs of a folder have none: a list each was 10k lists to make and walk for 10k files.
     if (storedCount(part.findings) > 0) findings.push(new StoredList(part.findings, { lineOffset, wordHint }));
     lineOffset += part.lines;

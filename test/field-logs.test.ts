@@ -214,6 +214,24 @@ describe('the --extract hint (spec section 8.8)', () => {
     }
   });
 
+  it('the same for any --jobs, when the first parse error lies in a later byte range of a large file', () => {
+    const envelope = JSON.stringify({ ok: true, result: { title: 'Untitled - Notepad', padding: 'x'.repeat(200) }, sessionId: 's1' });
+    const body = Array.from({ length: 90_000 }, () => envelope);
+    const prefixed = body.map((line, i) => (i === 70_000 || i === 80_000 ? `INFO agent result ${line}` : line));
+    // An earlier parse error with no object after a prefix: the prefixed lines after it get no hint.
+    const earlier = prefixed.map((line, i) => (i === 100 ? '{"ok":true,"result":{"cut":"off' : line));
+    const dir = tempFiles({ 'late.jsonl': `${prefixed.join('\n')}\n`, 'earlier.jsonl': `${earlier.join('\n')}\n` });
+    const run = (jobs: string, name: string) => runCli(['check', '--jobs', jobs, '-f', 'json', name], { cwd: dir });
+    const late = run('1', 'late.jsonl');
+    expect(late.stdout.match(/--extract finds the object/g)).toHaveLength(1);
+    expect(JSON.parse(late.stdout).findings[0]).toMatchObject({ line: 70_001, message: `unexpected "INFO"${hintText.prefix}` });
+    expect(run('2', 'late.jsonl').stdout === late.stdout).toBe(true);
+    const earlierOne = run('1', 'earlier.jsonl');
+    expect(earlierOne.stdout).not.toContain('--extract');
+    expect(JSON.parse(earlierOne.stdout).summary.unparseable).toBe(3);
+    expect(run('2', 'earlier.jsonl').stdout === earlierOne.stdout).toBe(true);
+  });
+
   it('no hint line in the summary of an input of JSON lines, nor under --extract', () => {
     const dir = tempFiles({ 'bad.jsonl': '{"ok":true\n{"ok":true}\n' });
     expect(runCli(['check', 'bad.jsonl'], { cwd: dir }).stdout).not.toContain('--extract');

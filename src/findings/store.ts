@@ -98,6 +98,8 @@ export interface StoredFindings {
   /** Append ordinal of the first parse error that framing hinted at, and its hint. */
   hintAt?: number;
   hint?: ParseHint;
+  /** Append ordinal of the first parse error: the prefix hint is worded only on an input's first (spec section 8.8). */
+  firstParseError?: number;
   errors: number;
 }
 
@@ -326,23 +328,22 @@ export class FindingStore {
   /** The store of the findings appended late, made with the first, and the last of them. */
   private late: FindingStore | undefined;
   private lastLate: Finding | undefined;
-  /** Append ordinal of the first parse error; a hint asked for before it comes waits in `pendingHint`. */
-  private firstParseError: number | undefined;
+  /** A hint asked for before the first parse error comes waits here. */
   private pendingHint: ParseHint | undefined;
 
   /** Marks the first parse error (appended already or still to come) with `hint`, unless one is marked. */
   hintFirstError(hint: ParseHint): void {
     const data = this.data;
     if (data.hintAt !== undefined) return;
-    if (this.firstParseError === undefined) this.pendingHint ??= hint;
-    else (data.hintAt = this.firstParseError), (data.hint = hint);
+    if (data.firstParseError === undefined) this.pendingHint ??= hint;
+    else (data.hintAt = data.firstParseError), (data.hint = hint);
   }
 
   /** The next finding in report order; `hint` marks a parse error that framing may be the cause of. */
   append(finding: Finding, hint?: ParseHint): void {
     const data = this.data;
-    if (this.firstParseError === undefined && finding.rule === 'parse-error') {
-      this.firstParseError = data.spooled + data.head.count;
+    if (data.firstParseError === undefined && finding.rule === 'parse-error') {
+      data.firstParseError = data.spooled + data.head.count;
       hint ??= this.pendingHint;
     }
     if (hint !== undefined && data.hintAt === undefined) {

@@ -70,7 +70,7 @@ function counts(report: Report, c: ChalkInstance): string[] {
     ...(s.baseline ? [`baseline  ${pairs([[s.baseline.suppressed === 1 ? 'known finding suppressed' : 'known findings suppressed', s.baseline.suppressed], [s.baseline.stale === 1 ? 'entry no longer found' : 'entries no longer found', s.baseline.stale]])}`] : []),
     ...(s.interrupted ? [c.yellow.bold(interruptedText)] : []),
     ...(s.unreadable ?? []).map((failure) => c.red.bold(`unreadable: ${printable(failure.message)}`)),
-    ...(report.extractHints ?? []).map((source) => c.yellow(`${extractHintText(printable(source))}`)),
+    ...(report.extractHints ?? []).map((source) => c.yellow(extractHintText(printable(source)))),
   ];
 }
 

@@ -91,11 +91,13 @@ export class NdjsonFramer {
   /** The input's encoding before decoding, when it was not UTF-8. */
   private readonly decodedFrom: DecodedFrom | undefined;
 
-  /** `inputStart` false: a later byte range of a file, whose lines are not the input's first. */
+  /**
+   * `inputStart` false: a later byte range of a file, whose lines are not the input's first 100 (its
+   * first parse error may still be the input's: the run decides, src/run.ts).
+   */
   constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean; windowBytes?: number; decodedFrom?: DecodedFrom; inputStart?: boolean } = {}) {
     this.decodedFrom = options.decodedFrom;
     this.looking = !options.extract && options.inputStart !== false;
-    if (options.inputStart === false) this.errorSeen = true;
     this.maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
     this.windowBytes = options.windowBytes ?? defaultWindowBytes;
     this.extract = options.extract ?? false;
