@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractObject } from '../src/framing/extract.js';
 import { serverTag } from '../src/framing/log-shapes.js';
@@ -53,6 +54,18 @@ describe('extractObject: the record of a log line (spec section 8.7)', () => {
     // Located as before rule (2): the text from the first candidate is parsed, and fails at "then".
     const extracted = extractObject('x {"req":7} then {"ok": tru}');
     expect(extracted).toMatchObject({ kind: 'unparseable', failure: { offset: 12 } });
+  });
+
+  it('finds any object between a prefix and trailing text that hold no candidate, as they stood', () => {
+    const noCandidate = fc.string({ maxLength: 30 }).filter((text) => !/\{[ \t]*"/.test(text) && !text.includes('\n'));
+    const object = fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 });
+    fc.assert(
+      fc.property(noCandidate, object, noCandidate, (prefix, value, trailing) => {
+        const text = `${prefix}${JSON.stringify(value)}${trailing}`;
+        expect(extractObject(text)).toEqual({ kind: 'value', value: JSON.parse(JSON.stringify(value)), prefixed: prefix.trim() !== '', at: prefix.length });
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('a line without a candidate is noise, a JavaScript object dump among them', () => {
