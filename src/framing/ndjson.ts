@@ -68,9 +68,9 @@ export class NdjsonFramer {
   private errorSeen = false;
   /**
    * Spec section 8.8: the input's first 100 non-blank lines are looked at (until a verdict), and
-   * those of them that fail at column 1 with a candidate object later on the line counted; more than
-   * half of them such, and the input's first parse error says to use --extract. (Its first line is
-   * often no JSON at all: Claude Desktop's "Initializing server...".)
+   * those of them that fail in a prefix, before a candidate object later on the line, counted
+   * (failsInPrefix); more than half of them such, and the input's first parse error says to use
+   * --extract. (Its first line is often no JSON at all: Claude Desktop's "Initializing server...".)
    */
   private looking: boolean;
   private looked = 0;
@@ -257,8 +257,7 @@ export class NdjsonFramer {
       if (extracted.kind === 'value') {
         const pairingKey = extracted.prefixed ? serverTag(text.slice(0, extracted.at)) : undefined;
         out.push({ kind: 'value', line, value: extracted.value, extracted: extracted.prefixed, ...(pairingKey !== undefined && { pairingKey }) });
-      }
-      else if (extracted.kind === 'noise') out.push({ kind: 'noise', line });
+      } else if (extracted.kind === 'noise') out.push({ kind: 'noise', line });
       else out.push({ kind: 'unparseable', line, column: extracted.failure.offset + 1, message: extracted.failure.message, text });
       return;
     }
