@@ -144,6 +144,11 @@ class SourceChecker {
     this.progress.findings++;
   }
 
+  /** Framing found, after the fact, that the first parse error deserves a hint (spec section 8.8). */
+  hintFirstError(hint: ParseHint): void {
+    this.line.hintFirstError(hint);
+  }
+
   /** Takes each framed entry as framing produces it (the checker is framing's sink). */
   push(framed: Framed): void {
     this.entries++;
@@ -375,7 +380,7 @@ function firstRange(path: string, range: ByteRange, signal: AbortSignal | undefi
 
 /** A later range of a plain UTF-8 file: no BOM or gzip to detect, framed from its first byte. */
 async function frameRange(path: string, range: ByteRange, options: FramingOptions, sink: SourceChecker): Promise<number> {
-  const framer = new NdjsonFramer(options);
+  const framer = new NdjsonFramer({ ...options, inputStart: false });
   for await (const chunk of wholeRange(openRange(path, range, undefined), range)) {
     sink.progress.bytes += chunk.length;
     framer.push(chunk, sink);

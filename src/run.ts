@@ -235,16 +235,23 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
 }
 
 /** One input's findings from its units: lines shifted past earlier ranges, the empty and hint rules applied. */
-function assembleInput(source: InputSource, parts: readonly UnitResult[], context: CheckContext): { findings: StoredList[]; failures: InputFailure[] } {
+function assembleInput(source: InputSource, parts: readonly UnitResult[], context: CheckContext): { findings: StoredList[]; failures: InputFailure[]; extractHint: boolean } {
   const findings: StoredList[] = [];
   const failures: InputFailure[] = [];
   let lineOffset = 0;
   let entries = 0;
   // Spec section 7: the input's first parse error that looks like a pretty-printed value says so.
+  // The prefix hint (spec section 8.8) only on the input's first parse error: a later byte range's
+  // first is hinted by its own framing, which cannot know of an earlier range's.
   let hinted = false;
+  let extractHint = false;
+  let parseErrorBefore = false;
   for (const part of parts) {
-    const wordHint: boolean = !hinted && part.findings.hintAt !== undefined;
+    const { hintAt, hint, firstParseError } = part.findings;
+    const wordHint: boolean = !hinted && hintAt !== undefined && (hint !== 'prefix' || !parseErrorBefore);
     hinted ||= wordHint;
+    parseErrorBefore ||= firstParseError !== undefined;
+    extractHint ||= wordHint && hint === 'prefix';
     // Most inputs of a folder have none: a list each was 10k lists to make and walk for 10k files.
     if (storedCount(part.findings) > 0) findings.push(new StoredList(part.findings, { lineOffset, wordHint }));
     lineOffset += part.lines;
@@ -259,7 +266,7 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
       findings.push(new StoredList({ head: heldFindings([finding]), unsorted: [], spooled: 0, errors: empty.severity === 'error' ? 1 : 0 }));
     }
   }
-  return { findings, failures };
+  return { findings, failures, extractHint };
 }
 
 /** The threads a run may use: `jobs`, or the cores available. */
@@ -308,6 +315,8 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
 
   const findings: StoredList[] = [];
   const read: string[] = [];
+  /** Inputs whose lines look like log lines with a prefix (spec section 8.8): the human summary says to use --extract. */
+  const extractHints: string[] = [];
   let checked = 0;
   for (let u = 0; u < plan.units.length; ) {
     const source = plan.units[u]!.source;
@@ -323,6 +332,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     const assembled = assembleInput(source, parts, context);
     findings.push(...assembled.findings);
     failures.push(...assembled.failures);
+    if (assembled.extractHint) extractHints.push(source.name);
     if (assembled.failures.length === 0 && !parts.some((part) => part.interrupted)) read.push(source.name);
   }
 
@@ -354,6 +364,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     suggestions: suggestionsFor(summary, context.registry),
     inputFailures: failures,
     inputsRead: read,
+    ...(extractHints.length > 0 && { extractHints }),
     interrupted,
     piped,
   };

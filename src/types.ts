@@ -84,7 +84,11 @@ export type ParseHint = 'pretty' | 'prefix';
 
 /** What framing yields for every non-blank line (or `.json` array element): a value or why there is none. */
 export type Framed =
-  | { kind: 'value'; line: number; value: unknown; extracted?: boolean }
+  /**
+   * `pairingKey`: under --extract, the server a Claude Desktop log line speaks for (spec section 8.8):
+   * requests and responses pair within it, as within a transcript's sessionId.
+   */
+  | { kind: 'value'; line: number; value: unknown; extracted?: boolean; pairingKey?: string }
   /**
    * `text`: the entry's own text, when framing held it, for a baseline's digest of the record: the
    * message depends on --redact and on what follows the line, the text does not.
@@ -166,6 +170,11 @@ export interface Report {
    * Absent in a merged report.
    */
   inputsRead?: readonly string[];
+  /**
+   * Not part of the JSON report: inputs read without --extract whose first parse error says to use it
+   * (spec section 8.8), as their human summary does too. Absent when there are none, and in a merged report.
+   */
+  extractHints?: readonly string[];
   /** Reading stopped early (Ctrl-C): the CLI exits 130. */
   interrupted: boolean;
   /**

@@ -348,7 +348,7 @@ describe('mcec-result check: inputs', () => {
     const dir = tempFiles({ 'server.log': `${log}\n` });
     const { report } = runJson(['server.log'], { cwd: dir });
     expect(report.findings.map((f: { line: number; message: string }) => [f.line, f.message])).toEqual([
-      [1, 'unexpected text after the JSON value, found "-0" (a log line with a prefix before its JSON? --extract finds the object in it)'],
+      [1, 'unexpected text after the JSON value, found "-0" (log lines with a prefix before their JSON? --extract finds the object in each line)'],
       [2, 'unexpected text after the JSON value, found "-0"'],
       [3, 'unexpected text after the JSON value, found "-0"'],
     ]);

@@ -231,7 +231,7 @@ describe('NdjsonFramer properties', () => {
         // A non-empty object after a prefix without `{"` is always found (spec section 7, --extract).
         if (typeof tail !== 'string' && tail !== null && typeof tail === 'object' && !Array.isArray(tail) && Object.keys(tail).length > 0 && !prefix.includes('{')) {
           // Prefixed (wrapping log) exactly when text stands before the object.
-          expect(extracted).toEqual({ kind: 'value', value: JSON.parse(JSON.stringify(tail)), prefixed: prefix.trim() !== '' });
+          expect(extracted).toEqual({ kind: 'value', value: JSON.parse(JSON.stringify(tail)), prefixed: prefix.trim() !== '', at: prefix.length });
         }
       }),
       { numRuns: 300 },

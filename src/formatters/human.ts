@@ -56,6 +56,11 @@ function skippedParts(s: Report['summary']): string {
   return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
 }
 
+/** Spec section 8.8: an input of log lines with a prefix before their JSON, read without --extract. */
+export function extractHintText(source: string): string {
+  return `hint      ${source}: log lines with a prefix before their JSON? check it with --extract, which finds the object in each line`;
+}
+
 function counts(report: Report, c: ChalkInstance): string[] {
   const s = report.summary;
   const pairs = (entries: [string, number][]) => entries.map(([k, v]) => `${c.bold(String(v))} ${k}`).join('  ');
@@ -65,6 +70,7 @@ function counts(report: Report, c: ChalkInstance): string[] {
     ...(s.baseline ? [`baseline  ${pairs([[s.baseline.suppressed === 1 ? 'known finding suppressed' : 'known findings suppressed', s.baseline.suppressed], [s.baseline.stale === 1 ? 'entry no longer found' : 'entries no longer found', s.baseline.stale]])}`] : []),
     ...(s.interrupted ? [c.yellow.bold(interruptedText)] : []),
     ...(s.unreadable ?? []).map((failure) => c.red.bold(`unreadable: ${printable(failure.message)}`)),
+    ...(report.extractHints ?? []).map((source) => c.yellow(extractHintText(printable(source)))),
   ];
 }
 

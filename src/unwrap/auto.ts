@@ -561,13 +561,13 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
   }
 
   return {
-    unwrap: ({ value, line, extracted }: FramedValue) => {
+    unwrap: ({ value, line, extracted, pairingKey }: FramedValue) => {
       const entry = entries++;
       // The common case first, as in AutoUnwrapper.
       if (isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
         return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
       }
-      return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: '' });
+      return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: pairingKey ?? '' });
     },
     unreadable(line: number) {
       unreadableCount++;

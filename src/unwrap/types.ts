@@ -36,6 +36,8 @@ export interface FramedValue {
   line: number;
   /** Found inside a prefixed log line by --extract. */
   extracted?: boolean;
+  /** The server a log line speaks for (Claude Desktop's `[odoo]`): lines pair within it. */
+  pairingKey?: string;
 }
 
 /** One per input: wrappers that pair lines (transcripts) keep their state here. */
