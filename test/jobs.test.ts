@@ -158,7 +158,7 @@ describe('--jobs', () => {
     const mixed = tempFiles({ 'mixed.jsonl': body.join('\n') });
     const one = run(['--jobs', '1', '-f', 'json', 'mixed.jsonl'], mixed);
     const report = JSON.parse(one.stdout);
-    expect(report.summary.tools).toEqual({ capture: { ok: 0, failed: 1 } });
+    expect(report.summary.tools).toEqual({ capture: { records: 1, ok: 0, failed: 1, unknown: 0 } });
     expect(report.findings.some((f: { rule: string }) => f.rule === 'unpaired-response' || f.rule === 'unanswered-request')).toBe(false);
     expect(run(['--jobs', '2', '-f', 'json', 'mixed.jsonl'], mixed).stdout === one.stdout).toBe(true);
   });
