@@ -18,6 +18,7 @@ import type { InputSource } from './sources/expand.js';
 import { readSpecial } from './sources/special.js';
 import { asBytes, standardInput, untilAborted, type StdinChunks } from './sources/stdin.js';
 import { Tally } from './tally.js';
+import { noEntries, noToolResults, type EntryKinds } from './tool-results.js';
 import type { Finding, Framed, InputFailure, ParseHint, Progress, RecordFinding, Summary, Wrapping } from './types.js';
 import { unwrappers, type UnwrapMode } from './unwrap/index.js';
 
@@ -42,6 +43,8 @@ export interface UnitResult {
   summary?: Summary;
   /** Entries framed: an input with none at all gets `empty-input`. */
   entries: number;
+  /** What its entries were (lines relative to the range's first line): an input of ranges gets `no-tool-results` from their sum. */
+  kinds: EntryKinds;
   /** Line breaks read: where the next range's line numbers start. */
   lines: number;
   failure?: InputFailure;
@@ -91,6 +94,8 @@ class SourceChecker {
   /** Findings reach the store through this: those of records that share a line, in report order. */
   private readonly line: LineFindings;
   entries = 0;
+  /** What the entries were, for `no-tool-results`. */
+  readonly kinds: EntryKinds = noEntries();
   private readonly unwrapper;
 
   constructor(
@@ -153,6 +158,9 @@ class SourceChecker {
   push(framed: Framed): void {
     this.entries++;
     this.progress.entries++;
+    const { kinds } = this;
+    kinds.entries++;
+    kinds.firstLine ??= framed.line;
     if (framed.kind === 'unparseable') {
       this.tally.addUnparseable();
       this.unwrapper.unreadable(framed.line);
@@ -164,11 +172,14 @@ class SourceChecker {
     }
     if (framed.kind === 'noise') {
       this.tally.addSkipped();
+      kinds.skipped++;
       return;
     }
     const unwrapped = this.unwrapper.unwrap(framed);
     if (unwrapped.kind === 'skipped') {
       this.tally.addSkipped(unwrapped);
+      kinds.skipped++;
+      if (unwrapped.own === true) kinds.ownSkipped++;
       if (unwrapped.findings.length > 0) this.addAll(unwrapped.findings, this.identify(at(framed.line, undefined, undefined, unwrapped.wrapping), framed.value, unwrapped.findings.length));
       return;
     }
@@ -184,12 +195,16 @@ class SourceChecker {
     // Indexed: a for-of made an iterator object for every record (with the tally's, ~40 MB a 1M-line run).
     for (let i = 0; i < findings.length; i++) if (findings[i]!.severity === 'error') invalid = true;
     this.tally.addRecord(facts, invalid, tool, sessionId);
+    kinds.records++;
     if (findings.length === 0) return;
     this.addAll(findings, this.identify(at(framed.line, undefined, tool, wrapping), unwrapped.hasEnvelope ? unwrapped.envelope : framed.value, findings.length));
   }
 
   finish(readFailed: boolean, reportEmpty: boolean): void {
     this.line.flush();
+    // Before the unwrapper's late findings: it sits at the input's first entry, before all of theirs.
+    const none = !readFailed && reportEmpty ? noToolResults(this.context, this.kinds) : undefined;
+    if (none) this.addLate(none, this.identify(at(this.kinds.firstLine ?? 1), 'no-tool-results', 1));
     for (const late of this.unwrapper.finish()) {
       this.addLate(late.finding, this.identify(at(late.line, undefined, late.tool, late.wrapping), `${late.finding.rule}:${late.finding.message}`, 1));
     }
@@ -475,6 +490,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     findings,
     ...(!io.tally && { summary: tally.summary() }),
     entries: checker.entries,
+    kinds: checker.kinds,
     lines,
     paired: checker.paired(),
     ...(failure && { failure }),

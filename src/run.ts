@@ -16,6 +16,8 @@ import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
 import { Tally, mergeSummaries, suggestionsFor } from './tally.js';
 import type { Finding, InputFailure, Progress, Report, Summary } from './types.js';
+import { addEntryKinds, noToolResults } from './tool-results.js';
+import { fingerprint } from './fingerprint.js';
 import { byCodePoint } from './findings/order.js';
 import { threadsStarted } from './v8-tuning.js';
 
@@ -240,6 +242,7 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
   const failures: InputFailure[] = [];
   let lineOffset = 0;
   let entries = 0;
+  const offsets: number[] = [];
   // Spec section 7: the input's first parse error that looks like a pretty-printed value says so.
   // The prefix hint (spec section 8.8) only on the input's first parse error: a later byte range's
   // first is hinted by its own framing, which cannot know of an earlier range's.
@@ -254,6 +257,7 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
     extractHint ||= wordHint && hint === 'prefix';
     // Most inputs of a folder have none: a list each was 10k lists to make and walk for 10k files.
     if (storedCount(part.findings) > 0) findings.push(new StoredList(part.findings, { lineOffset, wordHint }));
+    offsets.push(lineOffset);
     lineOffset += part.lines;
     entries += part.entries;
     // Ranges of a file that changed under them each fail the same way: said once.
@@ -265,6 +269,15 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
       const finding: Finding = { rule: empty.rule, severity: empty.severity, message: empty.message, location: { source: source.name, line: 1 } };
       findings.push(new StoredList({ head: heldFindings([finding]), unsorted: [], spooled: 0, errors: empty.severity === 'error' ? 1 : 0 }));
     }
+  }
+  // A range never reports the whole input without tool results: their sum does. At the input's first
+  // entry, so before every other finding of an input that has no record.
+  const kinds = parts.length > 1 && failures.length === 0 && !parts.some((part) => part.interrupted) ? addEntryKinds(parts.map((part) => part.kinds), offsets) : undefined;
+  const none = kinds && noToolResults(context, kinds);
+  if (none) {
+    // Fingerprinted as a whole input's finding is (check-unit.ts), so that a baseline matches it for any split.
+    const finding: Finding = { rule: none.rule, severity: none.severity, message: none.message, location: { source: source.name, line: kinds!.firstLine! }, fingerprint: fingerprint('no-tool-results') };
+    findings.unshift(new StoredList({ head: heldFindings([finding]), unsorted: [], spooled: 0, errors: none.severity === 'error' ? 1 : 0 }));
   }
   return { findings, failures, extractHint };
 }

@@ -22,7 +22,8 @@ export type RuleId =
   | 'unanswered-request'
   | 'duplicate-response'
   | 'structured-content-mismatch'
-  | 'empty-input';
+  | 'empty-input'
+  | 'no-tool-results';
 
 export interface RuleInfo {
   id: RuleId;
@@ -97,16 +98,16 @@ export type Framed =
   /** A line with no JSON object under --extract: counted as skipped. */
   | { kind: 'noise'; line: number };
 
+/** A tool's records by outcome (spec section 8.6): `records == ok + failed + unknown`. */
 export interface ToolCounts {
-  ok: number;
-  failed: number;
-}
-
-export interface SessionCounts {
   records: number;
   ok: number;
   failed: number;
+  unknown: number;
 }
+
+/** A session's records by outcome, as a tool's. */
+export type SessionCounts = ToolCounts;
 
 /** `summary` of the JSON report, spec section 6. Key order here is the order in the report. */
 export interface Summary {

@@ -158,7 +158,7 @@ describe('--jobs', () => {
     const mixed = tempFiles({ 'mixed.jsonl': body.join('\n') });
     const one = run(['--jobs', '1', '-f', 'json', 'mixed.jsonl'], mixed);
     const report = JSON.parse(one.stdout);
-    expect(report.summary.tools).toEqual({ capture: { ok: 0, failed: 1 } });
+    expect(report.summary.tools).toEqual({ capture: { records: 1, ok: 0, failed: 1, unknown: 0 } });
     expect(report.findings.some((f: { rule: string }) => f.rule === 'unpaired-response' || f.rule === 'unanswered-request')).toBe(false);
     expect(run(['--jobs', '2', '-f', 'json', 'mixed.jsonl'], mixed).stdout === one.stdout).toBe(true);
   });
@@ -373,7 +373,7 @@ describe('after Ctrl-C, which byte ranges can be placed', () => {
     { source, range: { start: 20, end: 30, index: 2 } },
     { source: other },
   ];
-  const result = (interrupted = false): UnitResult => ({ findings: { head: { kinds: [], chunks: [], count: 0, inLast: 0 }, unsorted: [], spooled: 0, errors: 0 }, entries: 1, lines: 1, paired: false, ...(interrupted && { interrupted: true as const }) });
+  const result = (interrupted = false): UnitResult => ({ findings: { head: { kinds: [], chunks: [], count: 0, inLast: 0 }, unsorted: [], spooled: 0, errors: 0 }, entries: 1, kinds: { entries: 1, records: 1, skipped: 0, ownSkipped: 0, firstLine: 1 }, lines: 1, paired: false, ...(interrupted && { interrupted: true as const }) });
 
   it('keeps ranges read whole after a first range read whole, and a range stopped part way', () => {
     const results = [result(), result(), result(true), result()];

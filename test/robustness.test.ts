@@ -202,6 +202,8 @@ describe('bad inputs', () => {
       `1 unknown-code: unknown error code ${quoted}`,
       '2 unknown-code: unknown error code "late-x"',
       `3 schema: unexpected property ${quoted} in the envelope (allowed: sessionId, ok, result, warnings, error)`,
+      // Markers only: no tool result in cut.jsonl (spec section 8.5).
+      '1 no-tool-results: 2 lines, none a tool result (2 skipped: requests, other methods, noise)',
       '1 transcript-truncated: the transcript was cut off here: an array; later tool calls are missing',
       `2 transcript-truncated: the transcript was cut off here: ${quoted}; later tool calls are missing`,
     ]);
@@ -224,8 +226,8 @@ describe('bad inputs', () => {
     const { report } = runJson(['proto.jsonl'], { cwd: dir });
     const each = Object.fromEntries(names.map((name) => [name, 1]));
     expect(report.summary).toMatchObject({ codes: each, unknownCodes: each, invalidCategories: each });
-    expect(report.summary.sessions).toEqual(Object.fromEntries(names.map((name) => [name, { records: 1, ok: 0, failed: 1 }])));
-    expect(report.summary.tools).toEqual(Object.fromEntries(names.map((name) => [name, { ok: 1, failed: 0 }])));
+    expect(report.summary.sessions).toEqual(Object.fromEntries(names.map((name) => [name, { records: 1, ok: 0, failed: 1, unknown: 0 }])));
+    expect(report.summary.tools).toEqual(Object.fromEntries(names.map((name) => [name, { records: 1, ok: 1, failed: 0, unknown: 0 }])));
     // The report is one merge accepts (a string count failed its schema), and merging sums it.
     writeFileSync(join(dir, 'report.json'), JSON.stringify(report));
     writeFileSync(join(dir, 'again.json'), JSON.stringify(report));

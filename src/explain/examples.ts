@@ -37,9 +37,10 @@ export const ruleExamples = {
     error: { code: 'frame-all-black', category: 'capture-blank', detail: 'the frame is all black', lastObservation: { screenshot: 'data:image/png;base64,iVBORw0KGgo=' } },
     sessionId,
   }),
-  'transcript-truncated': line({ truncated: 'tool-call log size cap reached' }),
+  // Each after a call answered: a transcript of no tool result would be no-tool-results too.
+  'transcript-truncated': [request(7, 'capture'), response(7, captured), line({ truncated: 'tool-call log size cap reached' })].join('\n'),
   'unpaired-response': response(7, captured),
-  'unanswered-request': request(7, 'capture'),
+  'unanswered-request': [request(7, 'capture'), request(8, 'capture'), response(8, captured)].join('\n'),
   'duplicate-response': [request(7, 'capture'), response(7, captured), response(7, captured)].join('\n'),
   'structured-content-mismatch': line({
     content: [{ type: 'text', text: JSON.stringify({ ok: true, result: { title: 'Untitled - Notepad' } }) }],
@@ -47,4 +48,9 @@ export const ruleExamples = {
     isError: false,
   }),
   'empty-input': '',
+  // A session that never called a tool: its handshake only, both lines skipped (spec section 8.5).
+  'no-tool-results': [
+    line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1.0.0' } } }),
+    line({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'mcec', version: '3.0.0' } } }),
+  ].join('\n'),
 } satisfies Record<RuleId, string>;

@@ -37,10 +37,13 @@ function headline(report: Report, c: ChalkInstance, options: FormatOptions): str
   const uncovered = notCovered(report);
   const where = `in ${plural(inputs, 'input')}${uncovered === undefined ? '' : ` (${uncovered.text})`}`;
   const unread = uncovered?.unread === true;
-  if (problems === 0 && uncovered === undefined) return c.green(`✔ no problems ${where}`);
-  if (problems === 0) return unread ? c.red.bold(`✖ no problems ${where}`) : c.yellow.bold(`⚠ no problems ${where}`);
+  // Spec section 8.5: a run that checked no record has passed nothing, and says so in place of a pass.
+  const none = report.summary.records === 0;
+  const verdict = none ? `no tool results found ${where}` : `no problems ${where}`;
+  if (problems === 0 && uncovered === undefined && !none) return c.green(`✔ ${verdict}`);
+  if (problems === 0) return unread ? c.red.bold(`✖ ${verdict}`) : c.yellow.bold(`⚠ ${verdict}`);
   const over = tooManyWarnings(report, options);
-  const text = `✖ ${plural(problems, 'problem')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over === undefined ? '' : `, ${over}`}) ${where}`;
+  const text = `✖ ${plural(problems, 'problem')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over === undefined ? '' : `, ${over}`})${none ? `: no tool results found` : ''} ${where}`;
   return errors > 0 || over !== undefined || unread ? c.red.bold(text) : c.yellow.bold(text);
 }
 
@@ -119,8 +122,8 @@ function table(title: string, header: string[], data: [string, number[]][], c: C
 function toolTable(report: Report, c: ChalkInstance): string[] {
   const tools = report.summary.tools;
   if (!tools) return [];
-  const rows = Object.entries(tools).map(([name, t]): [string, number[]] => [name, [t.ok, t.failed]]);
-  const lines = table('tools', ['ok', 'failed'], rows.slice(0, maxNameRows), c);
+  const rows = Object.entries(tools).map(([name, t]): [string, number[]] => [name, [t.records, t.ok, t.failed, t.unknown]]);
+  const lines = table('tools', ['records', 'ok', 'failed', 'unknown'], rows.slice(0, maxNameRows), c);
   if (rows.length > maxNameRows) lines.push(more(rows.length - maxNameRows, c));
   return lines;
 }
@@ -129,8 +132,8 @@ function sessionTable(report: Report, c: ChalkInstance): string[] {
   const sessions = report.summary.sessions;
   if (!sessions) return [];
   const entries = Object.entries(sessions).sort(([a, x], [b, y]) => y.records - x.records || (a < b ? -1 : a > b ? 1 : 0));
-  const rows = entries.slice(0, maxSessions).map(([id, s]): [string, number[]] => [id, [s.records, s.ok, s.failed]]);
-  const lines = table('sessions', ['records', 'ok', 'failed'], rows, c);
+  const rows = entries.slice(0, maxSessions).map(([id, s]): [string, number[]] => [id, [s.records, s.ok, s.failed, s.unknown]]);
+  const lines = table('sessions', ['records', 'ok', 'failed', 'unknown'], rows, c);
   if (entries.length > maxSessions) lines.push(c.dim(`  … and ${entries.length - maxSessions} more`));
   return lines;
 }

@@ -5,6 +5,7 @@
 import { isRuleId } from '../checks/catalog.js';
 import { ruleFinding, type CheckContext } from '../checks/check-envelope.js';
 import { has, isObject, quote, shorten, stringMember, type JsonObject } from '../checks/envelope.js';
+import { isMemberlessObject } from '../checks/envelope-members.js';
 import type { RecordFinding, RuleId, Wrapping } from '../types.js';
 import { isCallToolResult, unwrapCallToolResult } from './mcp.js';
 import type { FramedValue, LateFinding, Unwrapped, Unwrapper } from './types.js';
@@ -547,7 +548,10 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       if (isCallToolResult(value)) return mcpRecord(value, where, wrappingOf(where, 'mcp'));
       // A report or baseline of an earlier run, written into the folder it checked: not a tool
       // outcome (`check evidence/` failed on evidence/report.json, "missing required property ok").
-      if (!where.inTranscript && isOwnArtifact(value)) return { kind: 'skipped', findings: [] };
+      if (!where.inTranscript && isOwnArtifact(value)) return { kind: 'skipped', own: true, findings: [] };
+      // Spec section 8.4: a log's own JSON lines (a server's structured log inside a client's) are
+      // no tool results; extracted, an object with no envelope member is noise.
+      if (where.extracted && !where.inTranscript && isMemberlessObject(value)) return { kind: 'skipped', findings: [] };
     }
     return {
       kind: 'record',
