@@ -98,15 +98,15 @@ describe('--extract on the logs clients write (spec section 8.8)', () => {
     expect(places(report.findings)).toEqual(timeoutFindings(46, 'find'));
     expect(report.summary).toMatchObject({ records: 4, valid: 3, invalid: 1, unparseable: 0, skipped: 42, protocolErrors: 3, outcomes: { ok: 2, failed: 2, unknown: 0 } });
     // mcec's capture (id 3) and mcec-vm's find (id 3) are answered crosswise: each answer goes to its own server's request.
-    expect(report.summary.tools).toEqual({ capture: { ok: 1, failed: 0 }, click: { ok: 1, failed: 0 }, find: { ok: 0, failed: 2 } });
+    expect(report.summary.tools).toEqual({ capture: { records: 1, ok: 1, failed: 0, unknown: 0 }, click: { records: 1, ok: 1, failed: 0, unknown: 0 }, find: { records: 2, ok: 0, failed: 2, unknown: 0 } });
   });
 
   it('without the server tag the same lines pair across servers: the tag is what keeps them apart', () => {
     const text = readFileSync(join(repoRoot, fixture('claude-desktop-mcp.log')), 'utf8').replaceAll('[mcec-vm]', '[mcec]');
     const dir = tempFiles({ 'mcp.log': text });
     const { report } = runJson(['--extract', 'mcp.log'], { cwd: dir });
-    expect(report.summary.tools).not.toEqual({ capture: { ok: 1, failed: 0 }, click: { ok: 1, failed: 0 }, find: { ok: 0, failed: 2 } });
-    expect(report.summary.tools.capture).toEqual({ ok: 0, failed: 1 });
+    expect(report.summary.tools).not.toEqual({ capture: { records: 1, ok: 1, failed: 0, unknown: 0 }, click: { records: 1, ok: 1, failed: 0, unknown: 0 }, find: { records: 2, ok: 0, failed: 2, unknown: 0 } });
+    expect(report.summary.tools.capture).toEqual({ records: 1, ok: 0, failed: 1, unknown: 0 });
   });
 
   it('Claude Desktop mcp-server-<name>.log: every JSON line ends with { metadata: undefined }, stderr and dumps between', () => {
@@ -115,7 +115,7 @@ describe('--extract on the logs clients write (spec section 8.8)', () => {
     expect(status).toBe(1);
     expect(places(report.findings)).toEqual(timeoutFindings(29, 'find'));
     expect(report.summary).toMatchObject({ records: 4, valid: 3, invalid: 1, unparseable: 0, skipped: 37, outcomes: { ok: 2, failed: 2, unknown: 0 } });
-    expect(report.summary.tools).toEqual({ capture: { ok: 1, failed: 0 }, click: { ok: 1, failed: 0 }, find: { ok: 0, failed: 2 } });
+    expect(report.summary.tools).toEqual({ capture: { records: 1, ok: 1, failed: 0, unknown: 0 }, click: { records: 1, ok: 1, failed: 0, unknown: 0 }, find: { records: 2, ok: 0, failed: 2, unknown: 0 } });
   });
 
   it('VS Code 2025: [Client Says] / [Server Says], a tool call answered with a JSON-RPC error', () => {
@@ -124,7 +124,7 @@ describe('--extract on the logs clients write (spec section 8.8)', () => {
     expect(status).toBe(0);
     expect(report.findings).toEqual([]);
     expect(report.summary).toMatchObject({ records: 2, valid: 2, unparseable: 0, skipped: 16, protocolErrors: 1, outcomes: { ok: 1, failed: 1, unknown: 0 } });
-    expect(report.summary.tools).toEqual({ capture: { ok: 1, failed: 0 }, find: { ok: 0, failed: 1 } });
+    expect(report.summary.tools).toEqual({ capture: { records: 1, ok: 1, failed: 0, unknown: 0 }, find: { records: 1, ok: 0, failed: 1, unknown: 0 } });
   });
 
   it('VS Code: [editor -> server] / [server -> editor], progress notifications and the server stderr', () => {
@@ -137,7 +137,7 @@ describe('--extract on the logs clients write (spec section 8.8)', () => {
     expect(report.findings.filter((f: JsonFinding) => f.line === 14 && f.rule === 'parse-error')).toEqual([]);
     expect(places(others)).toEqual(timeoutFindings(19, 'find'));
     expect(report.summary).toMatchObject({ unparseable: 0 });
-    expect(report.summary.tools).toEqual({ capture: { ok: 1, failed: 0 }, find: { ok: 0, failed: 1 } });
+    expect(report.summary.tools).toEqual({ capture: { records: 1, ok: 1, failed: 0, unknown: 0 }, find: { records: 1, ok: 0, failed: 1, unknown: 0 } });
   });
 
   it("a server's own log: text after the envelope (elapsed=212ms) and an object before it (ctx=) are no obstacle", () => {
@@ -157,7 +157,7 @@ describe('--extract on the logs clients write (spec section 8.8)', () => {
       .filter((line) => line.includes('Message from server'));
     expect(report.summary).toMatchObject({ unparseable: 0, protocolErrors: 3, codes: { 'element-not-found': 1, 'wait-condition-timeout': 1 } });
     // The four tool results, judged by their shape (no request is left to name their tool).
-    expect(report.summary.sessions).toEqual({ '5f19c9c01a3f': { records: 1, ok: 1, failed: 0 }, '9e41a7c2d0b8': { records: 1, ok: 1, failed: 0 }, c03be5a1f7d2: { records: 2, ok: 0, failed: 2 } });
+    expect(report.summary.sessions).toEqual({ '5f19c9c01a3f': { records: 1, ok: 1, failed: 0, unknown: 0 }, '9e41a7c2d0b8': { records: 1, ok: 1, failed: 0, unknown: 0 }, c03be5a1f7d2: { records: 2, ok: 0, failed: 2, unknown: 0 } });
     expect(places(report.findings.filter((f: JsonFinding) => f.rule !== 'duplicate-response'))).toEqual(timeoutFindings(grepped.length, null));
     // mcec-vm answers ids 0-4 that mcec answers too: none of its answers is a duplicate of mcec's.
     const vmLines = grepped.flatMap((line, i) => (line.includes('[mcec-vm]') ? [i + 1] : []));
