@@ -89,6 +89,7 @@ export function githubWriter(options: FormatOptions): StreamWriter {
     listed: (_source, findings) => listedCommands(findings, options).map((line) => `${line}\n`).join(''),
     inputEnd: (source, rest) => (rest > 0 ? `${notListed(source, rest, options)}\n` : ''),
     note: () => '',
+    hint: (source, text) => `${command('notice', { title: 'mcec-result' }, `${source === '-' ? 'standard input' : relativeSourcePath(source, options.cwd)}: ${text}`)}\n`,
     summary: (report) => `${summaryLines(report, options).join('\n')}\n`,
   };
 }

@@ -148,6 +148,7 @@ export function humanWriter(options: FormatOptions): StreamWriter {
     listed: (_source, findings) => safe(listedLines(findings, c).map((line) => `${line}\n`).join('')),
     inputEnd: (source, rest) => safe(blockEnd(source, rest, c)),
     note: (source, text) => safe(`${c.dim(`${printable(source)}: ${printable(text)}`)}\n`),
+    hint: (source, text) => safe(`${c.yellow(`${printable(source)}: ${text}`)}\n`),
     summary: (report) => safe(summaryText(report, c, options)),
   };
 }

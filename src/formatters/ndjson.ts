@@ -15,6 +15,7 @@ export function ndjsonWriter(): StreamWriter {
     listed: (_source, findings) => findings.map((finding) => safe(`${JSON.stringify({ type: 'finding', ...toJsonFinding(finding) })}\n`)).join(''),
     inputEnd: () => '',
     note: () => '',
+    hint: () => '',
     summary: (report) => safe(`${JSON.stringify({ type: 'summary', ...report.summary })}\n`),
   };
 }

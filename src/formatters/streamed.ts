@@ -16,6 +16,8 @@ export interface StreamWriter {
   inputEnd(source: string, rest: number): string;
   /** A line about the reading itself (a followed file read again from its start); '' where the format has none. */
   note(source: string, text: string): string;
+  /** What a live input's first parse error suggests (`--extract`), said with the summary; '' where the format has no place for it. */
+  hint(source: string, text: string): string;
   /** The summary of the run. */
   summary(report: Report): string;
   /** Findings listed per input; 0 lists all. */
