@@ -476,6 +476,8 @@ export interface LiveUnit {
   findings(batch: readonly Finding[]): void;
   /** A followed file is read again from its start: line numbers and pairing start afresh. */
   restart(reason: 'rotated' | 'truncated'): void;
+  /** A followed file is open, and read from this line on. */
+  following?(line: number): void;
   /** Follow the file (`--follow`) instead of reading it to its end; reading ends at the signal, normally. */
   follow?: { fromStart: boolean };
 }
@@ -501,6 +503,7 @@ async function frameFollowed(path: string, options: FramingOptions, checker: Sou
   const { followFile } = await import('./sources/follow.js');
   const followed = await followFile(path, live.follow?.fromStart ?? false, signal);
   let offset = followed.lines;
+  live.following?.(offset + 1);
   let atStart = offset === 0;
   let framer = new NdjsonFramer(options);
   const sink = { push: (framed: Framed) => checker.push(offset === 0 ? framed : { ...framed, line: framed.line + offset }) };

@@ -82,6 +82,8 @@ export async function liveOutput(target: FormatTarget, options: FormatOptions, f
       restarted(`${source}: ${text}`);
       write(live.note(source, text));
     },
+    // Said once the file is open: what is appended from now on is read.
+    following: (source, line) => restarted(`following ${source} from line ${line}: Ctrl-C (or SIGTERM) ends the run with its summary`),
     inputDone: (source, findings, hint) => {
       // An input that did not stream is listed as a report written at the end lists it (aligned as
       // one block); ndjson, which aligns nothing, in batches.

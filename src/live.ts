@@ -11,6 +11,8 @@ export interface LiveObserver {
   findings(source: string, batch: readonly Finding[]): void;
   /** A followed file is read again from its start; line numbers and pairing start afresh. */
   restart(source: string, reason: 'rotated' | 'truncated'): void;
+  /** A followed file is open, and read from `line` on. */
+  following(source: string, line: number): void;
   /**
    * An input is done: its findings not handed over yet, in report order (all of an input that did
    * not stream). `hint`: what a streamed input's first parse error suggested (its message, handed

@@ -250,7 +250,7 @@ async function checkLive(unit: Unit, context: CheckContext, perUnit: UnitOptions
   const streams = observer.streams(unit.source);
   const result = await checkUnit(unit, context, perUnit, {
     ...io,
-    ...(streams && { live: { findings: (batch) => observer.findings(name, batch), restart: (reason) => observer.restart(name, reason), ...(live.follow && { follow: live.follow }) } }),
+    ...(streams && { live: { findings: (batch) => observer.findings(name, batch), restart: (reason) => observer.restart(name, reason), following: (line) => observer.following(name, line), ...(live.follow && { follow: live.follow }) } }),
   });
   if (result.streamed) observer.inputDone(name, [], (result.earlier ?? []).find((stored) => stored.hint !== undefined)?.hint ?? result.findings.hint);
   else observer.inputDone(name, new ConcatList([...(result.earlier ?? []), result.findings].map((stored) => new StoredList(stored))), undefined);
