@@ -260,11 +260,12 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   if (follow) endFollow = () => interrupt.abort();
   // A reader of the live report gone (`| head`): the run stops, as it would writing the report at the end.
   let liveWriteFailed: unknown;
+  const formatting = formatOptions(flags);
   const live =
     streaming &&
     (await liveOutput(
       liveTarget,
-      { ...formatOptions(flags).options, color: formatOptions(flags).colorFor(liveTarget.file === '-' ? undefined : liveTarget.file) },
+      { ...formatting.options, color: formatting.colorFor(liveTarget.file === '-' ? undefined : liveTarget.file) },
       follow,
       (text) => {
         if (text === '' || liveWriteFailed !== undefined) return;
@@ -288,7 +289,8 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     progress?.clear();
   });
   if (liveWriteFailed !== undefined) {
-    if ((liveWriteFailed as NodeJS.ErrnoException).code === 'EPIPE') return exitStatus(report, flags);
+    // `| head` closed the pipe: the reader has what it wanted, and the run's stop was ours, not Ctrl-C's.
+    if ((liveWriteFailed as NodeJS.ErrnoException).code === 'EPIPE') return exitStatus({ ...report, interrupted: false }, flags);
     throw liveWriteFailed;
   }
   // Ctrl-C heard only once the run had ended (its signal waits out synchronous work). A pipe's end may

@@ -65,10 +65,11 @@ export interface LiveOutput {
 }
 
 /**
- * The observer that writes a live run's report. `write` takes each piece at once; `isNew` is a
- * baseline's filter (findings it knows are not written); `restarted` is the stderr line of a restart.
+ * The observer that writes a live run's report. `write` takes each piece at once; `say` writes a
+ * line on stderr (a followed file's start and restarts); `isNew` is a baseline's filter (findings
+ * it knows are not written).
  */
-export async function liveOutput(target: FormatTarget, options: FormatOptions, follow: boolean, write: (text: string) => void, restarted: (text: string) => void, isNew?: (finding: Finding) => boolean): Promise<LiveOutput> {
+export async function liveOutput(target: FormatTarget, options: FormatOptions, follow: boolean, write: (text: string) => void, say: (text: string) => void, isNew?: (finding: Finding) => boolean): Promise<LiveOutput> {
   const writer = await writerFor(target.format, options);
   const live = new LiveFindings(writer);
   const hints: [string, string][] = [];
@@ -79,11 +80,11 @@ export async function liveOutput(target: FormatTarget, options: FormatOptions, f
     findings: (source, batch) => write(live.findings(source, kept(batch))),
     restart: (source, reason) => {
       const text = `${reason === 'rotated' ? 'replaced (rotated)' : 'truncated'}: read again from its start; line numbers and pairing start afresh`;
-      restarted(`${source}: ${text}`);
+      say(`${source}: ${text}`);
       write(live.note(source, text));
     },
     // Said once the file is open: what is appended from now on is read.
-    following: (source, line) => restarted(`following ${source} from line ${line}: Ctrl-C (or SIGTERM) ends the run with its summary`),
+    following: (source, line) => say(`following ${source} from line ${line}: Ctrl-C (or SIGTERM) ends the run with its summary`),
     inputDone: (source, findings, hint) => {
       // An input that did not stream is listed as a report written at the end lists it (aligned as
       // one block); ndjson, which aligns nothing, in batches.

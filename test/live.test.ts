@@ -1,7 +1,7 @@
 // Live logs (spec section 8.10): a pipe's findings are written as they become final, and --follow
 // reads a growing file like tail -F. Every wait here is on the process's own output, never a sleep.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { appendFileSync, chmodSync, closeSync, mkdirSync, open, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binary, lines, repoRoot, runCli, tempFiles } from './helpers/cli.js';
@@ -115,6 +115,36 @@ describe('a pipe: findings as they become final (spec section 8.10)', () => {
     run.child.stdin!.end('2026-07-01T10:15:02Z INFO agent result {"ok":true,"result":{}}\n');
     expect(await run.exited).toBe(1);
     expect(run.stdout).toMatch(/^-:1:\d+ +error +unexpected text after the JSON value, found "-0"  parse-error\n\n-: a log line with a prefix before its JSON\? --extract finds the object in it\n✖ 1 problem/);
+  });
+});
+
+describe('other live inputs', () => {
+  it('a FIFO named as an input streams as a pipe does', async () => {
+    const dir = tempFiles({});
+    expect(spawnSync('mkfifo', ['live.jsonl'], { cwd: dir }).status).toBe(0);
+    const run = start(['check', 'live.jsonl'], dir);
+    // Opened on the thread pool: it returns once the run has opened its end.
+    const fd = await new Promise<number>((resolve, reject) => open(join(dir, 'live.jsonl'), 'w', (error, opened) => (error ? reject(error) : resolve(opened))));
+    writeSync(fd, `${good}\n${bad}\n`);
+    await run.until((r) => r.stdout.includes('live.jsonl:2  error'), 'the finding');
+    expect(run.stdout).not.toContain('✖');
+    closeSync(fd);
+    expect(await run.exited).toBe(1);
+    expect(run.stdout).toContain('live.jsonl:2  error    ok must be a boolean (got string)  schema\n\n✖ 1 problem (1 error, 0 warnings) in 1 input\nrecords   2 checked  1 valid  1 invalid');
+  });
+
+  it('--baseline: a known finding is not written as it comes, a new one is; --quiet leaves warnings out', async () => {
+    const dir = tempFiles({ 'agent.jsonl': lines(bad) });
+    expect(runCli(['check', '--write-baseline', 'base.json', 'agent.jsonl'], { cwd: dir }).status).toBe(0);
+    const run = start(['check', '--quiet', '--baseline', 'base.json', '--stdin-filename', 'agent.jsonl', '-'], dir);
+    run.child.stdin!.write(`${bad}\n{"ok":true}\n{"ok":"no"}\n`);
+    await run.until((r) => r.stdout.includes('agent.jsonl:3  error'), 'the new finding');
+    run.child.stdin!.end();
+    expect(await run.exited).toBe(1);
+    expect(run.stdout).not.toContain('agent.jsonl:1');
+    // missing-result, a warning: counted, not listed under --quiet.
+    expect(run.stdout).not.toContain('agent.jsonl:2');
+    expect(run.stdout).toContain('✖ 2 problems (1 error, 1 warning) in 1 input\nrecords   3 checked  1 valid  2 invalid  0 unparseable  0 skipped\noutcomes  1 ok  0 failed  2 unknown\nbaseline  1 known finding suppressed  0 entries no longer found');
   });
 });
 
