@@ -86,8 +86,9 @@ export async function liveOutput(target: FormatTarget, options: FormatOptions, f
     // Said once the file is open: what is appended from now on is read.
     following: (source, line) => say(`following ${source} from line ${line}: Ctrl-C (or SIGTERM) ends the run with its summary`),
     inputDone: (source, findings, hint) => {
-      // An input that did not stream is listed as a report written at the end lists it (aligned as
-      // one block); ndjson, which aligns nothing, in batches.
+      // An input that did not stream is listed as a report written at the end lists it: as one
+      // block, aligned, of which only the listed findings are held; ndjson, which aligns nothing and
+      // lists all, in batches.
       if (target.format === 'ndjson') {
         let batch: Finding[] = [];
         for (const finding of kept(findings)) {
@@ -95,7 +96,7 @@ export async function liveOutput(target: FormatTarget, options: FormatOptions, f
           if (batch.length === ndjsonBatch) write(live.findings(source, batch)), (batch = []);
         }
         if (batch.length > 0) write(live.findings(source, batch));
-      } else write(live.findings(source, [...kept(findings)]));
+      } else write(live.findings(source, kept(findings)));
       write(live.end());
       if (hint !== undefined) hints.push([source, hintSentence(hint)]);
     },

@@ -133,6 +133,18 @@ describe('other live inputs', () => {
     expect(run.stdout).toContain('live.jsonl:2  error    ok must be a boolean (got string)  schema\n\n✖ 1 problem (1 error, 0 warnings) in 1 input\nrecords   2 checked  1 valid  1 invalid');
   });
 
+  it('a second report to a file is written at the end, whole, as before', async () => {
+    const dir = tempFiles({});
+    const run = start(['check', '-f', 'ndjson', '-f', 'json=report.json', '-'], dir);
+    run.child.stdin!.write(`${bad}\n`);
+    await run.until((r) => r.stdout.includes('"type":"finding"'), 'the finding');
+    run.child.stdin!.end(`${bad}\n`);
+    expect(await run.exited).toBe(1);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+    expect(report.findings.map((f: { line: number }) => f.line)).toEqual([1, 2]);
+    expect(run.stdout.trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['finding', 'finding', 'summary']);
+  });
+
   it('--baseline: a known finding is not written as it comes, a new one is; --quiet leaves warnings out', async () => {
     const dir = tempFiles({ 'agent.jsonl': lines(bad) });
     expect(runCli(['check', '--write-baseline', 'base.json', 'agent.jsonl'], { cwd: dir }).status).toBe(0);
