@@ -83,6 +83,22 @@ describe('a pipe: findings as they become final (spec section 8.10)', () => {
     });
   }
 
+  it('a pipe read in one chunk prints the bytes of the report written at the end (human and ndjson); github puts its summary last', () => {
+    // Under PIPE_BUF (4 KiB): written at once, read as one chunk. Lines 1 to 12: places of two widths, aligned together.
+    const text = lines(...Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? { ok: i } : i % 3 === 1 ? { ok: true } : { ok: true, result: {} })));
+    const dir = tempFiles({ 'agent.jsonl': text });
+    for (const format of ['human', 'ndjson', 'github']) {
+      const atEnd = runCli(['check', '-f', format, 'agent.jsonl'], { cwd: dir });
+      const piped = runCli(['check', '-f', format, '--stdin-filename', 'agent.jsonl', '-'], { cwd: dir, input: text });
+      expect(piped.status, format).toBe(1);
+      if (format !== 'github') expect(piped.stdout, format).toBe(atEnd.stdout);
+      else {
+        const [summary, ...annotations] = atEnd.stdout.trimEnd().split('\n');
+        expect(piped.stdout).toBe(`${[...annotations, summary].join('\n')}\n`);
+      }
+    }
+  });
+
   it('inputs before the pipe print first, in command-line order; findings known only at its end follow there', async () => {
     const dir = tempFiles({ 'a.jsonl': lines({ ok: 1 }), 'b.jsonl': lines({ ok: 2 }) });
     const run = start(['check', 'a.jsonl', '-', 'b.jsonl'], dir);
