@@ -544,15 +544,14 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
   const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false, io.budget ?? new SpillBudget());
   if (io.progress) checker.progress = io.progress;
   const { live } = io;
-  const framingNow = framingFor(source.path, options.input ?? 'auto');
+  const framing = framingFor(source.path, options.input ?? 'auto');
   // A line-delimited input's entry is a line, final once framed; a document's are framed at its end.
-  const streamed = live !== undefined && framingNow === 'ndjson' && range === undefined;
+  const streamed = live !== undefined && framing === 'ndjson' && range === undefined;
   if (streamed) checker.streamed();
   let failure: InputFailure | undefined;
   let unread = false;
   let lines = 0;
   try {
-    const framing = framingNow;
     if (range && range.index > 0) {
       lines = await frameRange(source.path!, range, options, checker);
     } else if (live?.follow && source.path !== undefined && signal) {

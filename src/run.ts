@@ -218,11 +218,7 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
     let turned = Date.now();
     for (const unit of units) {
       if (options.signal?.aborted) break;
-      if (live) {
-        results.push(await checkLive(unit, context, perUnit, io, live));
-        continue;
-      }
-      results.push(await checkUnit(unit, context, perUnit, io));
+      results.push(await (live ? checkLive(unit, context, perUnit, io, live) : checkUnit(unit, context, perUnit, io)));
       // A small file is checked synchronously, and its promise settles without a macrotask turn:
       // without one now and then, Ctrl-C was never delivered between files and the run went on.
       if (Date.now() - turned >= signalWithinMs) {
