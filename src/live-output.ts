@@ -135,20 +135,24 @@ export function followProblem(inputs: readonly string[], flags: { follow?: boole
   }
   if (!stats.isFile()) return `--follow ${input}: not a regular file: --follow takes one log file (a FIFO or device is read live without it)`;
   if (/\.json$/i.test(input)) return `--follow ${input}: a .json file is one document, read to its end: --follow takes a line-delimited file (.jsonl, .ndjson, .log)`;
-  if (/\.gz$/i.test(input) || startsWithGzip(input)) return `--follow ${input}: a compressed file cannot be followed as it grows: follow the uncompressed log`;
+  const head = firstBytes(input);
+  if (/\.gz$/i.test(input) || (head[0] === 0x1f && head[1] === 0x8b)) return `--follow ${input}: a compressed file cannot be followed as it grows: follow the uncompressed log`;
+  // Read as it grows, a file is framed as UTF-8 bytes: a UTF-16 one is decoded only when read whole.
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return `--follow ${input}: a UTF-16 file is read whole, not followed: check it without --follow, or have the writer write UTF-8`;
   return undefined;
 }
 
-function startsWithGzip(path: string): boolean {
+/** The file's first two bytes (fewer for a shorter file). */
+function firstBytes(path: string): Buffer {
+  const head = Buffer.alloc(2);
   try {
     const fd = openSync(path, 'r');
     try {
-      const head = Buffer.alloc(2);
-      return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+      return head.subarray(0, readSync(fd, head, 0, 2, 0));
     } finally {
       closeSync(fd);
     }
   } catch {
-    return false;
+    return head.subarray(0, 0);
   }
 }

@@ -220,7 +220,8 @@ describe('--follow (spec section 8.10)', () => {
   });
 
   it('is refused, exit 2, with several inputs, standard input, --shard, --write-baseline, --input json, or a file it cannot follow', () => {
-    const dir = tempFiles({ 'a.log': lines(good), 'b.log': lines(good), 'doc.json': good, 'a.log.gz': Buffer.from([0x1f, 0x8b, 8, 0]), 'sub/x.log': '' });
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lines(good), 'utf16le')]);
+    const dir = tempFiles({ 'a.log': lines(good), 'b.log': lines(good), 'doc.json': good, 'a.log.gz': Buffer.from([0x1f, 0x8b, 8, 0]), 'zipped.log': Buffer.from([0x1f, 0x8b, 8, 0]), 'wide.log': utf16, 'sub/x.log': '' });
     const refused = (args: string[], message: string) => {
       const result = runCli(['check', ...args], { cwd: dir });
       expect(result, args.join(' ')).toMatchObject({ status: 2, stdout: '' });
@@ -233,6 +234,8 @@ describe('--follow (spec section 8.10)', () => {
     refused(['--follow', '--input', 'json', 'a.log'], '--follow: reads a line-delimited file line by line; --input json');
     refused(['--follow', 'doc.json'], '--follow doc.json: a .json file is one document');
     refused(['--follow', 'a.log.gz'], '--follow a.log.gz: a compressed file cannot be followed');
+    refused(['--follow', 'zipped.log'], '--follow zipped.log: a compressed file cannot be followed');
+    refused(['--follow', 'wide.log'], '--follow wide.log: a UTF-16 file is read whole, not followed');
     refused(['--follow', 'sub'], '--follow sub: not a regular file');
     refused(['--follow', 'missing.log'], '--follow missing.log: no such file');
     refused(['--from-start', 'a.log'], '--from-start: reads a followed file from its beginning: add --follow');
