@@ -54,6 +54,10 @@ export interface UnitResult {
   paired: boolean;
   /** Ctrl-C stopped it: it may end before its last line. */
   interrupted?: true;
+  /** A followed file's findings of the readings before the last (rotated or truncated), in reading order. */
+  earlier?: StoredFindings[];
+  /** Its findings were handed to `io.live` as they became final. */
+  streamed?: true;
 }
 
 /** The options a unit needs; plain data, so that they can be posted to a worker. */
@@ -90,25 +94,64 @@ function locate(finding: RecordFinding, source: string, place: Place): Finding {
 }
 
 class SourceChecker {
-  readonly findings: FindingStore;
+  findings: FindingStore;
   /** Findings reach the store through this: those of records that share a line, in report order. */
-  private readonly line: LineFindings;
+  private line: LineFindings;
   entries = 0;
   /** What the entries were, for `no-tool-results`. */
-  readonly kinds: EntryKinds = noEntries();
-  private readonly unwrapper;
+  kinds: EntryKinds = noEntries();
+  private unwrapper;
+  /** A followed file's stores of the files (or starts) read before the current one, sealed, in reading order. */
+  readonly earlier: StoredFindings[] = [];
+  /** A streamed input's findings since they were last taken (spec section 8.10); undefined when it is not streamed. */
+  private live: Finding[] | undefined;
+  /** A streamed input's findings known only at its end (or at a followed file's restart). */
+  private liveLate: Finding[] = [];
 
   constructor(
     private readonly source: InputSource,
     private readonly context: CheckContext,
     private readonly tally: Tally,
-    unwrap: UnwrapMode,
+    private readonly unwrap: UnwrapMode,
     private readonly fingerprints: boolean,
-    budget: SpillBudget,
+    private readonly budget: SpillBudget,
   ) {
     this.unwrapper = unwrappers[unwrap]({ check: context });
     this.findings = new FindingStore(budget);
     this.line = new LineFindings(this.findings, budget);
+  }
+
+  /** From now on, findings are also kept to be taken as they become final. */
+  streamed(): void {
+    this.live = [];
+  }
+
+  /**
+   * The findings final since the last call, in reading order: those of every entry framed so far (a
+   * line-delimited input's entry is a line, whose findings are all known once it is framed), and,
+   * with `atEnd`, those known only at the end.
+   */
+  takeFinal(atEnd: boolean): Finding[] {
+    const taken = this.live ?? [];
+    if (this.live) this.live = [];
+    if (!atEnd || this.liveLate.length === 0) return taken;
+    const late = this.liveLate.sort(byPlace);
+    this.liveLate = [];
+    return taken.concat(late);
+  }
+
+  /**
+   * A followed file read again from its start (rotated or truncated): the findings so far end with
+   * those known at the end of that reading, and pairing starts afresh.
+   */
+  restart(): void {
+    // Each reading is judged as an input of its own, as its line numbers are.
+    this.endReading(false, true);
+    this.kinds = noEntries();
+    this.earlier.push(this.findings.seal());
+    this.unwrapper = unwrappers[this.unwrap]({ check: this.context });
+    this.findings = new FindingStore(this.budget);
+    this.line = new LineFindings(this.findings, this.budget);
   }
 
   /** What a baseline matches a record's findings on; computed only when asked for and needed. */
@@ -133,19 +176,24 @@ class SourceChecker {
     const located = findings.map((finding) => locate(finding, this.source.name, place));
     this.line.startRecord(place.line);
     for (const finding of located.sort(byPlace)) this.line.add(finding);
+    if (this.live) for (const finding of located) this.live.push(finding);
     this.progress.findings += located.length;
   }
 
   private add(finding: RecordFinding | undefined, place: Place, hint?: ParseHint): void {
     if (!finding) return;
     this.line.startRecord(place.line);
-    this.line.add(locate(finding, this.source.name, place), hint);
+    const located = locate(finding, this.source.name, place);
+    this.line.add(located, hint);
+    this.live?.push(located);
     this.progress.findings++;
   }
 
   private addLate(finding: RecordFinding | undefined, place: Place): void {
     if (!finding) return;
-    this.findings.appendLate(locate(finding, this.source.name, place));
+    const located = locate(finding, this.source.name, place);
+    this.findings.appendLate(located);
+    if (this.live) this.liveLate.push(located);
     this.progress.findings++;
   }
 
@@ -200,7 +248,8 @@ class SourceChecker {
     this.addAll(findings, this.identify(at(framed.line, undefined, tool, wrapping), unwrapped.hasEnvelope ? unwrapped.envelope : framed.value, findings.length));
   }
 
-  finish(readFailed: boolean, reportEmpty: boolean): void {
+  /** The end of one reading of the input: its held line, and the findings known only now. */
+  private endReading(readFailed: boolean, reportEmpty: boolean): void {
     this.line.flush();
     // Before the unwrapper's late findings: it sits at the input's first entry, before all of theirs.
     const none = !readFailed && reportEmpty ? noToolResults(this.context, this.kinds) : undefined;
@@ -208,6 +257,10 @@ class SourceChecker {
     for (const late of this.unwrapper.finish()) {
       this.addLate(late.finding, this.identify(at(late.line, undefined, late.tool, late.wrapping), `${late.finding.rule}:${late.finding.message}`, 1));
     }
+  }
+
+  finish(readFailed: boolean, reportEmpty: boolean): void {
+    this.endReading(readFailed, reportEmpty);
     if (this.entries === 0 && !readFailed && reportEmpty) this.addLate(ruleFinding(this.context, 'empty-input', { message: 'the input holds no record' }), this.identify(at(1), 'empty-input', 1));
   }
 }
@@ -435,6 +488,75 @@ export interface UnitIo {
   budget?: SpillBudget;
   /** The result goes to another thread, which holds its findings against its own budget (FindingStore.detach). */
   posted?: boolean;
+  /** The input streams (spec section 8.10): its findings are handed over as they become final. */
+  live?: LiveUnit;
+}
+
+/** Where a streamed input's findings go as they become final; they go to the unit's result too. */
+export interface LiveUnit {
+  /** Final findings, in reading order; at the end, those known only then (in line order). */
+  findings(batch: readonly Finding[]): void;
+  /** A followed file is read again from its start: line numbers and pairing start afresh. */
+  restart(reason: 'rotated' | 'truncated'): void;
+  /** A followed file is open, and read from this line on. */
+  following?(line: number): void;
+  /** Follow the file (`--follow`) instead of reading it to its end; reading ends at the signal, normally. */
+  follow?: { fromStart: boolean };
+}
+
+/** The decoded chunks, the findings framed from each handed over before the next is waited for. */
+async function* handingOver(chunks: AsyncIterable<Buffer>, checker: SourceChecker, live: LiveUnit): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) {
+    yield chunk;
+    const final = checker.takeFinal(false);
+    if (final.length > 0) live.findings(final);
+  }
+}
+
+/** The UTF-8 byte order mark, which a followed file may start with (Windows PowerShell 5.1 writes one). */
+const utf8Bom = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * A followed file (spec section 8.10), framed as it grows until the signal ends the run. Line numbers
+ * count from the file's start; after a restart they, and the pairing, start afresh. Returns the
+ * lines of the last reading.
+ */
+async function frameFollowed(path: string, options: FramingOptions, checker: SourceChecker, live: LiveUnit, signal: AbortSignal): Promise<number> {
+  const { followFile } = await import('./sources/follow.js');
+  const followed = await followFile(path, live.follow?.fromStart ?? false, signal);
+  let offset = followed.lines;
+  live.following?.(offset + 1);
+  let atStart = offset === 0;
+  let framer = new NdjsonFramer(options);
+  const sink = { push: (framed: Framed) => checker.push(offset === 0 ? framed : { ...framed, line: framed.line + offset }) };
+  const handOver = () => {
+    const final = checker.takeFinal(false);
+    if (final.length > 0) live.findings(final);
+  };
+  for await (const event of followed.events) {
+    if (event.kind === 'restart') {
+      framer.end(sink);
+      handOver();
+      checker.restart();
+      const late = checker.takeFinal(true);
+      if (late.length > 0) live.findings(late);
+      live.restart(event.reason);
+      framer = new NdjsonFramer(options);
+      offset = 0;
+      atStart = true;
+      continue;
+    }
+    let { chunk } = event;
+    if (atStart) {
+      if (chunk.subarray(0, 3).equals(utf8Bom)) chunk = chunk.subarray(3);
+      atStart = false;
+    }
+    framer.push(chunk, sink);
+    handOver();
+  }
+  framer.end(sink);
+  handOver();
+  return framer.lineCount + offset;
 }
 
 export async function checkUnit(unit: Unit, context: CheckContext, options: UnitOptions, io: UnitIo = {}): Promise<UnitResult> {
@@ -443,13 +565,19 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
   const tally = io.tally ?? new Tally(context.schema.categories, context.registry);
   const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false, io.budget ?? new SpillBudget());
   if (io.progress) checker.progress = io.progress;
+  const { live } = io;
+  const framing = framingFor(source.path, options.input ?? 'auto');
+  // A line-delimited input's entry is a line, final once framed; a document's are framed at its end.
+  const streamed = live !== undefined && framing === 'ndjson' && range === undefined;
+  if (streamed) checker.streamed();
   let failure: InputFailure | undefined;
   let unread = false;
   let lines = 0;
   try {
-    const framing = framingFor(source.path, options.input ?? 'auto');
     if (range && range.index > 0) {
       lines = await frameRange(source.path!, range, options, checker);
+    } else if (live?.follow && source.path !== undefined && signal) {
+      lines = await frameFollowed(source.path, options, checker, live, signal);
     } else {
       const read = source.path === undefined ? (stdin ? callerStdin(stdin, signal) : standardInput()) : range ? firstRange(source.path, range, signal) : source.special ? await readSpecial(source.path, signal) : fileChunks(readFile(source.path), framing, signal);
       const whole = Buffer.isBuffer(read) ? read : undefined;
@@ -470,7 +598,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
         // A FIFO cannot be read from its start twice: opened again, it waits for a writer.
         const reread = path === undefined || range || source.special ? undefined : kept ? () => [kept] : () => readAgain(path, signal);
         const { chunks, from } = await decodeInput(raw, reread);
-        lines = await frameInput(chunks, framing, from ? { ...options, decodedFrom: from } : options, checker);
+        lines = await frameInput(streamed ? handingOver(chunks, checker, live) : chunks, framing, from ? { ...options, decodedFrom: from } : options, checker);
       }
     }
   } catch (error) {
@@ -484,7 +612,13 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     }
   }
   // A range never reports the whole input empty: the run decides that from every range's entries.
-  checker.finish(failure !== undefined || signal?.aborted === true, range === undefined);
+  // A followed file read from its current end is no empty input for having had nothing appended.
+  const following = live?.follow !== undefined;
+  checker.finish(failure !== undefined || (signal?.aborted === true && !following), range === undefined && (!following || live.follow!.fromStart));
+  if (streamed) {
+    const final = checker.takeFinal(true);
+    if (final.length > 0) live.findings(final);
+  }
   const findings = io.posted ? checker.findings.detach() : checker.findings.seal();
   return {
     findings,
@@ -495,6 +629,9 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     paired: checker.paired(),
     ...(failure && { failure }),
     ...(unread && { unread: true as const }),
-    ...(signal?.aborted && { interrupted: true as const }),
+    // The signal is how a followed file's reading ends: its report is whole.
+    ...(signal?.aborted && !following && { interrupted: true as const }),
+    ...(checker.earlier.length > 0 && { earlier: checker.earlier }),
+    ...(streamed && { streamed: true as const }),
   };
 }
