@@ -375,6 +375,31 @@ describe('JSON-RPC and transcripts', () => {
     expect(nullId.findings[0]!.message).toBe('response with id null has no request before it in this transcript: only a string or a number id pairs with one');
   });
 
+  it('an id-less request (MCEC writes {name, arguments}) is answered by the next line of its session (spec section 8.1)', () => {
+    const named = (name: string, sessionId = S) => line('request', { name, arguments: { process: 'notepad' } }, sessionId);
+    const boom = { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'boom' } };
+    // Answered: the record gets the tool; a JSON-RPC error answers it as a protocol error.
+    const { results, late } = run([named('capture'), line('response', response(7, callResult(ok))), named('find'), line('response', boom)]);
+    expect(results.map((r) => r.kind)).toEqual(['skipped', 'record', 'skipped', 'skipped']);
+    expect(results[1]).toMatchObject({ tool: 'capture', wrapping: 'transcript', sessionId: S, findings: [] });
+    expect(results[3]).toMatchObject({ protocolError: true, findings: [] });
+    expect(late).toEqual([]);
+    // Its id is then answered: a later response to it is a duplicate, naming the request's line.
+    const again = run([named('capture'), line('response', response(7, callResult(ok))), line('response', response(7, callResult(ok)))]);
+    expect(again.results[2]).toMatchObject({ tool: 'capture', findings: [{ rule: 'duplicate-response', message: 'a second response to id 7 (capture, requested on line 1)' }] });
+    // A payload that is no CallToolResult's JSON-RPC response still gets the tool (a bare CallToolResult here).
+    expect(run([named('query'), line('response', callResult(ok))]).results[1]).toMatchObject({ kind: 'record', wrapping: 'transcript', tool: 'query' });
+    // The next line of its session is a request: unanswered, that line named; the end of the input likewise.
+    const open = run([named('find'), named('click', 'other'), named('capture')]);
+    expect(open.late.map((l) => [l.line, l.tool, l.finding.message])).toEqual([
+      [1, 'find', 'find request is never answered in this transcript: the next line of its session, line 3, is no response'],
+      [2, 'click', 'click request is never answered in this transcript: no line of its session follows it'],
+      [3, 'capture', 'capture request is never answered in this transcript: no line of its session follows it'],
+    ]);
+    // Excused by a truncation marker after it, as any request.
+    expect(run([named('capture'), { truncated: 'tool-call log size cap reached' }]).late).toEqual([]);
+  });
+
   it('a rule set to off is not reported', () => {
     const quiet = autoUnwrapper(createCheckContext({ rules: { 'unanswered-request': 'off', 'unpaired-response': 'off' } }));
     expect(quiet.unwrap({ value: line('response', response(1, callResult(ok))), line: 1 }).findings).toEqual([]);

@@ -621,8 +621,10 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
 
   /** Why an id-less request went unanswered: the next line of its session, and lines that could not be read. */
   function leftOpenSaid({ request, next, nextIsResponse, unreadableUntil }: LeftOpen<Request>): string {
-    const why = next === undefined ? ': no line of its session follows it' : nextIsResponse ? '' : `: the next line of its session, line ${next}, is no response`;
-    return why + unlessUnreadableAfter(request.unreadable, unreadableUntil);
+    const unless = unlessUnreadableAfter(request.unreadable, unreadableUntil);
+    // After it, only lines that could not be read: the usual "unless" alone says it.
+    const why = next === undefined ? (unless === '' ? ': no line of its session follows it' : '') : nextIsResponse ? '' : `: the next line of its session, line ${next}, is no response`;
+    return why + unless;
   }
 
   return {
