@@ -1,9 +1,10 @@
 // MCEC transcripts as MCEC's own client writes them (spec section 8.1), and JSON-RPC logs whose
 // requests were filtered out (spec section 8.9), run through the built CLI on real files.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
+import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 const folder = 'fixtures/field/mcec-transcripts';
 const transcriptOf = (name: string) => `${folder}/${name}/tool-calls.jsonl`;
@@ -150,5 +151,60 @@ describe('pairing with requests filtered out (spec section 8.9)', () => {
     });
     const answered = runJson([join(dir, 'capture.jsonl')]).report;
     expect(brief(answered.findings)).toEqual([['duplicate-response', 3, 'capture']]);
+  });
+});
+
+describe('docs/transcripts.md', () => {
+  const page = readFileSync(join(repoRoot, 'docs/transcripts.md'), 'utf8');
+  const commands = [...page.matchAll(/```sh\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+  // `mcec-result` is the installed package; here it is this checkout's built binary.
+  const run = (command: string, cwd = repoRoot) => spawnSync('sh', ['-c', command.replaceAll('mcec-result', `"${process.execPath}" "${binary}"`)], { cwd, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+
+  it('has its three commands', () => {
+    expect(commands).toEqual([
+      'mcec-result check fixtures/field/mcec-transcripts/winps51-bom/tool-calls.jsonl',
+      "grep 'Message from server' mcp.log | mcec-result check --extract -",
+      'mcec-result check fixtures/field/mcec-transcripts/crashed/tool-calls.jsonl',
+    ]);
+  });
+
+  it('the example prints what the page shows', () => {
+    const shown = /prints, among its tables \(exit status 1\):\n\n```text\n([\s\S]*?)```/.exec(page)?.[1];
+    expect(shown).toBeDefined();
+    const result = run(commands[0]!);
+    expect(result.status).toBe(1);
+    expect(result.stdout.startsWith(shown!)).toBe(true);
+  });
+
+  it('the grep recipe checks only the tool results of a client log whose server restarted', () => {
+    const at = (k: number) => `2025-03-27T10:00:${String(k).padStart(2, '0')}.000Z [info] [mcec]`;
+    const client = (id: number, method: string, params: unknown = {}) => JSON.stringify({ method, params, jsonrpc: '2.0', id });
+    const server = (id: number, result: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result });
+    const capture = { content: [{ type: 'text', text: '{"ok":true,"result":{"width":1280,"height":720}}' }], isError: false };
+    const missing = { content: [{ type: 'text', text: '{"ok":false,"error":{"code":"window-not-found","category":"no-target","detail":"No matching window"}}' }], isError: true };
+    const session = (start: number, result: unknown) => [
+      `${at(start)} Message from client: ${client(0, 'initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'claude-ai', version: '0.1.0' } })}`,
+      `${at(start)} Message from server: ${server(0, { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'MCEC', version: '3.0.0' } })}`,
+      `${at(start + 1)} Message from client: ${client(1, 'tools/list')}`,
+      `${at(start + 1)} Message from server: ${server(1, { tools: [{ name: 'capture', inputSchema: { type: 'object' } }] })}`,
+      `${at(start + 2)} Message from client: ${client(2, 'tools/call', { name: 'capture', arguments: { process: 'notepad' } })}`,
+      `${at(start + 2)} Message from server: ${server(2, result)}`,
+      `${at(start + 3)} Message from client: ${client(3, 'resources/list')}`,
+      `${at(start + 3)} Message from server: ${server(3, { resources: [] })}`,
+    ];
+    const log = [...session(0, capture), `${at(5)} Server transport closed unexpectedly, this is likely due to the process exiting early.`, ...session(10, missing)].join('\n') + '\n';
+    const dir = tempFiles({ 'mcp.log': log });
+    const result = run(commands[1]!, dir);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/✔ no problems in 1 input/);
+    expect(result.stdout).toMatch(/records\s+2 checked\s+2 valid\s+0 invalid\s+0 unparseable\s+6 skipped/);
+    expect(result.stdout).not.toMatch(/duplicate-response/);
+  });
+
+  it('the crash recipe names the line that could not be read', () => {
+    const result = run(commands[2]!);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('capture: capture request is never answered in this transcript, unless line 4, which could not be read, holds its answer  unanswered-request');
   });
 });
