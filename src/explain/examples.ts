@@ -38,8 +38,10 @@ export const ruleExamples = {
     sessionId,
   }),
   'transcript-truncated': line({ truncated: 'tool-call log size cap reached' }),
-  'unpaired-response': response(7, captured),
-  'unanswered-request': request(7, 'capture'),
+  // A response is unpaired only once the input has held a request (spec section 8.9).
+  'unpaired-response': [request(6, 'capture'), response(6, captured), response(7, captured)].join('\n'),
+  // As MCEC's client writes a request: `{name, arguments}`, answered by the next line of its session (spec section 8.1).
+  'unanswered-request': line({ ts, sessionId, direction: 'request', method: 'tools/call', payload: { name: 'capture', arguments: { process: 'notepad' } } }),
   'duplicate-response': [request(7, 'capture'), response(7, captured), response(7, captured)].join('\n'),
   'structured-content-mismatch': line({
     content: [{ type: 'text', text: JSON.stringify({ ok: true, result: { title: 'Untitled - Notepad' } }) }],
