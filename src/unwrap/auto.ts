@@ -297,8 +297,8 @@ interface Where {
    * one's answer went to the other's tool), '' when there is none.
    */
   pairing: string | number | boolean;
-  /** The id-less request this transcript response answers by order (spec section 8.1). */
-  byOrder: Answered | undefined;
+  /** The id-less request this transcript response answers by order (spec section 8.1); set on transcript lines only. */
+  byOrder?: Answered | undefined;
 }
 
 const truncationKey = 'truncated';
@@ -634,7 +634,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       if (isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
         return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
       }
-      return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: '', byOrder: undefined });
+      return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: '' });
     },
     unreadable(line: number) {
       unreadableCount++;
