@@ -557,7 +557,12 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     const wrapping = wrappingOf(where, 'jsonrpc');
     if (key !== undefined) {
       const session = sessionOf(where.pairing);
-      if (!session.requests.has(key) && session.answered?.get(key) === undefined) session.requests.set(key, request);
+      const { requests } = session;
+      if (!requests.has(key) && session.answered?.get(key) === undefined) {
+        // Held as a JSON-RPC request's answered id is: in the table of small ids once the Map is large.
+        if (session.answered === undefined && requests.size >= tableFrom) session.answered = new AnsweredIds(kinds);
+        if (!session.answered?.add(key, request, requests.size)) requests.set(key, request);
+      }
     }
     if (isError) return { kind: 'skipped', protocolError: true, wrapping, findings: [] };
     if (!isResponse) {
