@@ -398,6 +398,12 @@ describe('JSON-RPC and transcripts', () => {
     ]);
     // Excused by a truncation marker after it, as any request.
     expect(run([named('capture'), { truncated: 'tool-call log size cap reached' }]).late).toEqual([]);
+    // Once the Map holds 256 ids, small ones answered later go to a table, others stay in the Map: a later response is a duplicate either way.
+    const far = 2 ** 40;
+    const many = Array.from({ length: 300 }, (_, i) => [named(`tool-${i}`), line('response', response(i < 299 ? i : far, callResult(ok)))]).flat();
+    const repeated = run([...many, line('response', response(5, callResult(ok))), line('response', response(290, callResult(ok))), line('response', response(far, callResult(ok)))]);
+    expect(repeated.results.slice(-3).map((r) => r.findings.map((f) => f.message))).toEqual([['a second response to id 5 (tool-5, requested on line 11)'], ['a second response to id 290 (tool-290, requested on line 581)'], [`a second response to id ${far} (tool-299, requested on line 599)`]]);
+    expect(repeated.late).toEqual([]);
   });
 
   it('a rule set to off is not reported', () => {
