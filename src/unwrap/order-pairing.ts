@@ -3,7 +3,7 @@
 // payload is `{name, arguments}` and the response with the whole JSON-RPC response as payload. Such
 // a request is answered by the response that is the next line of its session, with no line framing
 // could not read between them; any other next line leaves it unanswered.
-import { isObject, stringMember, has } from '../checks/envelope.js';
+import { has, isObject, stringMember } from '../checks/envelope.js';
 
 /** A session's key as the pairing has it: a transcript sessionId (a number or boolean kept apart from a string). */
 export type PairingKey = string | number | boolean;
