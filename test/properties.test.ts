@@ -496,6 +496,13 @@ const inputLine = fc.oneof(
     ),
     weight: 2,
   },
+  // MCEC's own request line (spec section 8.1): `{name, arguments}`, answered by the next line of its session.
+  {
+    arbitrary: fc.tuple(fc.constantFrom('capture', 'find', 'invoke'), fc.constantFrom(S, 'other')).map(([name, sessionId]) =>
+      JSON.stringify({ ts: '2026-07-01T10:15:02.1234567+02:00', sessionId, direction: 'request', method: 'tools/call', payload: { name, arguments: {} } }),
+    ),
+    weight: 2,
+  },
   {
     arbitrary: fc.tuple(fc.integer({ min: 1, max: 4 }), fc.oneof(goodEnvelope, envelopeLike), fc.boolean(), fc.constantFrom(S, 'other'), fc.boolean()).map(([id, envelope, isError, sessionId, rpcError]) =>
       JSON.stringify({

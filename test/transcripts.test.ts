@@ -249,22 +249,22 @@ describe('pairing faults, end to end', () => {
     }
   });
 
-  it('a second response to an id no request had is unpaired as the first, and a duplicate', () => {
-    // Was duplicate-response alone on the second: it has no request of its id before it either.
+  it('a second response to an id no request had is unpaired as the first, not a duplicate', () => {
+    // Was duplicate-response too on the second (spec section 8.9: a duplicate only of an answer to a
+    // request the input holds), and before that duplicate-response alone.
     const tool = { content: [{ type: 'text', text: '{"ok":true,"result":{}}' }] };
     const response = transcript('response', rpcResult(2, tool));
-    const { report } = runJson(['-'], { input: lines(response, response) });
+    const { report } = runJson(['-'], { input: lines(transcript('request', rpcRequest(1, 'tools/call', 'find')), response, response) });
     expect(brief(report.findings)).toEqual([
-      ['unpaired-response', 1, null, 'transcript'],
-      ['duplicate-response', 2, null, 'transcript'],
+      ['unanswered-request', 1, 'find', 'transcript'],
       ['unpaired-response', 2, null, 'transcript'],
+      ['unpaired-response', 3, null, 'transcript'],
     ]);
+    // With no request on an earlier line, no response is unpaired (spec section 8.9): was unpaired-response on both.
+    expect(runJson(['-'], { input: lines(response, response) }).report.findings).toEqual([]);
     // Once a request of the id has come and been answered, a later response is a duplicate only.
     const answered = runJson(['-'], { input: lines(response, transcript('request', rpcRequest(2, 'tools/call', 'capture')), response, response) }).report;
-    expect(brief(answered.findings).map((f) => f.slice(0, 2))).toEqual([
-      ['unpaired-response', 1],
-      ['duplicate-response', 4],
-    ]);
+    expect(brief(answered.findings).map((f) => f.slice(0, 2))).toEqual([['duplicate-response', 4]]);
   });
 
   it('a truncation marker on the line of the request excuses it: a .json array written on one line', () => {
@@ -313,8 +313,13 @@ describe('pairing faults, end to end', () => {
     expect(said(tooLong)[1]).toEqual(unanswered);
     const trailingComma = runJson(['-'], { input: lines(request, response.replace(/}$/, ',}')) }).report;
     expect(said(trailingComma)[1]).toEqual(unanswered);
+    // A response after an unreadable request line: the input has held no request, so no response is
+    // unpaired (spec section 8.9). One after a request read is.
     const badRequest = runJson(['-'], { input: lines(request.replace(/}$/, ',}'), response) }).report;
-    expect(said(badRequest)[1]).toEqual(['unpaired-response', 'warning', 2, 'response to id 1 has no request of that id before it in this transcript, unless line 1, which could not be read, holds it']);
+    expect(said(badRequest).map((f) => f[0])).toEqual(['parse-error']);
+    const find = JSON.stringify(transcript('request', rpcRequest(0, 'tools/call', 'find')));
+    const afterOne = runJson(['-'], { input: lines(find, request.replace(/}$/, ',}'), response) }).report;
+    expect(said(afterOne)[2]).toEqual(['unpaired-response', 'warning', 3, 'response to id 1 has no request of that id before it in this transcript, unless line 2, which could not be read, holds it']);
   });
 
   it('a cancellation excuses the request pending when it came, not a later one that reuses its id', () => {
@@ -342,9 +347,10 @@ describe('pairing faults, end to end', () => {
 
   it('findings on skipped lines carry the wrapping of their line', () => {
     // Was no wrapping at all on unpaired-response to a non-tool response and on the truncation marker.
+    // The request first: a response is unpaired only after the input held a request (spec section 8.9).
     const values = [
-      transcript('response', rpcResult(5, { tools: [] })),
       transcript('request', rpcRequest(6, 'tools/call', 'find')),
+      transcript('response', rpcResult(5, { tools: [] })),
       { truncated: 'tool-call log size cap reached' },
       transcript('request', rpcRequest(7, 'tools/call', 'capture')),
     ];
@@ -352,7 +358,7 @@ describe('pairing faults, end to end', () => {
     expect(report.summary).toMatchObject({ records: 0, skipped: 4, truncated: 1 });
     expect(brief(report.findings)).toEqual([
       ['no-tool-results', 1, null, null],
-      ['unpaired-response', 1, null, 'transcript'],
+      ['unpaired-response', 2, null, 'transcript'],
       ['transcript-truncated', 3, null, 'transcript'],
       ['unanswered-request', 4, 'capture', 'transcript'],
     ]);
@@ -360,6 +366,7 @@ describe('pairing faults, end to end', () => {
 
   it('a transcript line whose payload is no object is a schema-invalid record of the transcript', () => {
     // Was not-an-envelope (no envelope, nothing checked); spec section 7 recognises the payload in turn.
+    // A request line is never a record (spec section 8.1): line 3 was a schema-invalid record too.
     const values = [
       { ts: 't', sessionId: 's1', direction: 'response', method: 'tools/call', payload: 'oops' },
       { ts: 't', sessionId: 's1', direction: 'response', method: 'tools/call', payload: [1] },
@@ -367,11 +374,11 @@ describe('pairing faults, end to end', () => {
     ];
     const { status, report } = runJson(['-'], { input: lines(...values) });
     expect(status).toBe(1);
-    expect(report.summary).toMatchObject({ records: 3, invalid: 3, skipped: 0, outcomes: { ok: 0, failed: 0, unknown: 3 }, sessions: { s1: { records: 3, ok: 0, failed: 0 } } });
+    expect(report.summary).toMatchObject({ records: 2, invalid: 2, skipped: 1, outcomes: { ok: 0, failed: 0, unknown: 2 }, sessions: { s1: { records: 2, ok: 0, failed: 0 } } });
     expect(report.findings.map((f: JsonFinding & { keyword?: string }) => [f.rule, f.line, f.pointer, f.keyword, f.wrapping])).toEqual([
       ['schema', 1, '', 'type', 'transcript'],
       ['schema', 2, '', 'type', 'transcript'],
-      ['schema', 3, '', 'type', 'transcript'],
+      ['unanswered-request', 3, undefined, undefined, 'transcript'],
     ]);
   });
 

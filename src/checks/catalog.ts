@@ -53,9 +53,9 @@ export const ruleCatalog = frozen({
   'inline-image': info(inlineImage),
   // unwrap/ (transcripts)
   'transcript-truncated': { id: 'transcript-truncated', defaultSeverity: 'warning', description: "a transcript's truncation marker: the log was cut off there by its size cap" },
-  'unpaired-response': { id: 'unpaired-response', defaultSeverity: 'warning', description: 'a transcript response with no request of the same id before it' },
+  'unpaired-response': { id: 'unpaired-response', defaultSeverity: 'warning', description: 'a transcript response with no request of the same id before it, once the input has held a request' },
   'unanswered-request': { id: 'unanswered-request', defaultSeverity: 'warning', description: 'a transcript request that no response answers' },
-  'duplicate-response': { id: 'duplicate-response', defaultSeverity: 'error', description: 'a second response to the same JSON-RPC id in one transcript' },
+  'duplicate-response': { id: 'duplicate-response', defaultSeverity: 'error', description: 'a second response to a JSON-RPC id whose request an earlier response answered' },
   'structured-content-mismatch': { id: 'structured-content-mismatch', defaultSeverity: 'error', description: "structuredContent and the text block's envelope differ" },
   // run.ts
   'empty-input': { id: 'empty-input', defaultSeverity: 'warning', description: 'an input that holds no record at all' },

@@ -39,8 +39,10 @@ export const ruleExamples = {
   }),
   // Each after a call answered: a transcript of no tool result would be no-tool-results too.
   'transcript-truncated': [request(7, 'capture'), response(7, captured), line({ truncated: 'tool-call log size cap reached' })].join('\n'),
-  'unpaired-response': response(7, captured),
-  'unanswered-request': [request(7, 'capture'), request(8, 'capture'), response(8, captured)].join('\n'),
+  // A response is unpaired only once the input has held a request (spec section 8.9).
+  'unpaired-response': [request(6, 'capture'), response(6, captured), response(7, captured)].join('\n'),
+  // As MCEC's client writes a request: `{name, arguments}`, answered by the next line of its session (spec section 8.1).
+  'unanswered-request': [request(7, 'capture'), response(7, captured), line({ ts, sessionId, direction: 'request', method: 'tools/call', payload: { name: 'capture', arguments: { process: 'notepad' } } })].join('\n'),
   'duplicate-response': [request(7, 'capture'), response(7, captured), response(7, captured)].join('\n'),
   'structured-content-mismatch': line({
     content: [{ type: 'text', text: JSON.stringify({ ok: true, result: { title: 'Untitled - Notepad' } }) }],
