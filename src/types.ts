@@ -82,9 +82,24 @@ export interface RecordFinding {
  */
 export type ParseHint = 'pretty' | 'prefix';
 
+/** A 1-based line and column (UTF-16 units) in an input. */
+export interface ValuePlace {
+  line: number;
+  column: number;
+}
+
+/**
+ * Where the values of a record in a pretty-printed `.json` document start (spec section 8.11), by
+ * JSON Pointer from the record's root: the places of `pointers` the record holds, and of every value
+ * above them. Asked only while the record is pushed (framing/value-starts.ts).
+ */
+export interface ValueStarts {
+  find(pointers: readonly string[]): ReadonlyMap<string, ValuePlace>;
+}
+
 /** What framing yields for every non-blank line (or `.json` array element): a value or why there is none. */
 export type Framed =
-  | { kind: 'value'; line: number; value: unknown; extracted?: boolean }
+  | { kind: 'value'; line: number; value: unknown; extracted?: boolean; starts?: ValueStarts }
   /**
    * `text`: the entry's own text, when framing held it, for a baseline's digest of the record: the
    * message depends on --redact and on what follows the line, the text does not.

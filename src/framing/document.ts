@@ -1,5 +1,8 @@
 // `.json` framing (spec sections 3 and 7): the file is one JSON value; an object is one record, an
-// array's elements are records (not flattened further) at the line where each starts.
+// array's elements are records (not flattened further) at the line where each starts. A document
+// spread over lines and read whole also tells where each value of its records starts (8.11,
+// value-starts.ts); an array streamed element by element (json-array-stream.ts) does not: its
+// bytes are gone by the time a record is checked.
 import { JsonArrayStreamer } from './json-array-stream.js';
 import type { FramedSink } from './ndjson.js';
 import { isJsonSpace } from './json-bytes.js';
@@ -7,6 +10,7 @@ import { LineIndex } from './line-index.js';
 import { NestingError, maxNesting, parseJson, tooDeep } from './nesting.js';
 import { locateParseError } from './parse-error.js';
 import { Uint32List } from './uint32-list.js';
+import { DocumentValueStarts } from './value-starts.js';
 import { firstInvalidUtf8, invalidUtf8Message, isUtf8, type DecodedFrom } from './utf8.js';
 
 /**
@@ -49,7 +53,8 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
           return;
         }
         if (lines.length === value.length) {
-          for (let k = 0; k < value.length; k++) sink.push({ kind: 'value', line: lines.at(k), value: value[k] });
+          const starts = new DocumentValueStarts(bytes, first);
+          for (let k = 0; k < value.length; k++) sink.push({ kind: 'value', line: lines.at(k), value: value[k], starts: starts.element(k, lines.at(k)) });
           return;
         }
       }
@@ -86,7 +91,10 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
     const { line, column } = new LineIndex(text).position(Math.min(failure.offset, text.trimEnd().length));
     return sink.push({ kind: 'unparseable', line, column, message: failure.message + ndjsonHint(text, failure.offset), text });
   }
-  sink.push({ kind: 'value', line, value });
+  // Spread over lines, its findings sit at the members they point at (spec section 8.11); on one line
+  // they stay at the record's line.
+  const starts = newline === -1 || newline >= last ? undefined : new DocumentValueStarts(bytes, first).whole(line);
+  sink.push(starts ? { kind: 'value', line, value, starts } : { kind: 'value', line, value });
 }
 
 /** The array's elements into `sink`, each parsed alone at the line where it starts. */
