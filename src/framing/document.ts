@@ -11,7 +11,7 @@ import { NestingError, maxNesting, parseJson, tooDeep } from './nesting.js';
 import { locateParseError } from './parse-error.js';
 import { Uint32List } from './uint32-list.js';
 import { DocumentValueStarts } from './value-starts.js';
-import { firstInvalidUtf8, invalidUtf8Message, isUtf8, type DecodedFrom } from './utf8.js';
+import { invalidUtf8Fault, isUtf8, type DecodedFrom } from './utf8.js';
 
 /**
  * Frames the document into `sink`, entry by entry: an array of 100M elements made as many entries
@@ -19,10 +19,10 @@ import { firstInvalidUtf8, invalidUtf8Message, isUtf8, type DecodedFrom } from '
  */
 export function frameDocument(bytes: Buffer, options: { redact?: boolean; decodedFrom?: DecodedFrom }, sink: FramedSink): void {
   if (!isUtf8(bytes)) {
-    const { index } = firstInvalidUtf8(bytes);
+    const { index, message } = invalidUtf8Fault(bytes, options.decodedFrom);
     const prefix = bytes.subarray(0, index).toString('utf8');
     const { line, column } = new LineIndex(prefix).position(prefix.length);
-    return sink.push({ kind: 'unparseable', line, column, message: invalidUtf8Message(bytes, index, options.decodedFrom) });
+    return sink.push({ kind: 'unparseable', line, column, message });
   }
   let first = 0;
   while (first < bytes.length && isJsonSpace(bytes[first]!)) first++;

@@ -12,7 +12,7 @@ export interface FramedSink {
 import { extractObject } from './extract.js';
 import { parseJson } from './nesting.js';
 import { locateParseError } from './parse-error.js';
-import { firstInvalidUtf8, invalidUtf8Message, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
+import { invalidUtf8Fault, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -206,8 +206,8 @@ export class NdjsonFramer {
     if (window === undefined && text.includes('\uFFFD')) {
       const content = bytes.subarray(start, end);
       if (!isUtf8(content)) {
-        const { index, column } = firstInvalidUtf8(content);
-        out.push({ kind: 'unparseable', line, column, message: invalidUtf8Message(content, index, this.decodedFrom), text: content.toString('latin1') });
+        const { column, message } = invalidUtf8Fault(content, this.decodedFrom);
+        out.push({ kind: 'unparseable', line, column, message, text: content.toString('latin1') });
         return;
       }
     }
