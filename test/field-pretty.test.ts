@@ -4,7 +4,13 @@
 // expected places are counted by hand from the files' text.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
+import { childPointer } from '../src/checks/envelope.js';
+import { frameDocument } from '../src/framing/document.js';
+import { LineIndex } from '../src/framing/line-index.js';
+import type { Framed } from '../src/types.js';
 import { repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 const folder = 'fixtures/field/pretty-json';
@@ -90,6 +96,50 @@ describe('8.11: findings in a pretty-printed .json sit at the value they point a
     expect(report.findings).toEqual([]);
     expect(report.summary.baseline).toEqual({ suppressed: 3, stale: 0 });
     expect(status).toBe(0);
+  });
+});
+
+/** Every pointer into `value` and its path, root first. */
+function pointersOf(value: unknown): [string, (string | number)[]][] {
+  const out: [string, (string | number)[]][] = [];
+  const stack: [unknown, string, (string | number)[]][] = [[value, '', []]];
+  while (stack.length > 0) {
+    const [node, pointer, path] = stack.pop()!;
+    out.push([pointer, path]);
+    if (node !== null && typeof node === 'object') for (const [key, member] of Object.entries(node)) stack.push([member, childPointer(pointer, Array.isArray(node) ? Number(key) : key), [...path, Array.isArray(node) ? Number(key) : key]]);
+  }
+  return out;
+}
+
+describe('8.11: framing\'s value places', () => {
+  it('agree with jsonc-parser\'s tree on every value of any pretty-printed document, any indent, LF or CRLF', () => {
+    const json = fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' });
+    const document = fc.oneof(fc.array(json, { maxLength: 5 }), fc.dictionary(fc.string({ unit: 'binary' }), json));
+    fc.assert(
+      fc.property(document, fc.constantFrom(1, 2, 4, '\t'), fc.boolean(), (value, indent, crlf) => {
+        const text = `\n${JSON.stringify(value, null, indent)}\n`.replaceAll('\n', crlf ? '\r\n' : '\n');
+        const framed: Framed[] = [];
+        frameDocument(Buffer.from(text), {}, framed);
+        const tree = parseTree(text)!;
+        const lines = new LineIndex(text);
+        const records: [unknown, (string | number)[]][] = Array.isArray(value) ? value.map((element, k) => [element, [k]]) : [[value, []]];
+        expect(framed).toHaveLength(records.length);
+        records.forEach(([record, at], k) => {
+          const entry = framed[k]!;
+          if (entry.kind !== 'value') throw new Error('not a value');
+          const all = pointersOf(record);
+          // A document on one line has none (nothing new); a record on one line in a pretty array has them.
+          if (!JSON.stringify(value, null, indent).includes('\n')) return expect(entry.starts).toBeUndefined();
+          expect(entry.starts).toBeDefined();
+          const found = entry.starts!.find(all.map(([pointer]) => pointer));
+          for (const [pointer, path] of all) {
+            const node = findNodeAtLocation(tree, [...at, ...path])!;
+            expect(found.get(pointer), pointer).toEqual(lines.position(node.offset));
+          }
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
