@@ -2,81 +2,26 @@
 // finding sits at the member it points at, not at the line where its record starts. Line numbers
 // are still born here, in framing; the checker asks for the places of its findings' pointers.
 //
-// Nothing is computed while the document is framed: a record that has no finding with a pointer
-// (nearly all of them) costs one small object. Asked, a record is walked once on its bytes, and only
+// Framing notes where each record starts (document.ts) and nothing more: a record that has no finding
+// with a pointer (nearly all of them) costs one small object. Asked, a record is walked once on its bytes, and only
 // the containers on the way to an asked pointer are entered (the rest skipped bracket by bracket),
 // so a large record with two findings makes two or three pointer strings, not one per value. The
 // document's bytes are the caller's only while it is framed (check-unit.ts reads small files into a
 // buffer it reuses): a record's places are asked for while it is pushed, never later.
 import type { ValuePlace, ValueStarts } from '../types.js';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LF, OPEN_BRACE, OPEN_BRACKET, QUOTE, isJsonSpace } from './json-bytes.js';
-import { Uint32List } from './uint32-list.js';
 
-/** A document JSON.parse accepted, spread over several lines: the places of its records' values. */
-export class DocumentValueStarts {
-  /** Where each element of the array starts (byte offsets), found on first use. */
-  private elements: Uint32List | undefined;
-
-  /** `root`: the offset of the document's value (its `[` when it is an array of records). */
+/** The places of one record's values: the value at byte `start` of the document, on `line`. */
+export class RecordValueStarts implements ValueStarts {
   constructor(
-    readonly bytes: Buffer,
-    private readonly root: number,
-  ) {}
-
-  /** The document's one record, the value at `root`, which framing found on `line`. */
-  whole(line: number): ValueStarts {
-    return new RecordValueStarts(this, -1, line);
-  }
-
-  /** The array's element `index`, which framing found on `line`. */
-  element(index: number, line: number): ValueStarts {
-    return new RecordValueStarts(this, index, line);
-  }
-
-  /** Where the record starts: the root, or an element (the first ask finds every element's). */
-  startOf(index: number): number {
-    if (index < 0) return this.root;
-    this.elements ??= elementStarts(this.bytes, this.root);
-    return this.elements.at(index);
-  }
-}
-
-class RecordValueStarts implements ValueStarts {
-  constructor(
-    private readonly document: DocumentValueStarts,
-    private readonly index: number,
+    private readonly bytes: Buffer,
+    private readonly start: number,
     private readonly line: number,
   ) {}
 
   find(pointers: readonly string[]): ReadonlyMap<string, ValuePlace> {
-    return new Walk(this.document.bytes, this.document.startOf(this.index), this.line).find(pointers);
+    return new Walk(this.bytes, this.start, this.line).find(pointers);
   }
-}
-
-/**
- * The byte offset of each element of the array whose `[` is at `open`. The bytes are JSON (JSON.parse
- * took them), so nothing is checked: strings hold no raw line break and brackets balance.
- */
-function elementStarts(bytes: Buffer, open: number): Uint32List {
-  const starts = new Uint32List();
-  let depth = 0;
-  let expecting = true;
-  for (let i = open + 1; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (isJsonSpace(b)) continue;
-    if (expecting) {
-      if (b === CLOSE_BRACKET) break;
-      starts.push(i);
-      expecting = false;
-    }
-    if (b === QUOTE) i = stringEnd(bytes, i) - 1;
-    else if (b === OPEN_BRACE || b === OPEN_BRACKET) depth++;
-    else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
-      if (depth === 0) break;
-      depth--;
-    } else if (b === COMMA && depth === 0) expecting = true;
-  }
-  return starts;
 }
 
 /** One past the closing quote of the string whose opening quote is at `i`. */
