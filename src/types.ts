@@ -37,9 +37,12 @@ export type Wrapping = 'bare' | 'mcp' | 'jsonrpc' | 'transcript' | 'log';
 export interface Location {
   /** The input as named on the command line, or as found under a folder; `-` for stdin. */
   source: string;
-  /** 1-based line on which the record starts; born in framing, never recomputed. */
+  /**
+   * 1-based line on which the record starts, or in a pretty-printed `.json` document on which the
+   * value the pointer names starts (spec section 8.11); born in framing, never recomputed.
+   */
   line: number;
-  /** 1-based, in UTF-16 code units; mostly for parse errors. */
+  /** 1-based, in UTF-16 code units; for parse errors, and for values placed in a pretty-printed `.json`. */
   column?: number;
   /** JSON Pointer inside the envelope, `""` for its root. */
   pointer?: string;
