@@ -183,3 +183,14 @@ describe('8.12: messages', () => {
     expect(report.summary).toMatchObject({ records: 0, unparseable: 3 });
   });
 });
+
+describe('docs/inputs-json.md', () => {
+  it('its example, run as written, prints the findings it shows', () => {
+    const page = readFileSync(join(repoRoot, 'docs/inputs-json.md'), 'utf8');
+    const [, command, output] = /```sh\n(mcec-result [^\n]+)\n```\n\n```text\n([\s\S]*?)```/.exec(page) ?? [];
+    expect(command).toBeDefined();
+    const { stdout, status } = runCli(command!.split(' ').slice(1));
+    expect(status).toBe(1);
+    expect(stdout.startsWith(output!)).toBe(true);
+  });
+});
