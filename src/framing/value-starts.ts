@@ -105,7 +105,8 @@ class Walk {
           pointer = this.next(open);
           continue;
         }
-      } else this.skipValue();
+      } else if (stack.length === 0) return found; // the record itself, not entered: nothing below is asked for
+      else this.skipValue();
       // After a value: close the containers it ends, up to the next member.
       for (;;) {
         const top = stack.at(-1);
