@@ -74,6 +74,11 @@ describe('8.11: findings in a pretty-printed .json sit at the value they point a
     expect(places(['odd.json'], dir)).toEqual(['schema 4:12 /é😀~1~0']);
   });
 
+  it('under --redact, a pointer whose names are withheld sits at the withheld member, the nearest value it names', () => {
+    // /error/lastObservation/screenshot/base64 (line 65) is /error/lastObservation/*/* under --redact.
+    expect(places(['--redact', 'fixtures/samples/nightly-smoke.json'])).toEqual(['inline-image 61:26 /error/lastObservation/*/*', 'schema 78:14 /error']);
+  });
+
   it('keeps the record\'s line where the document holds no place for the pointer', () => {
     const failed = { ok: false, error: { code: 'window-not-fonud', category: 'no-target', detail: 'x' } };
     const dir = tempFiles({
