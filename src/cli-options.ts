@@ -250,6 +250,9 @@ export interface CheckFlags extends PlainSettings {
   /** A path, or false for --no-config; undefined searches from the working directory upward. */
   config?: string | false;
   shard?: { index: number; count: number };
+  /** `--follow`: the one input is a file read as it grows (spec section 8.10). */
+  follow?: boolean;
+  fromStart?: boolean;
 }
 
 export function parseShard(value: string): { index: number; count: number } {

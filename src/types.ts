@@ -22,7 +22,8 @@ export type RuleId =
   | 'unanswered-request'
   | 'duplicate-response'
   | 'structured-content-mismatch'
-  | 'empty-input';
+  | 'empty-input'
+  | 'no-tool-results';
 
 export interface RuleInfo {
   id: RuleId;
@@ -102,7 +103,12 @@ export interface ValueStarts {
 
 /** What framing yields for every non-blank line (or `.json` array element): a value or why there is none. */
 export type Framed =
-  | { kind: 'value'; line: number; value: unknown; extracted?: boolean; starts?: ValueStarts }
+  /**
+   * `pairingKey`: under --extract, the server a Claude Desktop log line speaks for (spec section 8.8):
+   * requests and responses pair within it, as within a transcript's sessionId. `starts`: in a
+   * pretty-printed `.json` document, where the record's values start (8.11).
+   */
+  | { kind: 'value'; line: number; value: unknown; extracted?: boolean; pairingKey?: string; starts?: ValueStarts }
   /**
    * `text`: the entry's own text, when framing held it, for a baseline's digest of the record: the
    * message depends on --redact and on what follows the line, the text does not.
@@ -111,16 +117,16 @@ export type Framed =
   /** A line with no JSON object under --extract: counted as skipped. */
   | { kind: 'noise'; line: number };
 
+/** A tool's records by outcome (spec section 8.6): `records == ok + failed + unknown`. */
 export interface ToolCounts {
-  ok: number;
-  failed: number;
-}
-
-export interface SessionCounts {
   records: number;
   ok: number;
   failed: number;
+  unknown: number;
 }
+
+/** A session's records by outcome, as a tool's. */
+export type SessionCounts = ToolCounts;
 
 /** `summary` of the JSON report, spec section 6. Key order here is the order in the report. */
 export interface Summary {
@@ -184,6 +190,11 @@ export interface Report {
    * Absent in a merged report.
    */
   inputsRead?: readonly string[];
+  /**
+   * Not part of the JSON report: inputs read without --extract whose first parse error says to use it
+   * (spec section 8.8), as their human summary does too. Absent when there are none, and in a merged report.
+   */
+  extractHints?: readonly string[];
   /** Reading stopped early (Ctrl-C): the CLI exits 130. */
   interrupted: boolean;
   /**
