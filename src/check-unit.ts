@@ -20,6 +20,8 @@ import { asBytes, standardInput, untilAborted, type StdinChunks } from './source
 import { Tally } from './tally.js';
 import type { Finding, Framed, InputFailure, ParseHint, Progress, RecordFinding, Summary, Wrapping } from './types.js';
 import { unwrappers, type UnwrapMode } from './unwrap/index.js';
+import { sessionFacts, TranscriptWatcher, type SessionFacts, type TranscriptFacts } from './bundle-checks.js';
+import { defaultMaxZipEntryBytes, looksLikeZip, RefusedEntry, zipEntryChunks } from './sources/zip.js';
 
 /** A byte range [start, end) of a file, starting at a line start; `index` 0 is the file's first. */
 export interface ByteRange {
@@ -51,6 +53,8 @@ export interface UnitResult {
   paired: boolean;
   /** Ctrl-C stopped it: it may end before its last line. */
   interrupted?: true;
+  /** An evidence bundle's session.json (parsed) or transcript: what the bundle's cross-checks read (spec section 8.2). */
+  bundle?: { session?: SessionFacts; transcript?: TranscriptFacts };
 }
 
 /** The options a unit needs; plain data, so that they can be posted to a worker. */
@@ -92,6 +96,8 @@ class SourceChecker {
   private readonly line: LineFindings;
   entries = 0;
   private readonly unwrapper;
+  /** Set for a bundle's transcript: the sessions its lines name and how it ends. */
+  watcher: TranscriptWatcher | undefined;
 
   constructor(
     private readonly source: InputSource,
@@ -146,6 +152,7 @@ class SourceChecker {
 
   /** Takes each framed entry as framing produces it (the checker is framing's sink). */
   push(framed: Framed): void {
+    this.watcher?.see(framed);
     this.entries++;
     this.progress.entries++;
     if (framed.kind === 'unparseable') {
@@ -417,6 +424,42 @@ export interface UnitIo {
   posted?: boolean;
 }
 
+/** Standard input, refused when it is a zip archive, which only a file can be read as (spec section 8.2). */
+async function* notAZip(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let first = true;
+  for await (const chunk of chunks) {
+    if (first && looksLikeZip(chunk)) throw new InputDataError('standard input is a zip archive, which is read only from a file: save it to a file and name the file');
+    first = false;
+    yield chunk;
+  }
+}
+
+/**
+ * A bundle's session.json: metadata, no record. Framed as a `.json` document, so that one that does
+ * not parse is the parse error any document's would be (and only that reaches the checker); one that
+ * parses gives the facts the bundle's cross-checks read.
+ */
+async function checkSessionFile(chunks: ChunkSource, options: UnitOptions, checker: SourceChecker): Promise<{ lines: number; facts?: SessionFacts }> {
+  const { chunks: decoded, from } = await decodeInput(chunks);
+  const parts: Buffer[] = [];
+  for await (const chunk of decoded) parts.push(Buffer.from(chunk));
+  const bytes = Buffer.concat(parts);
+  let value: unknown;
+  let values = 0;
+  const sink = {
+    push(framed: Framed) {
+      if (framed.kind === 'value') {
+        values++;
+        value = framed.value;
+      } else checker.push(framed);
+    },
+  };
+  const lines = frameBuffer(bytes, 'json', from ? { ...options, decodedFrom: from } : options, sink);
+  if (checker.entries === 0 && values === 0) checker.push({ kind: 'unparseable', line: 1, column: 1, message: 'session.json is empty: an evidence bundle writes its session record here' });
+  if (checker.entries > 0 || values !== 1) return { lines };
+  return { lines, facts: sessionFacts(bytes.toString('utf8'), value) };
+}
+
 export async function checkUnit(unit: Unit, context: CheckContext, options: UnitOptions, io: UnitIo = {}): Promise<UnitResult> {
   const { stdin, signal } = io;
   const { source, range } = unit;
@@ -426,12 +469,21 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
   let failure: InputFailure | undefined;
   let unread = false;
   let lines = 0;
+  let session: SessionFacts | undefined;
+  if (source.bundle?.role === 'transcript') checker.watcher = new TranscriptWatcher();
   try {
-    const framing = framingFor(source.path, options.input ?? 'auto');
-    if (range && range.index > 0) {
+    const framing = framingFor(source.entry ?? source.path, options.input ?? 'auto');
+    const entryChunks = source.entry === undefined ? undefined : () => zipEntryChunks(source.path!, source.entry!, options.maxZipEntryBytes ?? defaultMaxZipEntryBytes);
+    if (source.bundle?.role === 'session') {
+      const raw = entryChunks ? entryChunks() : source.special ? await readSpecial(source.path!, signal) : fileChunks(readFile(source.path!), 'json', signal);
+      ({ lines, facts: session } = await checkSessionFile(Buffer.isBuffer(raw) ? [ownCopy(raw)] : raw, options, checker));
+    } else if (entryChunks) {
+      const { chunks, from } = await decodeInput(entryChunks(), entryChunks);
+      lines = await frameInput(chunks, framing, from ? { ...options, decodedFrom: from } : options, checker);
+    } else if (range && range.index > 0) {
       lines = await frameRange(source.path!, range, options, checker);
     } else {
-      const read = source.path === undefined ? (stdin ? callerStdin(stdin, signal) : standardInput()) : range ? firstRange(source.path, range, signal) : source.special ? await readSpecial(source.path, signal) : fileChunks(readFile(source.path), framing, signal);
+      const read = source.path === undefined ? notAZip(stdin ? callerStdin(stdin, signal) : standardInput()) : range ? firstRange(source.path, range, signal) : source.special ? await readSpecial(source.path, signal) : fileChunks(readFile(source.path), framing, signal);
       const whole = Buffer.isBuffer(read) ? read : undefined;
       const plain = whole && plainUtf8(whole);
       if (whole && plain) {
@@ -460,11 +512,12 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
       const message = error instanceof InputDataError ? `${source.name}: ${error.message}` : `cannot read ${source.name}: ${describeReadError(source.name, error)}`;
       failure = { source: source.name, message };
       // Faulty data (gzip cut short, a file changed under a range) was read, and its records count.
-      unread = !(error instanceof InputDataError) && checker.entries === 0;
+      unread = (!(error instanceof InputDataError) || error instanceof RefusedEntry) && checker.entries === 0;
     }
   }
-  // A range never reports the whole input empty: the run decides that from every range's entries.
-  checker.finish(failure !== undefined || signal?.aborted === true, range === undefined);
+  // A range never reports the whole input empty: the run decides that from every range's entries;
+  // nor does session.json, metadata whose values count nowhere (spec section 8.2).
+  checker.finish(failure !== undefined || signal?.aborted === true, range === undefined && source.bundle?.role !== 'session');
   const findings = io.posted ? checker.findings.detach() : checker.findings.seal();
   return {
     findings,
@@ -475,5 +528,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     ...(failure && { failure }),
     ...(unread && { unread: true as const }),
     ...(signal?.aborted && { interrupted: true as const }),
+    ...(session && { bundle: { session } }),
+    ...(checker.watcher && !failure && { bundle: { transcript: checker.watcher.facts() } }),
   };
 }

@@ -250,6 +250,8 @@ export interface CheckFlags extends PlainSettings {
   /** A path, or false for --no-config; undefined searches from the working directory upward. */
   config?: string | false;
   shard?: { index: number; count: number };
+  /** Command line only (spec section 8.2): an input entry of a zip that inflates past this is refused. */
+  maxZipEntryBytes?: number;
 }
 
 export function parseShard(value: string): { index: number; count: number } {

@@ -18,6 +18,7 @@ import { Tally, mergeSummaries, suggestionsFor } from './tally.js';
 import type { Finding, InputFailure, Progress, Report, Summary } from './types.js';
 import { byCodePoint } from './findings/order.js';
 import { threadsStarted } from './v8-tuning.js';
+import { bundleFindings, type TranscriptFacts } from './bundle-checks.js';
 
 export { createCheckContext, type CheckOptions, type OwnFile, type RunProgress } from './context.js';
 
@@ -46,11 +47,37 @@ export function defaultParallelBytes(threads: number): number {
   return Math.max(parallelBytes, Math.floor((128 * 1024 * 1024) / threads));
 }
 
-/** Spec section 7: files sorted by path, the k-th (0-based) goes to shard (k mod n) + 1. */
+/**
+ * Spec sections 7 and 8.2: units sorted by path, the k-th (0-based) goes to shard (k mod n) + 1. A
+ * unit is a file outside any bundle, a bundle folder or a zip: a bundle is never split.
+ */
 export function inShard(sources: readonly InputSource[], shard: { index: number; count: number }): InputSource[] {
-  const names = sources.map((s) => s.name).sort(byCodePoint);
-  const mine = new Set(names.filter((_, k) => (k % shard.count) + 1 === shard.index));
-  return sources.filter((s) => mine.has(s.name));
+  const units = [...new Set(sources.map((s) => s.unit ?? s.name))].sort(byCodePoint);
+  const mine = new Set(units.filter((_, k) => (k % shard.count) + 1 === shard.index));
+  return sources.filter((s) => mine.has(s.unit ?? s.name));
+}
+
+/** Each bundle's transcripts as read by the run, for the cross-checks of its session.json. */
+function transcriptsByBundle(units: readonly Unit[], results: readonly (UnitResult | undefined)[]): Map<string, TranscriptFacts[]> {
+  const byBundle = new Map<string, TranscriptFacts[]>();
+  units.forEach((unit, u) => {
+    const facts = results[u]?.bundle?.transcript;
+    const key = unit.source.bundle?.key;
+    if (facts === undefined || key === undefined || results[u]?.interrupted) return;
+    byBundle.set(key, [...(byBundle.get(key) ?? []), facts]);
+  });
+  return byBundle;
+}
+
+/** session.json's findings: the bundle's cross-checks, or its lack of a transcript (spec section 8.2). */
+function sessionFindings(source: InputSource, parts: readonly UnitResult[], transcripts: ReadonlyMap<string, TranscriptFacts[]>, context: CheckContext, fingerprints: boolean): StoredList | undefined {
+  const facts = parts[0]?.bundle?.session;
+  if (facts === undefined || source.bundle === undefined) return undefined;
+  const found = bundleFindings(context, source.name, facts, source.bundle.noTranscript ? 'none' : (transcripts.get(source.bundle.key) ?? []));
+  if (found.length === 0) return undefined;
+  // Baselines match them by rule and source: there is one of each a bundle.
+  if (fingerprints) for (const finding of found) finding.fingerprint = '';
+  return new StoredList({ head: heldFindings(found), unsorted: [], spooled: 0, errors: found.filter((f) => f.severity === 'error').length });
 }
 
 /**
@@ -309,6 +336,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   const findings: StoredList[] = [];
   const read: string[] = [];
   let checked = 0;
+  const transcripts = transcriptsByBundle(plan.units, results);
   for (let u = 0; u < plan.units.length; ) {
     const source = plan.units[u]!.source;
     const parts: UnitResult[] = [];
@@ -322,6 +350,8 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     if (!parts.every((part) => part.unread)) checked++;
     const assembled = assembleInput(source, parts, context);
     findings.push(...assembled.findings);
+    const ofSession = source.bundle?.role === 'session' ? sessionFindings(source, parts, transcripts, context, options.fingerprints === true) : undefined;
+    if (ofSession) findings.push(ofSession);
     failures.push(...assembled.failures);
     if (assembled.failures.length === 0 && !parts.some((part) => part.interrupted)) read.push(source.name);
   }
@@ -353,6 +383,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     findings: list,
     suggestions: suggestionsFor(summary, context.registry),
     inputFailures: failures,
+    ...(expanded.notes.length > 0 && { notes: expanded.notes }),
     inputsRead: read,
     interrupted,
     piped,

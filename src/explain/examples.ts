@@ -47,4 +47,8 @@ export const ruleExamples = {
     isError: false,
   }),
   'empty-input': '',
+  'no-tool-results': line({ ts, sessionId, direction: 'request', method: 'tools/list', payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
+  // A bundle's files (spec section 8.2): no one-file record triggers these, test/field-bundles.test.ts runs them.
+  'bundle-session-mismatch': `session.json ${line({ sessionId: '0a1b2c3d4e5f', toolCallLogTruncated: false })} beside a tool-calls.jsonl of session ${sessionId}`,
+  'bundle-truncation-mismatch': `session.json ${line({ sessionId, toolCallLogTruncated: true })} beside a tool-calls.jsonl that does not end with ${line({ truncated: 'tool-call log size cap reached' })}`,
 } satisfies Record<RuleId, string>;
