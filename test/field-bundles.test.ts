@@ -347,3 +347,55 @@ describe('zipped bundles', () => {
     rmSync(dir, { recursive: true });
   });
 });
+
+describe('docs/bundles.md', () => {
+  const doc = readFileSync(join(repoRoot, 'docs/bundles.md'), 'utf8');
+  const blocks = (lang: string) => [...doc.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+  const commands = blocks('sh').flatMap((block) => block.split('\n').filter((line) => line.startsWith('mcec-result ')));
+
+  /** A copy of fixtures/field/bundles to run in: recipes write reports beside evidence/. */
+  function workdir(): string {
+    const dir = tempFiles({});
+    spawnSync('cp', ['-r', join(fixture), dir]);
+    return dir;
+  }
+
+  it('every recipe runs as written', () => {
+    expect(commands.length).toBeGreaterThanOrEqual(6);
+    const dir = workdir();
+    const skipped = `mcec-result: evidence/${bundleA}.zip skipped: the bundle folder evidence/${bundleA} beside it holds the same files (name the zip to check it too)\n`;
+    for (const command of commands) {
+      const args = command.split(' ').slice(1);
+      const result = runCli(args, { cwd: dir });
+      // Exit 1 until MCEC's {name, arguments} request lines pair (spec 8.1, another branch); then 0.
+      expect([0, 1], command).toContain(result.status);
+      const walksEvidence = args.includes('evidence/') && args[0] === 'check';
+      expect(result.stderr, command).toBe(walksEvidence ? skipped : '');
+    }
+    const sarif = JSON.parse(readFileSync(join(dir, 'bundles.sarif'), 'utf8'));
+    const schema = JSON.parse(readFileSync(join(repoRoot, 'test/data/sarif-2.1.0-rtm.5.json'), 'utf8'));
+    expect(new Validator(schema, '7', false).validate(sarif).valid).toBe(true);
+    // The shards hold every input once between them.
+    const parts = ['part-1.json', 'part-2.json'].map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')));
+    expect(parts[0].summary.inputs + parts[1].summary.inputs).toBe(6);
+  });
+
+  it('the example says on stderr what a walk of the fixture says', () => {
+    const stderr = blocks('text')[1]!;
+    expect(runCli(['check', 'evidence/'], { cwd: workdir() }).stderr).toBe(stderr);
+  });
+
+  // Needs spec 8.1's pairing of MCEC's {name, arguments} request lines (another branch): until it
+  // merges, those lines are checked as envelopes and the run is not the documented one.
+  it.skip('the example output is the real output (after the pairing of section 8.1)', () => {
+    const shown = blocks('text')[0]!.split('\n').filter((line) => line !== '' && line !== '…');
+    const real = runCli(['check', 'evidence/'], { cwd: workdir() });
+    expect(real.status).toBe(0);
+    const lines = real.stdout.split('\n');
+    let at = 0;
+    for (const line of shown) {
+      at = lines.indexOf(line, at);
+      expect(at, line).toBeGreaterThanOrEqual(0);
+    }
+  });
+});
