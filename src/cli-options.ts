@@ -250,8 +250,6 @@ export interface CheckFlags extends PlainSettings {
   /** A path, or false for --no-config; undefined searches from the working directory upward. */
   config?: string | false;
   shard?: { index: number; count: number };
-  /** Command line only (spec section 8.2): an input entry of a zip that inflates past this is refused. */
-  maxZipEntryBytes?: number;
 }
 
 export function parseShard(value: string): { index: number; count: number } {
@@ -278,7 +276,7 @@ export function mergeConfig(flags: CheckFlags, settings: ConfigSettings, fromCom
   take('codes', (value) => [value].flat());
   for (const key of ['output', 'schema', 'stdinFilename', 'baseline'] as const) take(key, same);
   for (const key of ['strictCodes', 'extract', 'quiet', 'exitZero', 'color', 'redact', 'progress'] as const) take(key, same);
-  for (const key of ['maxLineBytes', 'maxListed', 'maxWarnings', 'jobs', 'findingsInMemory'] as const) take(key, same);
+  for (const key of ['maxLineBytes', 'maxZipEntryBytes', 'maxListed', 'maxWarnings', 'jobs', 'findingsInMemory'] as const) take(key, same);
   take('input', same);
   take('unwrap', same);
   if (settings.rules) {

@@ -290,6 +290,15 @@ describe('zipped bundles', () => {
     expect(runJson(['big.zip'], { cwd: dir }).report.summary).toMatchObject({ records: 4000 });
   });
 
+  it('maxZipEntryBytes in a config file sets the limit; the command line beats it', () => {
+    const dir = tempFiles({ 'mcec-result.config.json': JSON.stringify({ maxZipEntryBytes: 10 }) });
+    writeZip(join(dir, 'z.zip'), { 'a.jsonl': '{"ok":true,"result":{}}\n' });
+    const limited = runCli(['check', 'z.zip'], { cwd: dir });
+    expect(limited.status).toBe(2);
+    expect(limited.stderr).toBe('mcec-result: z.zip!/a.jsonl: a.jsonl inflates to 24 bytes, more than --max-zip-entry-bytes (10): a zip bomb? Extract it and check the file, or raise the limit\n');
+    expect(runCli(['check', 'z.zip', '--max-zip-entry-bytes', '1K'], { cwd: dir }).status).toBe(0);
+  });
+
   it('an encrypted entry is an input failure naming it; the other entries are read', () => {
     const dir = tempFiles({});
     const path = join(dir, 'locked.zip');

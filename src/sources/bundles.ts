@@ -51,9 +51,10 @@ function roleOf(name: string): BundleRole | 'environment' | undefined {
   return undefined;
 }
 
-/** A folder's children by name, listed once per run of expansion; none when it cannot be listed. */
+/** A folder's children by name, listed and judged once per expansion; none when it cannot be listed. */
 export class FolderLister {
   private readonly listed = new Map<string, string[]>();
+  private readonly bundles = new Map<string, { bundle: boolean; transcript: boolean }>();
 
   children(folder: string): string[] {
     let names = this.listed.get(folder);
@@ -68,8 +69,22 @@ export class FolderLister {
     return names;
   }
 
+  private judged(folder: string): { bundle: boolean; transcript: boolean } {
+    let verdict = this.bundles.get(folder);
+    if (verdict === undefined) {
+      const children = this.children(folder);
+      verdict = { bundle: isBundle(children), transcript: hasTranscript(children) };
+      this.bundles.set(folder, verdict);
+    }
+    return verdict;
+  }
+
   isBundle(folder: string): boolean {
-    return isBundle(this.children(folder));
+    return this.judged(folder).bundle;
+  }
+
+  hasTranscript(folder: string): boolean {
+    return this.judged(folder).transcript;
   }
 }
 
@@ -102,7 +117,7 @@ export function placeInBundles(files: readonly Placed[], lister: FolderLister, r
         metadata.push(file);
         continue;
       }
-      file.source.bundle = { key: folder, ...(role && { role }), ...(role === 'session' && !hasTranscript(lister.children(folder)) && { noTranscript: true as const }) };
+      file.source.bundle = { key: folder, ...(role && { role }), ...(role === 'session' && !lister.hasTranscript(folder) && { noTranscript: true as const }) };
       file.source.unit = unitName(file, folder);
     } else if (root !== undefined) {
       for (let up = dirname(folder); up.length >= root.length && up !== folder; up = dirname(up)) {
@@ -174,9 +189,8 @@ export async function expandZip(name: string, path: string): Promise<ZipExpansio
 
 /** `<root>/<stamp>-<id>.zip` beside the bundle folder `<root>/<stamp>-<id>/` that holds the same files. */
 export function besideItsFolder(zipPath: string, lister: FolderLister): string | undefined {
+  // A stem that is no folder lists as empty: no bundle.
   const stem = resolve(zipPath).replace(/\.zip$/i, '');
-  const parent = dirname(stem);
-  if (!lister.children(parent).includes(basename(stem))) return undefined;
   return lister.isBundle(stem) ? stem : undefined;
 }
 
