@@ -299,18 +299,49 @@ describe('zipped bundles', () => {
     expect(runCli(['check', 'z.zip', '--max-zip-entry-bytes', '1K'], { cwd: dir }).status).toBe(0);
   });
 
+  /**
+   * Edits the local and central headers of one entry as `edit` says: `flags` is the general purpose
+   * bit flag (bit 0: encrypted), `method` the compression method.
+   */
+  function editHeaders(path: string, name: string, edit: (bytes: Buffer, flagsAt: number, methodAt: number) => void): void {
+    const bytes = readFileSync(path);
+    for (const [signature, flagAt, nameAt] of [[0x04034b50, 6, 30], [0x02014b50, 8, 46]] as const) {
+      const marker = Buffer.from(new Uint32Array([signature]).buffer);
+      for (let at = bytes.indexOf(marker); at !== -1; at = bytes.indexOf(marker, at + 4)) {
+        if (bytes.toString('latin1', at + nameAt, at + nameAt + name.length) === name) edit(bytes, at + flagAt, at + flagAt + 2);
+      }
+    }
+    writeFileSync(path, bytes);
+  }
+
+  it('an entry whose data inflates past the size its headers declare stops there: an input failure, never all of it in memory', () => {
+    const dir = tempFiles({});
+    writeZip(join(dir, 'lying.zip'), { 'a.jsonl': '{"ok":true,"result":{}}\n'.repeat(100_000) });
+    // The uncompressed size, 16 bytes after the flags in both headers.
+    editHeaders(join(dir, 'lying.zip'), 'a.jsonl', (bytes, flags) => bytes.writeUInt32LE(48, flags + 16));
+    const { report, status, stderr } = runJson(['lying.zip'], { cwd: dir });
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/^mcec-result: lying\.zip!\/a\.jsonl: a\.jsonl cannot be inflated: .+\n$/);
+    expect(report.summary.records).toBeLessThan(100_000);
+  });
+
+  it('an entry of a compression method other than stored or deflated is an input failure naming it', () => {
+    const dir = tempFiles({});
+    writeZip(join(dir, 'odd.zip'), { 'a.jsonl': '{"ok":true,"result":{}}\n', 'b.jsonl': '{"ok":true,"result":{}}\n' });
+    // 12 is bzip2.
+    editHeaders(join(dir, 'odd.zip'), 'b.jsonl', (bytes, _flags, method) => bytes.writeUInt16LE(12, method));
+    const { report, status, stderr } = runJson(['odd.zip'], { cwd: dir });
+    expect(status).toBe(2);
+    expect(stderr).toBe('mcec-result: odd.zip!/b.jsonl: b.jsonl uses a compression method mcec-result does not read (only stored and deflated): extract it and check the files\n');
+    expect(report.summary).toMatchObject({ inputs: 1, records: 1 });
+  });
+
   it('an encrypted entry is an input failure naming it; the other entries are read', () => {
     const dir = tempFiles({});
     const path = join(dir, 'locked.zip');
     writeZip(path, { 'a.jsonl': '{"ok":true,"result":{}}\n', 'secret.jsonl': '{"ok":true,"result":{}}\n' });
-    // Sets the "encrypted" flag of secret.jsonl in its local and central headers, as a password-protected zip has it.
-    const bytes = readFileSync(path);
-    for (const [signature, flagAt, nameAt] of [[0x04034b50, 6, 30], [0x02014b50, 8, 46]] as const) {
-      for (let at = bytes.indexOf(Buffer.from(new Uint32Array([signature]).buffer)); at !== -1; at = bytes.indexOf(Buffer.from(new Uint32Array([signature]).buffer), at + 4)) {
-        if (bytes.toString('latin1', at + nameAt, at + nameAt + 12) === 'secret.jsonl') bytes.writeUInt16LE(bytes.readUInt16LE(at + flagAt) | 1, at + flagAt);
-      }
-    }
-    writeFileSync(path, bytes);
+    // The "encrypted" flag, as a password-protected zip has it.
+    editHeaders(path, 'secret.jsonl', (bytes, flags) => bytes.writeUInt16LE(bytes.readUInt16LE(flags) | 1, flags));
     const { report, status, stderr } = runJson(['locked.zip'], { cwd: dir });
     expect(status).toBe(2);
     expect(stderr).toBe('mcec-result: locked.zip!/secret.jsonl: secret.jsonl is encrypted: extract it with its password and check the files\n');
