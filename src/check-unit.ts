@@ -425,7 +425,7 @@ export interface UnitIo {
 }
 
 /** Standard input, refused when it is a zip archive, which only a file can be read as (spec section 8.2). */
-async function* notAZip(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+async function* notAZip(chunks: ChunkSource): AsyncGenerator<Buffer> {
   let first = true;
   for await (const chunk of chunks) {
     if (first && looksLikeZip(chunk)) throw new InputDataError('standard input is a zip archive, which is read only from a file: save it to a file and name the file');
@@ -483,7 +483,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     } else if (range && range.index > 0) {
       lines = await frameRange(source.path!, range, options, checker);
     } else {
-      const read = source.path === undefined ? notAZip(stdin ? callerStdin(stdin, signal) : standardInput()) : range ? firstRange(source.path, range, signal) : source.special ? await readSpecial(source.path, signal) : fileChunks(readFile(source.path), framing, signal);
+      const read = source.path === undefined ? (stdin ? callerStdin(stdin, signal) : standardInput()) : range ? firstRange(source.path, range, signal) : source.special ? await readSpecial(source.path, signal) : fileChunks(readFile(source.path), framing, signal);
       const whole = Buffer.isBuffer(read) ? read : undefined;
       const plain = whole && plainUtf8(whole);
       if (whole && plain) {
@@ -496,6 +496,8 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
         let raw: ChunkSource = kept ? [kept] : (read as Exclude<typeof read, Buffer>);
         // An idle pipe never yields again: aborting destroys the stream so the loop below ends at once.
         if (signal && 'destroy' in raw) raw = addAbortSignal(signal, raw as Readable);
+        // Looked at once the stream is tied to the signal, which must reach the stream itself.
+        if (source.path === undefined) raw = notAZip(raw);
         if (io.progress) raw = counted(raw, io.progress);
         // A file can be decoded again to recover what corrupt gzip data cost (decode.ts).
         const path = source.path;
