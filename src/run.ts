@@ -164,7 +164,9 @@ export async function inputBytes(units: readonly Unit[]): Promise<number | undef
   if (sources.some((source) => source.path === undefined || source.special)) return undefined;
   try {
     // node:fs's callback form: node:fs/promises is more for every start to load (the bundle defers it).
-    const sizes = await Promise.all(sources.map((source) => new Promise<number>((resolve, reject) => stat(source.path!, (error, stats) => (error ? reject(error) : resolve(stats.size))))));
+    // A zip's entries are one file to stat (spec section 8.2).
+    const paths = [...new Set(sources.map((source) => source.path!))];
+    const sizes = await Promise.all(paths.map((path) => new Promise<number>((resolve, reject) => stat(path, (error, stats) => (error ? reject(error) : resolve(stats.size))))));
     return sizes.reduce((sum, size) => sum + size, 0);
   } catch {
     return undefined;
