@@ -195,6 +195,3 @@ export function besideItsFolder(zipPath: string, lister: FolderLister): string |
 }
 
 export const isZipName = (name: string): boolean => /\.zip$/i.test(name);
-
-/** A path with the platform's separators, as a key of `placeInBundles`. */
-export const platformPath = (path: string): string => (sep === '/' ? path : path.replaceAll('/', sep));
