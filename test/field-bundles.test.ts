@@ -96,7 +96,8 @@ const findingsOf = (report: { findings: unknown }) => report.findings as Finding
 
 describe('evidence bundle folders', () => {
   it('the fixture folder: bundle metadata is no record, the zip beside its folder is skipped, the zip alone is read', () => {
-    const { report, stderr } = runJson(['evidence'], { cwd: join(fixture, '..') });
+    const { report, stderr, status } = runJson(['evidence'], { cwd: join(fixture, '..') });
+    expect(status).toBe(0);
     // Three transcripts and three session.json; environment.json is not read.
     expect(report.summary.inputs).toBe(6);
     expect(report.summary.unparseable).toBe(0);
@@ -104,9 +105,9 @@ describe('evidence bundle folders', () => {
     const sources = new Set(findingsOf(report).map((f) => f.source));
     for (const source of sources) expect(source).toMatch(/tool-calls\.jsonl$/);
     expect(Object.keys(report.summary.sessions).sort()).toEqual(['5f19c9c01a3f', '8c2d7e41b9a0', 'c41f0a9e2d17']);
-    // Needs the pairing of MCEC's {name, arguments} request lines (spec 8.1, another branch): until then
-    // these request lines are checked as envelopes. Once merged: exit 0, no finding.
-    expect(findingsOf(report).every((f) => f.rule === 'schema' || f.rule === 'unpaired-response')).toBe(true);
+    // MCEC's {name, arguments} request lines pair with the next line (spec 8.1): no finding at all.
+    expect(findingsOf(report)).toEqual([]);
+    expect(report.summary).toMatchObject({ records: 7, valid: 7, skipped: 7 });
   });
 
   it('with JSON-RPC request lines: exit 0, no finding, each bundle counted once', () => {
@@ -407,8 +408,7 @@ describe('docs/bundles.md', () => {
     for (const command of commands) {
       const args = command.split(' ').slice(1);
       const result = runCli(args, { cwd: dir });
-      // Exit 1 until MCEC's {name, arguments} request lines pair (spec 8.1, another branch); then 0.
-      expect([0, 1], command).toContain(result.status);
+      expect(result.status, command).toBe(0);
       const walksEvidence = args.includes('evidence/') && args[0] === 'check';
       expect(result.stderr, command).toBe(walksEvidence ? skipped : '');
     }
@@ -425,9 +425,7 @@ describe('docs/bundles.md', () => {
     expect(runCli(['check', 'evidence/'], { cwd: workdir() }).stderr).toBe(stderr);
   });
 
-  // Needs spec 8.1's pairing of MCEC's {name, arguments} request lines (another branch): until it
-  // merges, those lines are checked as envelopes and the run is not the documented one.
-  it.skip('the example output is the real output (after the pairing of section 8.1)', () => {
+  it('the example output is the real output', () => {
     const shown = blocks('text')[0]!.split('\n').filter((line) => line !== '' && line !== '…');
     const real = runCli(['check', 'evidence/'], { cwd: workdir() });
     expect(real.status).toBe(0);
