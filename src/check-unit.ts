@@ -10,6 +10,7 @@ import type { CheckOptions } from './context.js';
 import { UsageError, describeReadError } from './errors.js';
 import { FindingStore, LineFindings, SpillBudget, type StoredFindings } from './findings/store.js';
 import { byPlace } from './findings/order.js';
+import { valuePlaces } from './findings/value-place.js';
 import { fingerprint } from './fingerprint.js';
 import { frameBuffer, frameInput, framingFor, type Framing, type FramingOptions } from './framing/index.js';
 import { NdjsonFramer } from './framing/ndjson.js';
@@ -19,7 +20,7 @@ import { readSpecial } from './sources/special.js';
 import { asBytes, standardInput, untilAborted, type StdinChunks } from './sources/stdin.js';
 import { Tally } from './tally.js';
 import { noEntries, noToolResults, type EntryKinds } from './tool-results.js';
-import type { Finding, Framed, InputFailure, ParseHint, Progress, RecordFinding, Summary, Wrapping } from './types.js';
+import type { Finding, Framed, InputFailure, ParseHint, Progress, RecordFinding, Summary, ValuePlace, Wrapping } from './types.js';
 import { unwrappers, type UnwrapMode } from './unwrap/index.js';
 
 /** A byte range [start, end) of a file, starting at a line start; `index` 0 is the file's first. */
@@ -180,6 +181,28 @@ class SourceChecker {
     this.progress.findings += located.length;
   }
 
+  /**
+   * The findings of one record of a pretty-printed document, each at the value it points at (spec
+   * section 8.11), in report order: they all lie within the record's text, so no later record's
+   * come before them, and one that shares a line with the record before is sorted there by
+   * LineFindings as records on one line are.
+   */
+  private addPlaced(findings: readonly RecordFinding[], place: Place, places: readonly (ValuePlace | undefined)[]): void {
+    const located = findings.map((finding, k) => {
+      const placed = locate(finding, this.source.name, place);
+      const value = places[k];
+      if (value) (placed.location.line = value.line), (placed.location.column = value.column);
+      return placed;
+    });
+    let line = -1;
+    for (const finding of located.sort(byPlace)) {
+      if (finding.location.line !== line) this.line.startRecord((line = finding.location.line));
+      this.line.add(finding);
+    }
+    if (this.live) for (const finding of located) this.live.push(finding);
+    this.progress.findings += located.length;
+  }
+
   private add(finding: RecordFinding | undefined, place: Place, hint?: ParseHint): void {
     if (!finding) return;
     this.line.startRecord(place.line);
@@ -245,7 +268,10 @@ class SourceChecker {
     this.tally.addRecord(facts, invalid, tool, sessionId);
     kinds.records++;
     if (findings.length === 0) return;
-    this.addAll(findings, this.identify(at(framed.line, undefined, tool, wrapping), unwrapped.hasEnvelope ? unwrapped.envelope : framed.value, findings.length));
+    const place = this.identify(at(framed.line, undefined, tool, wrapping), unwrapped.hasEnvelope ? unwrapped.envelope : framed.value, findings.length);
+    const places = framed.starts && unwrapped.hasEnvelope ? valuePlaces(findings, framed.starts, framed.value, unwrapped.envelope) : undefined;
+    if (places) this.addPlaced(findings, place, places);
+    else this.addAll(findings, place);
   }
 
   /** The end of one reading of the input: its held line, and the findings known only now. */

@@ -38,9 +38,12 @@ export type Wrapping = 'bare' | 'mcp' | 'jsonrpc' | 'transcript' | 'log';
 export interface Location {
   /** The input as named on the command line, or as found under a folder; `-` for stdin. */
   source: string;
-  /** 1-based line on which the record starts; born in framing, never recomputed. */
+  /**
+   * 1-based line on which the record starts, or in a pretty-printed `.json` document on which the
+   * value the pointer names starts (spec section 8.11); born in framing, never recomputed.
+   */
   line: number;
-  /** 1-based, in UTF-16 code units; mostly for parse errors. */
+  /** 1-based, in UTF-16 code units; for parse errors, and for values placed in a pretty-printed `.json`. */
   column?: number;
   /** JSON Pointer inside the envelope, `""` for its root. */
   pointer?: string;
@@ -83,13 +86,29 @@ export interface RecordFinding {
  */
 export type ParseHint = 'pretty' | 'prefix';
 
+/** A 1-based line and column (UTF-16 units) in an input. */
+export interface ValuePlace {
+  line: number;
+  column: number;
+}
+
+/**
+ * Where the values of a record in a pretty-printed `.json` document start (spec section 8.11), by
+ * JSON Pointer from the record's root: the places of `pointers` the record holds, and of every value
+ * above them. Asked only while the record is pushed (framing/value-starts.ts).
+ */
+export interface ValueStarts {
+  find(pointers: readonly string[]): ReadonlyMap<string, ValuePlace>;
+}
+
 /** What framing yields for every non-blank line (or `.json` array element): a value or why there is none. */
 export type Framed =
   /**
    * `pairingKey`: under --extract, the server a Claude Desktop log line speaks for (spec section 8.8):
-   * requests and responses pair within it, as within a transcript's sessionId.
+   * requests and responses pair within it, as within a transcript's sessionId. `starts`: in a
+   * pretty-printed `.json` document, where the record's values start (8.11).
    */
-  | { kind: 'value'; line: number; value: unknown; extracted?: boolean; pairingKey?: string }
+  | { kind: 'value'; line: number; value: unknown; extracted?: boolean; pairingKey?: string; starts?: ValueStarts }
   /**
    * `text`: the entry's own text, when framing held it, for a baseline's digest of the record: the
    * message depends on --redact and on what follows the line, the text does not.

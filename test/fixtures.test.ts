@@ -532,9 +532,11 @@ const samples: Record<string, { exit: 0 | 1; summary: Partial<Summary>; findings
       unknownCodes: {},
       sessions: { '0c7d5e91f2ab': { records: 10, ok: 8, failed: 2, unknown: 0 } },
     },
+    // Pretty-printed: each finding at the line of the member it points at (spec section 8.11), the
+    // base64 member of the record at line 55 and the `error: null` of the one at line 71.
     findings: [
-      ['inline-image', 55, '/error/lastObservation/screenshot/base64'],
-      ['schema', 71, '/error', 'type'],
+      ['inline-image', 65, '/error/lastObservation/screenshot/base64'],
+      ['schema', 78, '/error', 'type'],
     ],
   },
 };

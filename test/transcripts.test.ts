@@ -438,8 +438,14 @@ describe('several records on one line', () => {
       const { report } = runJson(['--findings-in-memory', budget, 'one-line.json', 'two-lines.json'], { cwd: dir });
       const [oneLine, twoLines] = [report.findings.filter((f: JsonFinding) => f.source === 'one-line.json'), report.findings.filter((f: JsonFinding) => f.source === 'two-lines.json')];
       expect(brief(oneLine), budget).toEqual(expected(1));
-      const second = expected(2).filter(([, , pointer]) => pointer !== '/x');
-      expect(brief(twoLines), budget).toEqual([['schema', 1, '/x'], ...second]);
+      // Spread over two lines, the document's findings sit at their members (spec section 8.11), so
+      // line 2's come in column order: the second record's code, then the third's y.
+      expect(brief(twoLines), budget).toEqual([
+        ['schema', 1, '/x'],
+        ['code-format', 2, '/error/code'],
+        ['unknown-code', 2, '/error/code'],
+        ['schema', 2, '/y'],
+      ]);
     }
     const { report } = runJson(['one-line.json', 'two-lines.json'], { cwd: dir });
     expect(runCli(['check', '-f', 'json=report.json', 'one-line.json', 'two-lines.json'], { cwd: dir }).status).toBe(1);
@@ -459,8 +465,15 @@ describe('several records on one line', () => {
     expect(new Set(rules)).toEqual(new Set(['code-format', 'schema', 'unknown-code']));
     expect(rules.length).toBeGreaterThan(300);
     expect(rules).toEqual([...rules].sort());
-    const after = inMemory.findings.filter((f: JsonFinding) => f.source === 'after.json').map((f: JsonFinding) => [f.rule, f.line]);
-    expect(after).toEqual([...rules.map((rule: string) => [rule, 1]), ['schema', 2]]);
+    // after.json spans two lines, so its findings sit at their members (spec section 8.11): line 1's
+    // are long.json's, in column order, then the last record's.
+    const after: JsonFinding[] = inMemory.findings.filter((f: JsonFinding) => f.source === 'after.json');
+    expect(after.map((f) => [f.rule, f.line]).at(-1)).toEqual(['schema', 2]);
+    const first = after.slice(0, -1);
+    expect(first.every((f) => f.line === 1 && f.column !== undefined)).toBe(true);
+    expect(first.map((f) => f.rule).sort()).toEqual(rules);
+    const columnOrder = (a: JsonFinding, b: JsonFinding) => a.column! - b.column! || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
+    expect(first).toEqual([...first].sort(columnOrder));
     for (const budget of ['1', '7', '64']) {
       const spooled = runJson(['--findings-in-memory', budget, 'after.json', 'long.json'], { cwd: dir }).report;
       expect(spooled.findings, budget).toEqual(inMemory.findings);

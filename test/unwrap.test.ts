@@ -67,7 +67,9 @@ describe('recognition (spec section 7 order)', () => {
       [{ content: [{ type: 'image', data: 'x' }] }, 'its content has no text block (1 block: image)'],
       // Was "its content has no text block (0 blocks: )".
       [{ content: [] }, 'its content is empty'],
-      [{ content: [{ type: 'text', text: 'Clicked.' }] }, 'its text block is not JSON'],
+      // Was "its text block is not JSON", with no word of why or where (spec section 8.12).
+      [{ content: [{ type: 'text', text: 'Clicked.' }] }, 'its text block is not JSON (unexpected "Clicked.", at column 1 of its text)'],
+      [{ content: [{ type: 'text', text: '{\n  "ok": true,\n  "result": {x}\n}' }] }, 'its text block is not JSON (unexpected "x", at line 3, column 14 of its text)'],
       [{ content: [{ type: 'text', text: '{"status":"done"}' }] }, 'its text block is JSON without ok'],
       [{ content: [{ type: 'text', text: JSON.stringify(JSON.stringify({ ok: true, result: {} })) }] }, 'its text block is a JSON string holding an object: the envelope encoded twice?'],
       [{ content: [{ type: 'text', text: '"done"' }] }, 'its text block is JSON but not an object (string)'],

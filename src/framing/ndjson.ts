@@ -18,7 +18,7 @@ import { extractObject } from './extract.js';
 import { serverTag } from './log-shapes.js';
 import { parseJson } from './nesting.js';
 import { locateParseError } from './parse-error.js';
-import { firstInvalidUtf8, invalidUtf8Message, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
+import { invalidUtf8Fault, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -245,9 +245,9 @@ export class NdjsonFramer {
     if (window === undefined && text.includes('\uFFFD')) {
       const content = bytes.subarray(start, end);
       if (!isUtf8(content)) {
-        const { index, column } = firstInvalidUtf8(content);
+        const { column, message } = invalidUtf8Fault(content, this.decodedFrom);
         this.errorSeen = true;
-        out.push({ kind: 'unparseable', line, column, message: invalidUtf8Message(content, index, this.decodedFrom), text: content.toString('latin1') });
+        out.push({ kind: 'unparseable', line, column, message, text: content.toString('latin1') });
         return;
       }
     }
