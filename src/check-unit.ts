@@ -22,6 +22,8 @@ import { Tally } from './tally.js';
 import { noEntries, noToolResults, type EntryKinds } from './tool-results.js';
 import type { Finding, Framed, InputFailure, ParseHint, Progress, RecordFinding, Summary, ValuePlace, Wrapping } from './types.js';
 import { unwrappers, type UnwrapMode } from './unwrap/index.js';
+import { sessionFacts, TranscriptWatcher, type SessionFacts, type TranscriptFacts } from './bundle-checks.js';
+import { defaultMaxZipEntryBytes, looksLikeZip, RefusedEntry, zipEntryChunks } from './sources/zip.js';
 
 /** A byte range [start, end) of a file, starting at a line start; `index` 0 is the file's first. */
 export interface ByteRange {
@@ -59,6 +61,8 @@ export interface UnitResult {
   earlier?: StoredFindings[];
   /** Its findings were handed to `io.live` as they became final. */
   streamed?: true;
+  /** An evidence bundle's session.json (parsed) or transcript: what the bundle's cross-checks read (spec section 8.2). */
+  bundle?: { session?: SessionFacts; transcript?: TranscriptFacts };
 }
 
 /** The options a unit needs; plain data, so that they can be posted to a worker. */
@@ -108,6 +112,8 @@ class SourceChecker {
   private live: Finding[] | undefined;
   /** A streamed input's findings known only at its end (or at a followed file's restart). */
   private liveLate: Finding[] = [];
+  /** Set for a bundle's transcript: the sessions its lines name and how it ends. */
+  watcher: TranscriptWatcher | undefined;
 
   constructor(
     private readonly source: InputSource,
@@ -227,6 +233,7 @@ class SourceChecker {
 
   /** Takes each framed entry as framing produces it (the checker is framing's sink). */
   push(framed: Framed): void {
+    this.watcher?.see(framed);
     this.entries++;
     this.progress.entries++;
     const { kinds } = this;
@@ -585,6 +592,42 @@ async function frameFollowed(path: string, options: FramingOptions, checker: Sou
   return framer.lineCount + offset;
 }
 
+/** Standard input, refused when it is a zip archive, which only a file can be read as (spec section 8.2). */
+async function* notAZip(chunks: ChunkSource): AsyncGenerator<Buffer> {
+  let first = true;
+  for await (const chunk of chunks) {
+    if (first && looksLikeZip(chunk)) throw new InputDataError('standard input is a zip archive, which is read only from a file: save it to a file and name the file');
+    first = false;
+    yield chunk;
+  }
+}
+
+/**
+ * A bundle's session.json: metadata, no record. Framed as a `.json` document, so that one that does
+ * not parse is the parse error any document's would be (and only that reaches the checker); one that
+ * parses gives the facts the bundle's cross-checks read.
+ */
+async function checkSessionFile(chunks: ChunkSource, options: UnitOptions, checker: SourceChecker): Promise<{ lines: number; facts?: SessionFacts }> {
+  const { chunks: decoded, from } = await decodeInput(chunks);
+  const parts: Buffer[] = [];
+  for await (const chunk of decoded) parts.push(Buffer.from(chunk));
+  const bytes = Buffer.concat(parts);
+  let value: unknown;
+  let values = 0;
+  const sink = {
+    push(framed: Framed) {
+      if (framed.kind === 'value') {
+        values++;
+        value = framed.value;
+      } else checker.push(framed);
+    },
+  };
+  const lines = frameBuffer(bytes, 'json', from ? { ...options, decodedFrom: from } : options, sink);
+  if (checker.entries === 0 && values === 0) checker.push({ kind: 'unparseable', line: 1, column: 1, message: 'session.json is empty: an evidence bundle writes its session record here' });
+  if (checker.entries > 0 || values !== 1) return { lines };
+  return { lines, facts: sessionFacts(bytes.toString('utf8'), value) };
+}
+
 export async function checkUnit(unit: Unit, context: CheckContext, options: UnitOptions, io: UnitIo = {}): Promise<UnitResult> {
   const { stdin, signal } = io;
   const { source, range } = unit;
@@ -592,15 +635,24 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
   const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false, io.budget ?? new SpillBudget());
   if (io.progress) checker.progress = io.progress;
   const { live } = io;
-  const framing = framingFor(source.path, options.input ?? 'auto');
+  const framing = framingFor(source.entry ?? source.path, options.input ?? 'auto');
   // A line-delimited input's entry is a line, final once framed; a document's are framed at its end.
   const streamed = live !== undefined && framing === 'ndjson' && range === undefined;
   if (streamed) checker.streamed();
   let failure: InputFailure | undefined;
   let unread = false;
   let lines = 0;
+  let session: SessionFacts | undefined;
+  if (source.bundle?.role === 'transcript') checker.watcher = new TranscriptWatcher();
   try {
-    if (range && range.index > 0) {
+    const entryChunks = source.entry === undefined ? undefined : () => zipEntryChunks(source.path!, source.entry!, options.maxZipEntryBytes ?? defaultMaxZipEntryBytes);
+    if (source.bundle?.role === 'session') {
+      const raw = entryChunks ? entryChunks() : source.special ? await readSpecial(source.path!, signal) : fileChunks(readFile(source.path!), 'json', signal);
+      ({ lines, facts: session } = await checkSessionFile(Buffer.isBuffer(raw) ? [ownCopy(raw)] : raw, options, checker));
+    } else if (entryChunks) {
+      const { chunks, from } = await decodeInput(entryChunks(), entryChunks);
+      lines = await frameInput(chunks, framing, from ? { ...options, decodedFrom: from } : options, checker);
+    } else if (range && range.index > 0) {
       lines = await frameRange(source.path!, range, options, checker);
     } else if (live?.follow && source.path !== undefined && signal) {
       lines = await frameFollowed(source.path, options, checker, live, signal);
@@ -618,6 +670,8 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
         let raw: ChunkSource = kept ? [kept] : (read as Exclude<typeof read, Buffer>);
         // An idle pipe never yields again: aborting destroys the stream so the loop below ends at once.
         if (signal && 'destroy' in raw) raw = addAbortSignal(signal, raw as Readable);
+        // Looked at once the stream is tied to the signal, which must reach the stream itself.
+        if (source.path === undefined) raw = notAZip(raw);
         if (io.progress) raw = counted(raw, io.progress);
         // A file can be decoded again to recover what corrupt gzip data cost (decode.ts).
         const path = source.path;
@@ -634,13 +688,14 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
       const message = error instanceof InputDataError ? `${source.name}: ${error.message}` : `cannot read ${source.name}: ${describeReadError(source.name, error)}`;
       failure = { source: source.name, message };
       // Faulty data (gzip cut short, a file changed under a range) was read, and its records count.
-      unread = !(error instanceof InputDataError) && checker.entries === 0;
+      unread = (!(error instanceof InputDataError) || error instanceof RefusedEntry) && checker.entries === 0;
     }
   }
-  // A range never reports the whole input empty: the run decides that from every range's entries.
+  // A range never reports the whole input empty: the run decides that from every range's entries;
+  // nor does session.json, metadata whose values count nowhere (spec section 8.2).
   // A followed file read from its current end is no empty input for having had nothing appended.
   const following = live?.follow !== undefined;
-  checker.finish(failure !== undefined || (signal?.aborted === true && !following), range === undefined && (!following || live.follow!.fromStart));
+  checker.finish(failure !== undefined || (signal?.aborted === true && !following), range === undefined && source.bundle?.role !== 'session' && (!following || live.follow!.fromStart));
   if (streamed) {
     const final = checker.takeFinal(true);
     if (final.length > 0) live.findings(final);
@@ -659,5 +714,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
     ...(signal?.aborted && !following && { interrupted: true as const }),
     ...(checker.earlier.length > 0 && { earlier: checker.earlier }),
     ...(streamed && { streamed: true as const }),
+    ...(session && { bundle: { session } }),
+    ...(checker.watcher && !failure && { bundle: { transcript: checker.watcher.facts() } }),
   };
 }

@@ -279,7 +279,7 @@ export function mergeConfig(flags: CheckFlags, settings: ConfigSettings, fromCom
   take('codes', (value) => [value].flat());
   for (const key of ['output', 'schema', 'stdinFilename', 'baseline'] as const) take(key, same);
   for (const key of ['strictCodes', 'extract', 'quiet', 'exitZero', 'color', 'redact', 'progress'] as const) take(key, same);
-  for (const key of ['maxLineBytes', 'maxListed', 'maxWarnings', 'jobs', 'findingsInMemory'] as const) take(key, same);
+  for (const key of ['maxLineBytes', 'maxZipEntryBytes', 'maxListed', 'maxWarnings', 'jobs', 'findingsInMemory'] as const) take(key, same);
   take('input', same);
   take('unwrap', same);
   if (settings.rules) {

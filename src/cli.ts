@@ -236,6 +236,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     unwrap: flags.unwrap,
     ...(flags.stdinFilename !== undefined && { stdinFilename: flags.stdinFilename }),
     ...(flags.maxLineBytes !== undefined && { maxLineBytes: flags.maxLineBytes }),
+    ...(flags.maxZipEntryBytes !== undefined && { maxZipEntryBytes: flags.maxZipEntryBytes }),
     extract: flags.extract ?? false,
     redact: flags.redact ?? false,
     fingerprints: flags.baseline !== undefined || flags.writeBaseline !== undefined,
@@ -312,6 +313,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   });
   if (stopped !== undefined) return stopped;
   // File names come from the folders searched: shown with escapes, as the human report shows them.
+  for (const note of report.notes ?? []) say(note);
   for (const failure of report.inputFailures) say(failure.message);
   // A report may be read later, from a file or a CI log: say that it stops early, and where.
   if (report.interrupted) say(`interrupted: the report covers only what was read before Ctrl-C (${report.summary.records} records)`);
@@ -377,6 +379,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--extract', 'find the JSON object inside prefixed log lines; lines without one are skipped')
     .option('--no-extract', 'no --extract, whatever the config file says')
     .option('--stdin-filename <name>', 'the name standard input gets in reports', parseNonEmpty('--stdin-filename', 'name'))
+    .option('--max-zip-entry-bytes <n>', 'a zip entry that inflates to more is refused as a zip bomb (default 1G; K, M and G are binary)', (value: string) => parseByteSize('--max-zip-entry-bytes', value, Number.MAX_SAFE_INTEGER))
     .option('--max-line-bytes <n>', `longer lines are parse errors, never held whole (default 64M; K and M are binary; at most ${byteLimitText(maxLineBytesLimit)})`, (value: string) => parseByteSize('--max-line-bytes', value, maxLineBytesLimit))
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))

@@ -72,7 +72,7 @@ export interface LiveOutput {
 export async function liveOutput(target: FormatTarget, options: FormatOptions, follow: boolean, write: (text: string) => void, say: (text: string) => void, isNew?: (finding: Finding) => boolean): Promise<LiveOutput> {
   const writer = await writerFor(target.format, options);
   const live = new LiveFindings(writer);
-  const hints: [string, string][] = [];
+  const hints: [string, ParseHint][] = [];
   const kept = (findings: Iterable<Finding>): Iterable<Finding> => (isNew ? filtered(findings, isNew) : findings);
   const stdinLive = stdinIsLive();
   const observer: LiveObserver = {
@@ -98,13 +98,15 @@ export async function liveOutput(target: FormatTarget, options: FormatOptions, f
         if (batch.length > 0) write(live.findings(source, batch));
       } else write(live.findings(source, kept(findings)));
       write(live.end());
-      if (hint !== undefined) hints.push([source, hintSentence(hint)]);
+      if (hint !== undefined) hints.push([source, hint]);
     },
   };
   return {
     observer,
     end: (report) => {
-      const said = hints.map(([source, text]) => writer.hint(source, text)).join('');
+      // The human summary has a line of its own for an input of prefixed log lines (spec section 8.8).
+      const inSummary = (source: string, hint: ParseHint) => target.format === 'human' && hint === 'prefix' && report.extractHints?.includes(source) === true;
+      const said = hints.flatMap(([source, hint]) => (inSummary(source, hint) ? [] : [writer.hint(source, hintSentence(hint))])).join('');
       return live.end() + said + writer.summary(report);
     },
   };

@@ -20,6 +20,7 @@ import { addEntryKinds, noToolResults } from './tool-results.js';
 import { fingerprint } from './fingerprint.js';
 import { byCodePoint } from './findings/order.js';
 import { threadsStarted } from './v8-tuning.js';
+import { bundleFindings, type TranscriptFacts } from './bundle-checks.js';
 import type { LiveRun } from './live.js';
 
 export { createCheckContext, type CheckOptions, type OwnFile, type RunProgress } from './context.js';
@@ -49,11 +50,37 @@ export function defaultParallelBytes(threads: number): number {
   return Math.max(parallelBytes, Math.floor((128 * 1024 * 1024) / threads));
 }
 
-/** Spec section 7: files sorted by path, the k-th (0-based) goes to shard (k mod n) + 1. */
+/**
+ * Spec sections 7 and 8.2: units sorted by path, the k-th (0-based) goes to shard (k mod n) + 1. A
+ * unit is a file outside any bundle, a bundle folder or a zip: a bundle is never split.
+ */
 export function inShard(sources: readonly InputSource[], shard: { index: number; count: number }): InputSource[] {
-  const names = sources.map((s) => s.name).sort(byCodePoint);
-  const mine = new Set(names.filter((_, k) => (k % shard.count) + 1 === shard.index));
-  return sources.filter((s) => mine.has(s.name));
+  const units = [...new Set(sources.map((s) => s.unit ?? s.name))].sort(byCodePoint);
+  const mine = new Set(units.filter((_, k) => (k % shard.count) + 1 === shard.index));
+  return sources.filter((s) => mine.has(s.unit ?? s.name));
+}
+
+/** Each bundle's transcripts as read by the run, for the cross-checks of its session.json. */
+function transcriptsByBundle(units: readonly Unit[], results: readonly (UnitResult | undefined)[]): Map<string, TranscriptFacts[]> {
+  const byBundle = new Map<string, TranscriptFacts[]>();
+  units.forEach((unit, u) => {
+    const facts = results[u]?.bundle?.transcript;
+    const key = unit.source.bundle?.key;
+    if (facts === undefined || key === undefined || results[u]?.interrupted) return;
+    byBundle.set(key, [...(byBundle.get(key) ?? []), facts]);
+  });
+  return byBundle;
+}
+
+/** session.json's findings: the bundle's cross-checks, or its lack of a transcript (spec section 8.2). */
+function sessionFindings(source: InputSource, parts: readonly UnitResult[], transcripts: ReadonlyMap<string, TranscriptFacts[]>, context: CheckContext, fingerprints: boolean): StoredList | undefined {
+  const facts = parts[0]?.bundle?.session;
+  if (facts === undefined || source.bundle === undefined) return undefined;
+  const found = bundleFindings(context, source.name, facts, source.bundle.noTranscript ? 'none' : (transcripts.get(source.bundle.key) ?? []));
+  if (found.length === 0) return undefined;
+  // Baselines match them by rule and source: there is one of each a bundle.
+  if (fingerprints) for (const finding of found) finding.fingerprint = '';
+  return new StoredList({ head: heldFindings(found), unsorted: [], spooled: 0, errors: found.filter((f) => f.severity === 'error').length });
 }
 
 /**
@@ -140,7 +167,9 @@ export async function inputBytes(units: readonly Unit[]): Promise<number | undef
   if (sources.some((source) => source.path === undefined || source.special)) return undefined;
   try {
     // node:fs's callback form: node:fs/promises is more for every start to load (the bundle defers it).
-    const sizes = await Promise.all(sources.map((source) => new Promise<number>((resolve, reject) => stat(source.path!, (error, stats) => (error ? reject(error) : resolve(stats.size))))));
+    // A zip's entries are one file to stat (spec section 8.2).
+    const paths = [...new Set(sources.map((source) => source.path!))];
+    const sizes = await Promise.all(paths.map((path) => new Promise<number>((resolve, reject) => stat(path, (error, stats) => (error ? reject(error) : resolve(stats.size))))));
     return sizes.reduce((sum, size) => sum + size, 0);
   } catch {
     return undefined;
@@ -354,6 +383,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   /** Inputs whose lines look like log lines with a prefix (spec section 8.8): the human summary says to use --extract. */
   const extractHints: string[] = [];
   let checked = 0;
+  const transcripts = transcriptsByBundle(plan.units, results);
   for (let u = 0; u < plan.units.length; ) {
     const source = plan.units[u]!.source;
     const parts: UnitResult[] = [];
@@ -367,6 +397,8 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     if (!parts.every((part) => part.unread)) checked++;
     const assembled = assembleInput(source, parts, context);
     findings.push(...assembled.findings);
+    const ofSession = source.bundle?.role === 'session' ? sessionFindings(source, parts, transcripts, context, options.fingerprints === true) : undefined;
+    if (ofSession) findings.push(ofSession);
     failures.push(...assembled.failures);
     if (assembled.extractHint) extractHints.push(source.name);
     if (assembled.failures.length === 0 && !parts.some((part) => part.interrupted)) read.push(source.name);
@@ -399,6 +431,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     findings: list,
     suggestions: suggestionsFor(summary, context.registry),
     inputFailures: failures,
+    ...(expanded.notes.length > 0 && { notes: expanded.notes }),
     inputsRead: read,
     ...(extractHints.length > 0 && { extractHints }),
     interrupted,

@@ -23,7 +23,9 @@ export type RuleId =
   | 'duplicate-response'
   | 'structured-content-mismatch'
   | 'empty-input'
-  | 'no-tool-results';
+  | 'no-tool-results'
+  | 'bundle-session-mismatch'
+  | 'bundle-truncation-mismatch';
 
 export interface RuleInfo {
   id: RuleId;
@@ -184,6 +186,8 @@ export interface Report {
   suggestions: { codes: Record<string, string>; warningCodes: Record<string, string> };
   /** Not part of the JSON report: the CLI turns these into stderr lines and exit 2. */
   inputFailures: InputFailure[];
+  /** Not part of the JSON report: what the CLI says on stderr about inputs left out (spec section 8.2). */
+  notes?: readonly string[];
   /**
    * Not part of the JSON report: the names of the inputs read to their end (after --shard), as
    * findings name them. A baseline's entries for other inputs are not stale: this run did not look.

@@ -130,11 +130,14 @@ describe('a pipe: findings as they become final (spec section 8.10)', () => {
     const run = start(['check', '-']);
     run.child.stdin!.end('2026-07-01T10:15:02Z INFO agent result {"ok":true,"result":{}}\n');
     expect(await run.exited).toBe(1);
-    expect(run.stdout).toMatch(/^-:1:\d+ +error +unexpected text after the JSON value, found "-0"  parse-error\n\n-: a log line with a prefix before its JSON\? --extract finds the object in it\n✖ 1 problem/);
+    // Once, in the summary's hint line (spec section 8.8), as a report written at the end says it.
+    expect(run.stdout).toMatch(/^-:1:\d+ +error +unexpected text after the JSON value, found "-0"  parse-error\n\n✖ 1 problem/);
+    expect(run.stdout.match(/log lines with a prefix/g)).toEqual(['log lines with a prefix']);
+    expect(run.stdout).toContain('\nhint      -: log lines with a prefix before their JSON? check it with --extract, which finds the object in each line\n');
     const github = start(['check', '-f', 'github', '-']);
     github.child.stdin!.end('2026-07-01T10:15:02Z INFO agent result {"ok":true,"result":{}}\n');
     expect(await github.exited).toBe(1);
-    expect(github.stdout).toMatch(/^::error title=parse-error::standard input, line 1:\d+: unexpected text after the JSON value, found "-0"\n::notice title=mcec-result::standard input: a log line with a prefix before its JSON\? --extract finds the object in it\n::notice title=mcec-result::0 records in 1 input: 0 invalid, 1 unparseable, 1 error, 0 warnings\n$/);
+    expect(github.stdout).toMatch(/^::error title=parse-error::standard input, line 1:\d+: unexpected text after the JSON value, found "-0"\n::notice title=mcec-result::standard input: log lines with a prefix before their JSON\? --extract finds the object in each line\n::notice title=mcec-result::0 records in 1 input: 0 invalid, 1 unparseable, 1 error, 0 warnings\n$/);
   });
 });
 

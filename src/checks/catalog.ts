@@ -60,6 +60,9 @@ export const ruleCatalog = frozen({
   // run.ts
   'empty-input': { id: 'empty-input', defaultSeverity: 'warning', description: 'an input that holds no record at all' },
   'no-tool-results': { id: 'no-tool-results', defaultSeverity: 'warning', description: 'an input whose entries are all skipped (requests, other methods, noise): no tool result to check' },
+  // bundle-checks.ts (spec section 8.2)
+  'bundle-session-mismatch': { id: 'bundle-session-mismatch', defaultSeverity: 'error', description: "an evidence bundle's session.json names another session than its transcript" },
+  'bundle-truncation-mismatch': { id: 'bundle-truncation-mismatch', defaultSeverity: 'warning', description: "session.json's toolCallLogTruncated disagrees with the transcript's end" },
 } as const satisfies Record<RuleId, RuleInfo>);
 
 export const ruleIds: readonly RuleId[] = Object.freeze(Object.keys(ruleCatalog) as RuleId[]);

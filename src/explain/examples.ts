@@ -55,4 +55,7 @@ export const ruleExamples = {
     line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1.0.0' } } }),
     line({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'mcec', version: '3.0.0' } } }),
   ].join('\n'),
+  // A bundle's files (spec section 8.2): no one-file record triggers these, test/field-bundles.test.ts runs them.
+  'bundle-session-mismatch': `session.json ${line({ sessionId: '0a1b2c3d4e5f', toolCallLogTruncated: false })} beside a tool-calls.jsonl of session ${sessionId}`,
+  'bundle-truncation-mismatch': `session.json ${line({ sessionId, toolCallLogTruncated: true })} beside a tool-calls.jsonl that does not end with ${line({ truncated: 'tool-call log size cap reached' })}`,
 } satisfies Record<RuleId, string>;

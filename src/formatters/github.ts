@@ -7,6 +7,7 @@
 // Commands: https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions
 // Escaping follows the toolkit's escapeData and escapeProperty:
 // https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts
+import { zipEntrySource } from './zip-sources.js';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
@@ -41,6 +42,9 @@ function annotation(finding: Finding, message: string, cwd: string): string {
   const { source, line, column } = finding.location;
   // Standard input is no file of the repository: `file=-` pointed the annotation at a file named "-".
   if (source === '-') return command(finding.severity, { title: finding.rule }, `standard input, line ${line}${column === undefined ? '' : `:${column}`}: ${message}`);
+  // GitHub annotates files of the checkout: an entry of a zip is named, with its line, in the message.
+  const inZip = zipEntrySource(source);
+  if (inZip) return command(finding.severity, { file: relativeSourcePath(inZip.zip, cwd), title: finding.rule }, `${inZip.entry}, line ${line}${column === undefined ? '' : `:${column}`}: ${message}`);
   const properties = {
     file: relativeSourcePath(source, cwd),
     line,
