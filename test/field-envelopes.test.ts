@@ -1,11 +1,10 @@
 // Spec sections 8.4-8.6 on the built CLI: JSON that is no envelope, inputs with no tool result, and
 // the records of each tool and session by outcome.
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelope, ruleCatalog } from '../src/index.js';
-import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
+import { lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
 import { serilogLines } from './helpers/structured-log.js';
 
 interface JsonFinding {
@@ -243,35 +242,5 @@ describe('records of each tool and session by outcome (spec section 8.6)', () =>
     // Merged alone, an old report reads as it was, with what it lacked derived.
     const alone = JSON.parse(runCli(['merge', '--format', 'json', join(dir, 'old.json')]).stdout).summary;
     expect(alone.tools.capture).toEqual({ records: 1, ok: 1, failed: 0, unknown: 0 });
-  });
-});
-
-describe('the rule pages (docs/rules), run as written', () => {
-  /** The fenced `sh` commands of a page, each with the `text` block right after it, if any. */
-  function recipes(page: string): { command: string; output: string | undefined }[] {
-    const markdown = readFileSync(join(repoRoot, 'docs/rules', page), 'utf8');
-    return [...markdown.matchAll(/```sh\n(.+)\n```\n(?:\n```text\n([\s\S]*?)```)?/g)].map((m) => ({ command: m[1]!, output: m[2] }));
-  }
-  const run = (command: string) => spawnSync('sh', ['-c', command.replace(/^mcec-result /, `"${process.execPath}" "${binary}" `)], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-
-  it.each(['not-an-envelope.md', 'no-tool-results.md'])('%s: every command runs, and shows the output the page shows', (page) => {
-    const found = recipes(page);
-    expect(found.length).toBeGreaterThanOrEqual(3);
-    const rule = page.replace(/\.md$/, '');
-    expect(found.some(({ command }) => command.includes(`--rule ${rule}=off`))).toBe(true);
-    for (const { command, output } of found) {
-      const result = run(command);
-      expect(result.stderr, command).toBe('');
-      expect([0, 1], command).toContain(result.status);
-      const printed = result.stdout.split('\n');
-      for (const line of (output ?? '').split('\n').filter((l) => l !== '')) expect(printed, command).toContain(line);
-      if (command.includes(`--rule ${rule}=off`)) expect(result.stdout).not.toContain(`  ${rule}\n`);
-    }
-  });
-
-  it('no-tool-results.md: the error recipe exits 1, the page\'s example exits 0', () => {
-    const found = recipes('no-tool-results.md');
-    expect(run(found.find(({ command }) => command.includes('=error'))!.command).status).toBe(1);
-    expect(run(found.find(({ output }) => output !== undefined)!.command).status).toBe(0);
   });
 });
