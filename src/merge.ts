@@ -181,7 +181,8 @@ export function mergeReports(reports: readonly ReadReport[], findings: MergedFin
   for (const { path, report } of reports) {
     const [version, firstVersion] = [reportSchemaVersion(report.schema), reportSchemaVersion(first.report.schema)];
     if (version !== firstVersion) {
-      throw new UsageError(`merge: ${path} was checked against schema version ${version ?? `(none: ${report.schema.source})`}, ${first.path} against ${firstVersion ?? `(none: ${first.report.schema.source})`}: merge reports of one schema version${oldReportNote(report.schema, first.report.schema)}`);
+      const against = (schema: Report['schema'], name: string | undefined) => (name === undefined ? `the schema ${schema.source}` : `schema version ${name}`);
+      throw new UsageError(`merge: ${path} was checked against ${against(report.schema, version)}, ${first.path} against ${against(first.report.schema, firstVersion)}: merge reports of one schema version${oldReportNote(report.schema, first.report.schema)}`);
     }
     const [digest, firstDigest] = [report.schema.sha256, first.report.schema.sha256];
     if (digest !== undefined && firstDigest !== undefined && digest !== firstDigest) {

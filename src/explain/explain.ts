@@ -128,7 +128,7 @@ function unknownName(name: string, registry: CodeRegistry, schema?: SchemaCatego
   const suggestion = nearestName(name, [...categoryInfo().keys(), ...(schema?.categories ?? []), ...codes, ...ruleIds, schemaVersionsName]);
   if (suggestion !== undefined) return new UsageError(`unknown name ${quote(name)}${didYouMean(suggestion)}`);
   return new UsageError(
-    `unknown name ${quote(name)}: name an error category (timeout, no-target, ...), an error or warning code (window-not-found, minimized-window, ...), a rule (schema, missing-result, ...) or schema-versions`,
+    `unknown name ${quote(name)}: name an error category (timeout, no-target, ...), an error or warning code (window-not-found, minimized-window, ...) or a rule (schema, missing-result, ...)`,
   );
 }
 
