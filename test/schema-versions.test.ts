@@ -186,6 +186,18 @@ describe('the library and the Vitest matcher', () => {
     await expect(check([fixture], { schemaVersion: '2026-06' }, createCheckContext())).rejects.toThrow('check(): schemaVersion differs from the context given');
   });
 
+  it("a context's version decides every byte range on worker threads", async () => {
+    // Workers make their own context from what the run posts them: the version must be in it.
+    const built = await import('../dist/index.js');
+    const line = JSON.stringify({ ...noText, pad: 'x'.repeat(100) });
+    const dir = tempFiles({ 'big.jsonl': `${line}\n`.repeat(Math.ceil((18 * 1024 * 1024) / (line.length + 1))) });
+    const context = built.createCheckContext({ schemaVersion: '2026-06' });
+    const [one, two] = [await built.check([join(dir, 'big.jsonl')], { jobs: 1 }, context), await built.check([join(dir, 'big.jsonl')], { jobs: 2 }, context)];
+    expect([one.summary.invalid, two.summary.invalid]).toEqual([one.summary.records, two.summary.records]);
+    // Compared as a boolean: a diff of two reports this size takes vitest minutes.
+    expect(built.formatReport('json', two) === built.formatReport('json', one)).toBe(true);
+  });
+
   it('toBeMcecResult takes schemaVersion', () => {
     expect(noText).toBeMcecResult();
     expect(noText).not.toBeMcecResult({ schemaVersion: '2026-06' });
