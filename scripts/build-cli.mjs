@@ -26,7 +26,7 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  external: ['ajv', 'ajv/*', 'jsonc-parser'],
+  external: ['ajv', 'ajv/*', 'jsonc-parser', 'yauzl'],
   logLevel: 'warning',
   // Every start reads the bundle and hands it to V8 (page faults make that ~10 us a KiB here): a
   // third less text was ~4 ms less start-up. Names are kept, for stack traces and profiles.

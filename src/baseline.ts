@@ -231,7 +231,7 @@ export function readBaseline(path: string): Baseline {
  * Which findings a baseline knows, decided in report order: the first `count` findings of an entry's
  * identity are known. A fresh matcher per walk, so that a report read twice reads the same.
  */
-function matcher(baseline: Baseline, base: string): () => (finding: Finding) => boolean {
+export function matcher(baseline: Baseline, base: string): () => (finding: Finding) => boolean {
   const known = new Map<string, number>();
   const entrySource = sourcesKeyed(base, entriesFolder(baseline, base));
   for (const entry of baseline.findings) {

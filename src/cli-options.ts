@@ -251,6 +251,9 @@ export interface CheckFlags extends PlainSettings {
   /** A path, or false for --no-config; undefined searches from the working directory upward. */
   config?: string | false;
   shard?: { index: number; count: number };
+  /** `--follow`: the one input is a file read as it grows (spec section 8.10). */
+  follow?: boolean;
+  fromStart?: boolean;
 }
 
 /** `--schema-version NAME`: a bundled version's name or `latest`, kept as given (the report names the version it resolves to). */
@@ -295,7 +298,7 @@ export function mergeConfig(flags: CheckFlags, settings: ConfigSettings, fromCom
   // One setting (spec section 8.3): either typed replaces both of the config's.
   if (!fromCommandLine('schema') && !fromCommandLine('schemaVersion')) for (const key of ['schema', 'schemaVersion'] as const) take(key, same);
   for (const key of ['strictCodes', 'extract', 'quiet', 'exitZero', 'color', 'redact', 'progress'] as const) take(key, same);
-  for (const key of ['maxLineBytes', 'maxListed', 'maxWarnings', 'jobs', 'findingsInMemory'] as const) take(key, same);
+  for (const key of ['maxLineBytes', 'maxZipEntryBytes', 'maxListed', 'maxWarnings', 'jobs', 'findingsInMemory'] as const) take(key, same);
   take('input', same);
   take('unwrap', same);
   if (settings.rules) {

@@ -24,6 +24,7 @@ import type { Baseline } from './baseline.js';
 import type { Report } from './types.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
 import { schemaVersionChoices } from './checks/schema-versions.js';
+import { anyLiveInput, followProblem, liveOutput, streamedTarget } from './live-output.js';
 import { unwrapModes } from './unwrap/index.js';
 
 /**
@@ -79,8 +80,11 @@ function exitStatus(report: Report, flags: CheckFlags): number {
  */
 let toStdoutBegun = false;
 
-async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSignal): Promise<void> {
-  const targets = flags.format.length > 0 ? flags.format : [{ format: 'human' as const }];
+/** Ends the reading of a followed file while one is read: SIGTERM's way to end it normally. */
+let endFollow: (() => void) | undefined;
+
+/** The options every format is written with, and whether a report to `file` (stdout: undefined) is coloured. */
+function formatOptions(flags: CheckFlags) {
   // Colour asked for (--color, the config's "color", FORCE_COLOR) colours a report file too, as
   // `grep --color=always > file` does; only the automatic choice is the terminal's, for a report
   // to stdout or stderr however named (`-f human=-`, `-o /dev/stdout` were left plain on a terminal).
@@ -92,6 +96,19 @@ async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSig
   // The warnings fail the run only where exitStatus holds them to the limit.
   const maxWarnings = flags.exitZero || flags.writeBaseline !== undefined ? undefined : flags.maxWarnings;
   const options = { maxListed: flags.maxListed, quiet: flags.quiet ?? false, cwd: process.cwd(), ...(maxWarnings !== undefined && { maxWarnings }) };
+  return { options, colorFor };
+}
+
+/** The reports a run writes: `--format`'s, or the human one. */
+const targetsOf = (flags: Pick<CheckFlags, 'format'>): FormatTarget[] => (flags.format.length > 0 ? flags.format : [{ format: 'human' as const }]);
+
+/**
+ * `live`: the report to standard output was written while the run went on (spec section 8.10); its
+ * end (the summary) is what is left to write, in its place.
+ */
+async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSignal, live?: { target: FormatTarget; end: (report: Report) => string }): Promise<void> {
+  const targets = live ? targetsOf(flags).map((target) => (target.format === live.target.format && target.file === live.target.file ? live.target : target)) : targetsOf(flags);
+  const { options, colorFor } = formatOptions(flags);
   // Reports to files first, then those to stdout (or -o) in the order given, each written as it is formatted.
   const main: Iterable<string>[] = [];
   // Said once the SARIF log is written: Ctrl-C while it was written left a warning about no log.
@@ -99,6 +116,11 @@ async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSig
   const warn = (warning: string | undefined) => warning !== undefined && say(warning);
   for (const target of targets) {
     const file = target.file ?? flags.output;
+    if (target === live?.target) {
+      if (target.file === undefined) main.push([live.end(report)]);
+      else await writeReportFile(target.file, [[live.end(report)]], signal);
+      continue;
+    }
     const format = await loadFormatter(target.format);
     const pieces = format(report, { ...options, color: colorFor(file) });
     const warning = target.format === 'sarif' ? (await import('./formatters/sarif.js')).sarifWarning(report) : undefined;
@@ -195,6 +217,9 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     inputs = ['-'];
   }
   refuseArgumentMistakes(inputs);
+  const followRefused = followProblem(inputs, flags);
+  if (followRefused !== undefined) throw new UsageError(followRefused);
+  const follow = flags.follow === true;
   // From the command line, a name for nothing read was passed over in silence; a config's applies to runs that read stdin.
   if (command.getOptionValueSource('stdinFilename') === 'cli' && !inputs.includes('-')) {
     throw new UsageError(`--stdin-filename ${flags.stdinFilename}: names standard input, which this run does not read: add - to the inputs, or drop the option`);
@@ -215,6 +240,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     unwrap: flags.unwrap,
     ...(flags.stdinFilename !== undefined && { stdinFilename: flags.stdinFilename }),
     ...(flags.maxLineBytes !== undefined && { maxLineBytes: flags.maxLineBytes }),
+    ...(flags.maxZipEntryBytes !== undefined && { maxZipEntryBytes: flags.maxZipEntryBytes }),
     extract: flags.extract ?? false,
     redact: flags.redact ?? false,
     fingerprints: flags.baseline !== undefined || flags.writeBaseline !== undefined,
@@ -223,29 +249,62 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     ...(flags.findingsInMemory !== undefined && { findingsInMemory: flags.findingsInMemory }),
     ownFiles: [...own, ...stdoutOwnFile(flags)],
   };
-  const progress = progressLine(process.stderr, process.env, flags.progress !== false);
+  // Spec section 8.10: with a live input and one streamable report to stdout, findings are written as they come.
+  const liveTarget = streamedTarget(targetsOf(flags), flags.output);
+  const streaming = liveTarget !== undefined && anyLiveInput(inputs, follow);
+  // A live report is its own progress; a progress line would be drawn over it.
+  const progress = streaming ? undefined : progressLine(process.stderr, process.env, flags.progress !== false);
   if (progress) options.onProgress = (p) => progress.update(p);
   // Read before the run, so that a broken baseline fails at once.
   const baseline = flags.baseline === undefined ? undefined : (await loadBaselines()).readBaseline(flags.baseline);
-  // Ctrl-C stops reading; the report of what was read is still printed, then exit 130.
+  // Ctrl-C stops reading; the report of what was read is still printed, then exit 130 (a followed
+  // file's run ends so normally, and SIGTERM ends it too).
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
   process.once('SIGINT', onSigint);
+  if (follow) endFollow = () => interrupt.abort();
+  // A reader of the live report gone (`| head`): the run stops, as it would writing the report at the end.
+  let liveWriteFailed: unknown;
+  const formatting = formatOptions(flags);
+  const live =
+    streaming &&
+    (await liveOutput(
+      liveTarget,
+      { ...formatting.options, color: formatting.colorFor(liveTarget.file === '-' ? undefined : liveTarget.file) },
+      follow,
+      (text) => {
+        if (text === '' || liveWriteFailed !== undefined) return;
+        toStdoutBegun = true;
+        writePieces(1, [[text]]).catch((error: unknown) => {
+          liveWriteFailed ??= error;
+          interrupt.abort();
+        });
+      },
+      say,
+      baseline && (await loadBaselines()).matcher(baseline, (await loadBaselines()).baselineFolder(flags.baseline))(),
+    ));
   // Not before worker threads start: see src/v8-tuning.ts.
   raiseShapeLimit(threadsFor(options));
-  let report = await check(inputs, { ...options, signal: interrupt.signal }).finally(async () => {
+  let report = await check(inputs, { ...options, signal: interrupt.signal }, undefined, live ? { observer: live.observer, ...(follow && { follow: { fromStart: flags.fromStart === true } }) } : undefined).finally(async () => {
     // A signal that came during synchronous work (one JSON.parse of a large document) is delivered
     // on the next macrotask turn: the listener stays for it, or Ctrl-C was lost and the run passed.
     await macrotask();
     process.off('SIGINT', onSigint);
+    endFollow = undefined;
     progress?.clear();
   });
+  if (liveWriteFailed !== undefined) {
+    // `| head` closed the pipe: the reader has what it wanted, and the run's stop was ours, not Ctrl-C's.
+    if ((liveWriteFailed as NodeJS.ErrnoException).code === 'EPIPE') return exitStatus({ ...report, interrupted: false }, flags);
+    throw liveWriteFailed;
+  }
   // Ctrl-C heard only once the run had ended (its signal waits out synchronous work). A pipe's end may
   // have been its doing: in a terminal it ends every process of the pipeline, and the writer's end
   // came here as the input's (`cat run.jsonl | mcec-result check -` said its report was whole).
   if (interrupt.signal.aborted && !report.interrupted && report.piped) report = { ...report, interrupted: true, summary: { ...report.summary, interrupted: true } };
   // Ctrl-C came as the last input was checked: the report is whole, and says so; the exit is 130 still.
-  const lateCtrlC = interrupt.signal.aborted && !report.interrupted;
+  // (Ctrl-C is how a followed file's run ends: no late one.)
+  const lateCtrlC = interrupt.signal.aborted && !report.interrupted && !follow;
   // A baseline of part of the corpus would make the rest "new" on the next run: none is written then.
   const partial = report.interrupted ? 'the run was interrupted' : report.inputFailures.length > 0 ? 'an input could not be read' : undefined;
   const stopped = await stoppableWrite(async (signal) => {
@@ -256,10 +315,11 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
       if (note !== undefined) say(note);
       report = applyBaseline(report, baseline, baselineFolder(flags.baseline));
     }
-    await writeReports(report, flags, signal);
+    await writeReports(report, flags, signal, live ? { target: liveTarget!, end: live.end } : undefined);
   });
   if (stopped !== undefined) return stopped;
   // File names come from the folders searched: shown with escapes, as the human report shows them.
+  for (const note of report.notes ?? []) say(note);
   for (const failure of report.inputFailures) say(failure.message);
   // A report may be read later, from a file or a CI log: say that it stops early, and where.
   if (report.interrupted) say(`interrupted: the report covers only what was read before Ctrl-C (${report.summary.records} records)`);
@@ -326,6 +386,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--extract', 'find the JSON object inside prefixed log lines; lines without one are skipped')
     .option('--no-extract', 'no --extract, whatever the config file says')
     .option('--stdin-filename <name>', 'the name standard input gets in reports', parseNonEmpty('--stdin-filename', 'name'))
+    .option('--max-zip-entry-bytes <n>', 'a zip entry that inflates to more is refused as a zip bomb (default 1G; K, M and G are binary)', (value: string) => parseByteSize('--max-zip-entry-bytes', value, Number.MAX_SAFE_INTEGER))
     .option('--max-line-bytes <n>', `longer lines are parse errors, never held whole (default 64M; K and M are binary; at most ${byteLimitText(maxLineBytesLimit)})`, (value: string) => parseByteSize('--max-line-bytes', value, maxLineBytesLimit))
     .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
     .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
@@ -343,6 +404,8 @@ function program(setStatus: (status: number) => void): Command {
     .option('--no-config', 'use no config file')
     .option('--exit-zero', 'exit 0 even when findings are errors (usage and input failures still exit 2)')
     .option('--no-exit-zero', 'no --exit-zero, whatever the config file says')
+    .option('--follow', 'read one growing log file as it is written, like tail -F (rotation and truncation too), until Ctrl-C or SIGTERM')
+    .option('--from-start', 'with --follow: read the file from its beginning, not from its current end')
     .option('--color', 'force colour (FORCE_COLOR is honoured too)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
     .action(async (inputs: string[], flags: GivenFlags, command: Command) => setStatus(await runCheck(inputs, listsGiven(flags), command)));
@@ -439,7 +502,14 @@ function program(setStatus: (status: number) => void): Command {
 function exitOnTermination(): void {
   // SIGQUIT (Ctrl-\\) too: its default action left the spool folder behind as well.
   for (const [signal, number] of [['SIGTERM', 15], ['SIGHUP', 1], ['SIGQUIT', 3]] as const) {
-    process.once(signal, () => {
+    process.once(signal, function onTermination() {
+      // SIGTERM ends a followed file's run as Ctrl-C does, with its report (spec section 8.10); another ends the process.
+      if (signal === 'SIGTERM' && endFollow) {
+        endFollow();
+        endFollow = undefined;
+        process.once(signal, onTermination);
+        return;
+      }
       try {
         say(`stopped by ${signal}: ${toStdoutBegun ? 'the report on standard output is cut short' : 'no report written'}`);
       } finally {

@@ -30,6 +30,8 @@ export interface PlainSettings {
   extract?: boolean;
   stdinFilename?: string;
   maxLineBytes?: number;
+  /** Spec section 8.2: a zip's input entry that inflates past this is refused. */
+  maxZipEntryBytes?: number;
   maxWarnings?: number;
   jobs?: number;
   findingsInMemory?: number;

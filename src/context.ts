@@ -32,6 +32,8 @@ export interface CheckOptions {
   unwrap?: UnwrapMode;
   stdinFilename?: string;
   maxLineBytes?: number;
+  /** An input entry of a zip that inflates past this many bytes is an input failure (default 1 GiB). */
+  maxZipEntryBytes?: number;
   /** Find the JSON object inside prefixed log lines; lines without one are skipped. */
   extract?: boolean;
   /** Keep envelope values (detail, result, observations) and raw text out of every message. */
@@ -154,6 +156,7 @@ const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
   stdinFilename: expecting('a name', (value) => isString(value) && value !== ''),
   maxLineBytes: (value) =>
     atLeastOne(value) ?? ((value as number) > maxLineBytesLimit ? `at most ${maxLineBytesLimit}, the longest line Node can hold as one string, got ${String(value)}` : undefined),
+  maxZipEntryBytes: atLeastOne,
   extract: aFlag,
   redact: aFlag,
   fingerprints: aFlag,

@@ -26,7 +26,7 @@ export function checkEnvelopeWith(context: CheckContext, value: unknown): readon
 }
 
 /** Options of a run over inputs: given to checkEnvelope(), they were accepted and did nothing. */
-const runOptions = ['input', 'unwrap', 'stdinFilename', 'maxLineBytes', 'extract', 'fingerprints', 'shard', 'stdin', 'signal', 'jobs', 'findingsInMemory', 'onProgress', 'ownFiles'] as const satisfies readonly (keyof CheckOptions)[];
+const runOptions = ['input', 'unwrap', 'stdinFilename', 'maxLineBytes', 'maxZipEntryBytes', 'extract', 'fingerprints', 'shard', 'stdin', 'signal', 'jobs', 'findingsInMemory', 'onProgress', 'ownFiles'] as const satisfies readonly (keyof CheckOptions)[];
 
 /**
  * Checks one value as a bare envelope: the schema and every contract rule. With no options the

@@ -18,6 +18,7 @@ import { ConcatList, FindingStore, SpillBudget, StoredList } from './findings/st
 import type { ValidateFunction } from 'ajv';
 import { ownSchemaValidator } from './lazy.js';
 import { readJsonFile, reportFindingSchema, validatedJson } from './load-json.js';
+import { withOutcomeCounts } from './report-upgrade.js';
 import { streamReport } from './report-reader.js';
 import type { CodeRegistry } from './registry/registry.js';
 import { mergeSummaries, suggestionsFor } from './tally.js';
@@ -63,7 +64,7 @@ export function readMergeInputs(paths: readonly string[]): MergeInputs {
       baselines.push({ path, baseline: validatedJson<Baseline>(data, path, 'baseline', baselineSchema, mergeTakes) });
       continue;
     }
-    const { findings: listed, ...report } = validatedJson<JsonReport>(data, path, 'report', reportSchema, mergeTakes);
+    const { findings: listed, ...report } = validatedJson<JsonReport>(withOutcomeCounts(data), path, 'report', reportSchema, mergeTakes);
     if (streamed.kind === 'invalid') throw new Error(`merge: ${path}: read as a stream, it is no JSON report; read whole, it is one`);
     // All of them read whole; streamed, those under a key spelt with escapes.
     listed.forEach(take);

@@ -6,7 +6,7 @@ import { fstatSync, stat } from 'node:fs';
 import { setImmediate as macrotask } from 'node:timers/promises';
 import { availableParallelism } from 'node:os';
 import { packageVersion } from './assets.js';
-import { checkUnit, type Unit, type UnitOptions, type UnitResult } from './check-unit.js';
+import { checkUnit, type Unit, type UnitIo, type UnitOptions, type UnitResult } from './check-unit.js';
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { UsageError } from './errors.js';
 import { got } from './option-checks.js';
@@ -16,8 +16,12 @@ import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs, type InputSource } from './sources/expand.js';
 import { Tally, mergeSummaries, suggestionsFor } from './tally.js';
 import type { Finding, InputFailure, Progress, Report, Summary } from './types.js';
+import { addEntryKinds, noToolResults } from './tool-results.js';
+import { fingerprint } from './fingerprint.js';
 import { byCodePoint } from './findings/order.js';
 import { threadsStarted } from './v8-tuning.js';
+import { bundleFindings, type TranscriptFacts } from './bundle-checks.js';
+import type { LiveRun } from './live.js';
 
 export { createCheckContext, type CheckOptions, type OwnFile, type RunProgress } from './context.js';
 
@@ -46,11 +50,37 @@ export function defaultParallelBytes(threads: number): number {
   return Math.max(parallelBytes, Math.floor((128 * 1024 * 1024) / threads));
 }
 
-/** Spec section 7: files sorted by path, the k-th (0-based) goes to shard (k mod n) + 1. */
+/**
+ * Spec sections 7 and 8.2: units sorted by path, the k-th (0-based) goes to shard (k mod n) + 1. A
+ * unit is a file outside any bundle, a bundle folder or a zip: a bundle is never split.
+ */
 export function inShard(sources: readonly InputSource[], shard: { index: number; count: number }): InputSource[] {
-  const names = sources.map((s) => s.name).sort(byCodePoint);
-  const mine = new Set(names.filter((_, k) => (k % shard.count) + 1 === shard.index));
-  return sources.filter((s) => mine.has(s.name));
+  const units = [...new Set(sources.map((s) => s.unit ?? s.name))].sort(byCodePoint);
+  const mine = new Set(units.filter((_, k) => (k % shard.count) + 1 === shard.index));
+  return sources.filter((s) => mine.has(s.unit ?? s.name));
+}
+
+/** Each bundle's transcripts as read by the run, for the cross-checks of its session.json. */
+function transcriptsByBundle(units: readonly Unit[], results: readonly (UnitResult | undefined)[]): Map<string, TranscriptFacts[]> {
+  const byBundle = new Map<string, TranscriptFacts[]>();
+  units.forEach((unit, u) => {
+    const facts = results[u]?.bundle?.transcript;
+    const key = unit.source.bundle?.key;
+    if (facts === undefined || key === undefined || results[u]?.interrupted) return;
+    byBundle.set(key, [...(byBundle.get(key) ?? []), facts]);
+  });
+  return byBundle;
+}
+
+/** session.json's findings: the bundle's cross-checks, or its lack of a transcript (spec section 8.2). */
+function sessionFindings(source: InputSource, parts: readonly UnitResult[], transcripts: ReadonlyMap<string, TranscriptFacts[]>, context: CheckContext, fingerprints: boolean): StoredList | undefined {
+  const facts = parts[0]?.bundle?.session;
+  if (facts === undefined || source.bundle === undefined) return undefined;
+  const found = bundleFindings(context, source.name, facts, source.bundle.noTranscript ? 'none' : (transcripts.get(source.bundle.key) ?? []));
+  if (found.length === 0) return undefined;
+  // Baselines match them by rule and source: there is one of each a bundle.
+  if (fingerprints) for (const finding of found) finding.fingerprint = '';
+  return new StoredList({ head: heldFindings(found), unsorted: [], spooled: 0, errors: found.filter((f) => f.severity === 'error').length });
 }
 
 /**
@@ -138,14 +168,16 @@ export async function inputBytes(units: readonly Unit[]): Promise<number | undef
   if (sources.some((source) => source.path === undefined || source.special)) return undefined;
   try {
     // node:fs's callback form: node:fs/promises is more for every start to load (the bundle defers it).
-    const sizes = await Promise.all(sources.map((source) => new Promise<number>((resolve, reject) => stat(source.path!, (error, stats) => (error ? reject(error) : resolve(stats.size))))));
+    // A zip's entries are one file to stat (spec section 8.2).
+    const paths = [...new Set(sources.map((source) => source.path!))];
+    const sizes = await Promise.all(paths.map((path) => new Promise<number>((resolve, reject) => stat(path, (error, stats) => (error ? reject(error) : resolve(stats.size))))));
     return sizes.reduce((sum, size) => sum + size, 0);
   } catch {
     return undefined;
   }
 }
 
-async function runUnits(plan: Plan, inline: boolean, jobs: number, options: CheckOptions, context: CheckContext, folder: RunFolder): Promise<RunResults> {
+async function runUnits(plan: Plan, inline: boolean, jobs: number, options: CheckOptions, context: CheckContext, folder: RunFolder, live?: LiveRun): Promise<RunResults> {
   const { units, sizes } = plan;
   const progress: Progress | undefined = options.onProgress ? { bytes: 0, entries: 0, findings: 0 } : undefined;
   // Without every size there is no total to show a share of: those the plan did not learn are
@@ -218,7 +250,7 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
     let turned = Date.now();
     for (const unit of units) {
       if (options.signal?.aborted) break;
-      results.push(await checkUnit(unit, context, perUnit, io));
+      results.push(await (live ? checkLive(unit, context, perUnit, io, live) : checkUnit(unit, context, perUnit, io)));
       // A small file is checked synchronously, and its promise settles without a macrotask turn:
       // without one now and then, Ctrl-C was never delivered between files and the run went on.
       if (Date.now() - turned >= signalWithinMs) {
@@ -235,19 +267,49 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
   }
 }
 
+/**
+ * A unit of a run whose output is written as it goes (spec section 8.10): a streamed input's findings
+ * handed over as they become final, any other's when it is done. Such a run stays on this thread,
+ * each input one unit, so they come in command-line order.
+ */
+async function checkLive(unit: Unit, context: CheckContext, perUnit: UnitOptions, io: UnitIo, live: LiveRun): Promise<UnitResult> {
+  const { observer } = live;
+  const name = unit.source.name;
+  const streams = observer.streams(unit.source);
+  const result = await checkUnit(unit, context, perUnit, {
+    ...io,
+    ...(streams && { live: { findings: (batch) => observer.findings(name, batch), restart: (reason) => observer.restart(name, reason), following: (line) => observer.following(name, line), ...(live.follow && { follow: live.follow }) } }),
+  });
+  if (result.streamed) observer.inputDone(name, [], (result.earlier ?? []).find((stored) => stored.hint !== undefined)?.hint ?? result.findings.hint);
+  else observer.inputDone(name, new ConcatList([...(result.earlier ?? []), result.findings].map((stored) => new StoredList(stored))), undefined);
+  return result;
+}
+
 /** One input's findings from its units: lines shifted past earlier ranges, the empty and hint rules applied. */
-function assembleInput(source: InputSource, parts: readonly UnitResult[], context: CheckContext): { findings: StoredList[]; failures: InputFailure[] } {
+function assembleInput(source: InputSource, parts: readonly UnitResult[], context: CheckContext): { findings: StoredList[]; failures: InputFailure[]; extractHint: boolean } {
   const findings: StoredList[] = [];
   const failures: InputFailure[] = [];
   let lineOffset = 0;
   let entries = 0;
+  const offsets: number[] = [];
   // Spec section 7: the input's first parse error that looks like a pretty-printed value says so.
+  // The prefix hint (spec section 8.8) only on the input's first parse error: a later byte range's
+  // first is hinted by its own framing, which cannot know of an earlier range's.
   let hinted = false;
+  let extractHint = false;
+  let parseErrorBefore = false;
   for (const part of parts) {
-    const wordHint: boolean = !hinted && part.findings.hintAt !== undefined;
-    hinted ||= wordHint;
-    // Most inputs of a folder have none: a list each was 10k lists to make and walk for 10k files.
-    if (storedCount(part.findings) > 0) findings.push(new StoredList(part.findings, { lineOffset, wordHint }));
+    // A followed file's earlier readings come first, their lines their own.
+    for (const stored of [...(part.earlier ?? []), part.findings]) {
+      const { hintAt, hint, firstParseError } = stored;
+      const wordHint: boolean = !hinted && hintAt !== undefined && (hint !== 'prefix' || !parseErrorBefore);
+      hinted ||= wordHint;
+      parseErrorBefore ||= firstParseError !== undefined;
+      extractHint ||= wordHint && hint === 'prefix';
+      // Most inputs of a folder have none: a list each was 10k lists to make and walk for 10k files.
+      if (storedCount(stored) > 0) findings.push(new StoredList(stored, { lineOffset, wordHint }));
+    }
+    offsets.push(lineOffset);
     lineOffset += part.lines;
     entries += part.entries;
     // Ranges of a file that changed under them each fail the same way: said once.
@@ -260,7 +322,16 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
       findings.push(new StoredList({ head: heldFindings([finding]), unsorted: [], spooled: 0, errors: empty.severity === 'error' ? 1 : 0 }));
     }
   }
-  return { findings, failures };
+  // A range never reports the whole input without tool results: their sum does. At the input's first
+  // entry, so before every other finding of an input that has no record.
+  const kinds = parts.length > 1 && failures.length === 0 && !parts.some((part) => part.interrupted) ? addEntryKinds(parts.map((part) => part.kinds), offsets) : undefined;
+  const none = kinds && noToolResults(context, kinds);
+  if (none) {
+    // Fingerprinted as a whole input's finding is (check-unit.ts), so that a baseline matches it for any split.
+    const finding: Finding = { rule: none.rule, severity: none.severity, message: none.message, location: { source: source.name, line: kinds!.firstLine! }, fingerprint: fingerprint('no-tool-results') };
+    findings.unshift(new StoredList({ head: heldFindings([finding]), unsorted: [], spooled: 0, errors: none.severity === 'error' ? 1 : 0 }));
+  }
+  return { findings, failures, extractHint };
 }
 
 /** The threads a run may use: `jobs`, or the cores available. */
@@ -269,7 +340,7 @@ export function threadsFor(options: Pick<CheckOptions, 'jobs'>): number {
 }
 
 /** Checks every input and returns the finished report (spec section 6). */
-export async function check(inputs: readonly string[], options: CheckOptions = {}, given?: CheckContext): Promise<Report> {
+export async function check(inputs: readonly string[], options: CheckOptions = {}, given?: CheckContext, live?: LiveRun): Promise<Report> {
   assertInputs(inputs);
   // createCheckContext checks the options; a caller's own context was made without seeing these.
   if (given !== undefined) {
@@ -294,12 +365,13 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   const failures = [...expanded.failures];
   const sources = options.shard ? inShard(expanded.sources, options.shard) : expanded.sources;
   const jobs = threadsFor(options);
-  const { plan, inline } = planRun(sources, jobs, options);
+  // A live run goes input by input on this thread; a followed file is one unit, never split.
+  const { plan, inline } = live ? { plan: { ...planRun(sources, 1, options).plan, ...(live.follow && { units: sources.map((source) => ({ source })), sizes: sources.map(() => 0) }) }, inline: true } : planRun(sources, jobs, options);
   // Findings past the memory budget are spooled in here until the report is gone.
   const folder = new RunFolder();
   let ran: RunResults;
   try {
-    ran = await runUnits(plan, inline, jobs, options, context, folder);
+    ran = await runUnits(plan, inline, jobs, options, context, folder, live);
   } catch (error) {
     // No report will read the spool: a process that checks again and again kept every failed run's.
     folder.remove();
@@ -309,7 +381,10 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
 
   const findings: StoredList[] = [];
   const read: string[] = [];
+  /** Inputs whose lines look like log lines with a prefix (spec section 8.8): the human summary says to use --extract. */
+  const extractHints: string[] = [];
   let checked = 0;
+  const transcripts = transcriptsByBundle(plan.units, results);
   for (let u = 0; u < plan.units.length; ) {
     const source = plan.units[u]!.source;
     const parts: UnitResult[] = [];
@@ -323,7 +398,10 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     if (!parts.every((part) => part.unread)) checked++;
     const assembled = assembleInput(source, parts, context);
     findings.push(...assembled.findings);
+    const ofSession = source.bundle?.role === 'session' ? sessionFindings(source, parts, transcripts, context, options.fingerprints === true) : undefined;
+    if (ofSession) findings.push(ofSession);
     failures.push(...assembled.failures);
+    if (assembled.extractHint) extractHints.push(source.name);
     if (assembled.failures.length === 0 && !parts.some((part) => part.interrupted)) read.push(source.name);
   }
 
@@ -354,7 +432,9 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     findings: list,
     suggestions: suggestionsFor(summary, context.registry),
     inputFailures: failures,
+    ...(expanded.notes.length > 0 && { notes: expanded.notes }),
     inputsRead: read,
+    ...(extractHints.length > 0 && { extractHints }),
     interrupted,
     piped,
   };

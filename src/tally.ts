@@ -31,6 +31,31 @@ function byKey<T>(map: Map<string, T>): Record<string, T> {
   return Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+function noRecords(): ToolCounts {
+  return { records: 0, ok: 0, failed: 0, unknown: 0 };
+}
+
+/** A tool's or a session's record, by its outcome (spec section 8.6): every record is one of the three. */
+function countOutcome(counts: ToolCounts, ok: unknown): void {
+  counts.records++;
+  if (ok === true) counts.ok++;
+  else if (ok === false) counts.failed++;
+  else counts.unknown++;
+}
+
+/**
+ * Adds `from` into `into`. `from` may be a report's written before tools and sessions counted
+ * `records` and `unknown` (merge reads those): a tool's records were then its ok and failed ones
+ * only, a session's records held its unknown ones too.
+ */
+function addOutcomes(into: ToolCounts, from: Partial<ToolCounts> & { ok: number; failed: number }): void {
+  const records = from.records ?? from.ok + from.failed;
+  into.records += records;
+  into.ok += from.ok;
+  into.failed += from.failed;
+  into.unknown += from.unknown ?? records - from.ok - from.failed;
+}
+
 export class Tally {
   private records = 0;
   private invalid = 0;
@@ -95,19 +120,16 @@ export class Tally {
 
     if (tool !== undefined) {
       let counts = this.tools.get(tool);
-      if (!counts) this.tools.set(tool, (counts = { ok: 0, failed: 0 }));
-      if (ok === true) counts.ok++;
-      else if (ok === false) counts.failed++;
+      if (!counts) this.tools.set(tool, (counts = noRecords()));
+      countOutcome(counts, ok);
     }
     const sessionId = facts.sessionId ?? transcriptSession;
     if (sessionId !== undefined) {
       let counts = sessionId === this.lastSession ? this.lastSessionCounts! : this.sessions.get(sessionId);
-      if (!counts) this.sessions.set(sessionId, (counts = { records: 0, ok: 0, failed: 0 }));
+      if (!counts) this.sessions.set(sessionId, (counts = noRecords()));
       this.lastSession = sessionId;
       this.lastSessionCounts = counts;
-      counts.records++;
-      if (ok === true) counts.ok++;
-      else if (ok === false) counts.failed++;
+      countOutcome(counts, ok);
     }
   }
 
@@ -191,16 +213,13 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
     for (const key of countKeys) addCounts(counts.get(key)!, summary[key]);
     for (const [name, t] of Object.entries(summary.tools ?? {})) {
       let into = tools.get(name);
-      if (!into) tools.set(name, (into = { ok: 0, failed: 0 }));
-      into.ok += t.ok;
-      into.failed += t.failed;
+      if (!into) tools.set(name, (into = noRecords()));
+      addOutcomes(into, t);
     }
     for (const [id, s] of Object.entries(summary.sessions ?? {})) {
       let into = sessions.get(id);
-      if (!into) sessions.set(id, (into = { records: 0, ok: 0, failed: 0 }));
-      into.records += s.records;
-      into.ok += s.ok;
-      into.failed += s.failed;
+      if (!into) sessions.set(id, (into = noRecords()));
+      addOutcomes(into, s);
     }
     if (summary.baseline) {
       baseline ??= { suppressed: 0, stale: 0 };

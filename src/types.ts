@@ -22,7 +22,10 @@ export type RuleId =
   | 'unanswered-request'
   | 'duplicate-response'
   | 'structured-content-mismatch'
-  | 'empty-input';
+  | 'empty-input'
+  | 'no-tool-results'
+  | 'bundle-session-mismatch'
+  | 'bundle-truncation-mismatch';
 
 export interface RuleInfo {
   id: RuleId;
@@ -37,9 +40,12 @@ export type Wrapping = 'bare' | 'mcp' | 'jsonrpc' | 'transcript' | 'log';
 export interface Location {
   /** The input as named on the command line, or as found under a folder; `-` for stdin. */
   source: string;
-  /** 1-based line on which the record starts; born in framing, never recomputed. */
+  /**
+   * 1-based line on which the record starts, or in a pretty-printed `.json` document on which the
+   * value the pointer names starts (spec section 8.11); born in framing, never recomputed.
+   */
   line: number;
-  /** 1-based, in UTF-16 code units; mostly for parse errors. */
+  /** 1-based, in UTF-16 code units; for parse errors, and for values placed in a pretty-printed `.json`. */
   column?: number;
   /** JSON Pointer inside the envelope, `""` for its root. */
   pointer?: string;
@@ -82,9 +88,29 @@ export interface RecordFinding {
  */
 export type ParseHint = 'pretty' | 'prefix';
 
+/** A 1-based line and column (UTF-16 units) in an input. */
+export interface ValuePlace {
+  line: number;
+  column: number;
+}
+
+/**
+ * Where the values of a record in a pretty-printed `.json` document start (spec section 8.11), by
+ * JSON Pointer from the record's root: the places of `pointers` the record holds, and of every value
+ * above them. Asked only while the record is pushed (framing/value-starts.ts).
+ */
+export interface ValueStarts {
+  find(pointers: readonly string[]): ReadonlyMap<string, ValuePlace>;
+}
+
 /** What framing yields for every non-blank line (or `.json` array element): a value or why there is none. */
 export type Framed =
-  | { kind: 'value'; line: number; value: unknown; extracted?: boolean }
+  /**
+   * `pairingKey`: under --extract, the server a Claude Desktop log line speaks for (spec section 8.8):
+   * requests and responses pair within it, as within a transcript's sessionId. `starts`: in a
+   * pretty-printed `.json` document, where the record's values start (8.11).
+   */
+  | { kind: 'value'; line: number; value: unknown; extracted?: boolean; pairingKey?: string; starts?: ValueStarts }
   /**
    * `text`: the entry's own text, when framing held it, for a baseline's digest of the record: the
    * message depends on --redact and on what follows the line, the text does not.
@@ -93,16 +119,16 @@ export type Framed =
   /** A line with no JSON object under --extract: counted as skipped. */
   | { kind: 'noise'; line: number };
 
+/** A tool's records by outcome (spec section 8.6): `records == ok + failed + unknown`. */
 export interface ToolCounts {
-  ok: number;
-  failed: number;
-}
-
-export interface SessionCounts {
   records: number;
   ok: number;
   failed: number;
+  unknown: number;
 }
+
+/** A session's records by outcome, as a tool's. */
+export type SessionCounts = ToolCounts;
 
 /** `summary` of the JSON report, spec section 6. Key order here is the order in the report. */
 export interface Summary {
@@ -161,12 +187,19 @@ export interface Report {
   suggestions: { codes: Record<string, string>; warningCodes: Record<string, string> };
   /** Not part of the JSON report: the CLI turns these into stderr lines and exit 2. */
   inputFailures: InputFailure[];
+  /** Not part of the JSON report: what the CLI says on stderr about inputs left out (spec section 8.2). */
+  notes?: readonly string[];
   /**
    * Not part of the JSON report: the names of the inputs read to their end (after --shard), as
    * findings name them. A baseline's entries for other inputs are not stale: this run did not look.
    * Absent in a merged report.
    */
   inputsRead?: readonly string[];
+  /**
+   * Not part of the JSON report: inputs read without --extract whose first parse error says to use it
+   * (spec section 8.8), as their human summary does too. Absent when there are none, and in a merged report.
+   */
+  extractHints?: readonly string[];
   /** Reading stopped early (Ctrl-C): the CLI exits 130. */
   interrupted: boolean;
   /**

@@ -181,7 +181,8 @@ describe('mcec-result check: inputs', () => {
     // Was: every package.json under node_modules checked as an envelope.
     expect(sources(['.'])).toEqual(['./run.jsonl']);
     expect(runCli(['check', '**/*.json'], { cwd: dir })).toMatchObject({ status: 2, stderr: 'mcec-result: no input files in **/*.json\n' });
-    expect(sources(['node_modules'])).toEqual(['node_modules/x/package.json', 'node_modules/x/package.json']);
+    // One not-an-envelope finding: {"name":"x"} has no envelope member (spec section 8.4).
+    expect(sources(['node_modules'])).toEqual(['node_modules/x/package.json']);
     expect(sources(['logs/node_modules/**/*.jsonl'])).toEqual(['logs/node_modules/y/a.jsonl']);
   });
 
@@ -349,7 +350,7 @@ describe('mcec-result check: inputs', () => {
     const dir = tempFiles({ 'server.log': `${log}\n` });
     const { report } = runJson(['server.log'], { cwd: dir });
     expect(report.findings.map((f: { line: number; message: string }) => [f.line, f.message])).toEqual([
-      [1, 'unexpected text after the JSON value, found "-0" (a log line with a prefix before its JSON? --extract finds the object in it)'],
+      [1, 'unexpected text after the JSON value, found "-0" (log lines with a prefix before their JSON? --extract finds the object in each line)'],
       [2, 'unexpected text after the JSON value, found "-0"'],
       [3, 'unexpected text after the JSON value, found "-0"'],
     ]);
@@ -1019,7 +1020,7 @@ describe('the JSON report (spec section 6)', () => {
       unknownCodes: { 'window-not-fonud': 1 },
       warningCodes: {},
       unknownWarningCodes: {},
-      sessions: { '5f19c9c01a3f': { records: 4, ok: 1, failed: 3 } },
+      sessions: { '5f19c9c01a3f': { records: 4, ok: 1, failed: 3, unknown: 0 } },
     });
   });
 

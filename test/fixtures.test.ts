@@ -494,7 +494,7 @@ const samples: Record<string, { exit: 0 | 1; summary: Partial<Summary>; findings
       unknownCodes: { 'element-not-fuond': 1 },
       warningCodes: { 'capture-fallback': 1, 'tree-truncated': 1, 'region-clamped': 1, 'unfetched-recording-discarded': 1, 'ocr-fallback': 1 },
       unknownWarningCodes: {},
-      sessions: { '5f19c9c01a3f': { records: 36, ok: 24, failed: 12 }, a83e02d4b7c1: { records: 12, ok: 10, failed: 2 } },
+      sessions: { '5f19c9c01a3f': { records: 36, ok: 24, failed: 12, unknown: 0 }, a83e02d4b7c1: { records: 12, ok: 10, failed: 2, unknown: 0 } },
     },
     findings: [
       ['result-on-failure', 34, '/result'],
@@ -511,7 +511,7 @@ const samples: Record<string, { exit: 0 | 1; summary: Partial<Summary>; findings
       invalidCategories: { no_target: 1 },
       codes: { 'element-not-found': 2, 'window-not-fonud': 1, 'internal-error': 1, 'frame-uniform': 1 },
       unknownCodes: { 'window-not-fonud': 1 },
-      sessions: { '1b2c3d4e5f60': { records: 9, ok: 3, failed: 6 } },
+      sessions: { '1b2c3d4e5f60': { records: 9, ok: 3, failed: 6, unknown: 0 } },
     },
     findings: [
       ['unknown-code', 2, '/error/code'],
@@ -531,11 +531,13 @@ const samples: Record<string, { exit: 0 | 1; summary: Partial<Summary>; findings
       invalidCategories: {},
       codes: { 'wait-condition-timeout': 1, 'selector-matched-3': 1 },
       unknownCodes: {},
-      sessions: { '0c7d5e91f2ab': { records: 10, ok: 8, failed: 2 } },
+      sessions: { '0c7d5e91f2ab': { records: 10, ok: 8, failed: 2, unknown: 0 } },
     },
+    // Pretty-printed: each finding at the line of the member it points at (spec section 8.11), the
+    // base64 member of the record at line 55 and the `error: null` of the one at line 71.
     findings: [
-      ['inline-image', 55, '/error/lastObservation/screenshot/base64'],
-      ['schema', 71, '/error', 'type'],
+      ['inline-image', 65, '/error/lastObservation/screenshot/base64'],
+      ['schema', 78, '/error', 'type'],
     ],
   },
 };

@@ -317,7 +317,7 @@ describe('formatGithub', () => {
 });
 
 describe('formatMarkdown', () => {
-  const text = formatReport('markdown', report({ summary: summary({ tools: { find: { ok: 0, failed: 1 }, invoke: { ok: 2, failed: 1 } } }) }), plain);
+  const text = formatReport('markdown', report({ summary: summary({ tools: { find: { records: 1, ok: 0, failed: 1, unknown: 0 }, invoke: { records: 4, ok: 2, failed: 1, unknown: 1 } } }) }), plain);
 
   it('starts with a heading that says whether there are errors', () => {
     expect(text).toMatch(/^## ❌ mcec-result: 3 errors, 1 warning in 2 inputs\n/);
@@ -330,7 +330,7 @@ describe('formatMarkdown', () => {
       ['| inputs | records | valid | invalid | unparseable | skipped | errors | warnings |', '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |', '| 2 | 12 | 10 | 2 | 1 | 0 | 3 | 1 |'].join('\n'),
     );
     expect(text).toContain(['| category | records |', '| --- | ---: |', '| timeout | 3 |', '| no-target | 6 |', '| focus | 0 |', '| no\\_target (not a category of the schema) | 1 |'].join('\n'));
-    expect(text).toContain(['| tool | ok | failed |', '| --- | ---: | ---: |', '| find | 0 | 1 |', '| invoke | 2 | 1 |'].join('\n'));
+    expect(text).toContain(['| tool | records | ok | failed | unknown |', '| --- | ---: | ---: | ---: | ---: |', '| find | 1 | 0 | 1 | 0 |', '| invoke | 4 | 2 | 1 | 1 |'].join('\n'));
     expect(text).toContain('| window-not-fonud | error | 1 | window-not-found |');
   });
 
@@ -376,17 +376,17 @@ describe('formatMarkdown', () => {
   it('cuts long names (unknown codes, invalid categories, tools) and lists at most 100 of each', () => {
     // Was 1.3 MB for 2,000 records each with its own 600-character invalid category.
     const names = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${'x'.repeat(60_000)}-${i}`, 1]));
-    const tools = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`${'t'.repeat(600)}-${i}`, { ok: 1, failed: 0 }]));
-    tools['zz-busiest'] = { ok: 7, failed: 5 };
+    const tools = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`${'t'.repeat(600)}-${i}`, { records: 1, ok: 1, failed: 0, unknown: 0 }]));
+    tools['zz-busiest'] = { records: 12, ok: 7, failed: 5, unknown: 0 };
     const text = formatReport('markdown', report({ summary: summary({ unknownCodes: names(150), invalidCategories: names(2000), tools }) }), plain);
     expect(Buffer.byteLength(text)).toBeLessThan(100_000);
     expect(text).toContain(`| ${'x'.repeat(59)}… | error | 1 |  |`);
     expect(text).toContain('| … and 50 more (the JSON report lists them all) |  |  |  |');
     expect(text).toContain(`| ${'x'.repeat(59)}… (not a category of the schema) | 1 |`);
     expect(text).toContain('| … and 1900 more (the JSON report lists them all) |  |');
-    expect(text).toContain(`| ${'t'.repeat(59)}… | 1 | 0 |`);
+    expect(text).toContain(`| ${'t'.repeat(59)}… | 1 | 1 | 0 | 0 |`);
     // The busiest tool is listed, though last by name.
-    expect(text).toContain('| zz-busiest | 7 | 5 |');
+    expect(text).toContain('| zz-busiest | 12 | 7 | 5 | 0 |');
   });
 
   /** The findings table's row of a report holding `finding` alone. */

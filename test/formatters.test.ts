@@ -75,7 +75,7 @@ describe('formatHuman', () => {
 
   it('shows the 5 top codes and 10 busiest sessions, and counts the rest', () => {
     const codes = Object.fromEntries(Array.from({ length: 7 }, (_, k) => [`code-${k}`, 10 - k]));
-    const sessions = Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`s${String(k).padStart(2, '0')}`, { records: 20 - k, ok: 20 - k, failed: 0 }]));
+    const sessions = Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`s${String(k).padStart(2, '0')}`, { records: 20 - k, ok: 20 - k, failed: 0, unknown: 0 }]));
     const text = formatReport('human', report({ summary: sampleSummary({ codes, sessions }) }), plain);
     expect(text).toMatch(/top codes\n {2}code-0 +10\n {2}code-1 +9\n {2}code-2 +8\n {2}code-3 +7\n {2}code-4 +6\n {2}… and 2 more\n/);
     const shown = text.slice(text.indexOf('sessions\n')).split('\n').slice(2);
@@ -117,7 +117,7 @@ describe('formatHuman', () => {
   it('150,000 distinct codes, categories and tools, or as many findings listed: a bounded summary, not a stack overflow', () => {
     const names = Array.from({ length: 150_000 }, (_, i) => `name-${i}`);
     const counted = Object.fromEntries(names.map((name) => [name, 1]));
-    const summary = sampleSummary({ codes: counted, unknownCodes: counted, unknownWarningCodes: counted, invalidCategories: counted, tools: Object.fromEntries(names.map((name) => [name, { ok: 1, failed: 0 }])) });
+    const summary = sampleSummary({ codes: counted, unknownCodes: counted, unknownWarningCodes: counted, invalidCategories: counted, tools: Object.fromEntries(names.map((name) => [name, { records: 1, ok: 1, failed: 0, unknown: 0 }])) });
     // Was: "Maximum call stack size exceeded" from Math.max(...widths), and no report at all.
     const text = formatReport('human', report({ summary, findings: [] }), plain);
     expect(text.split('\n').length).toBeLessThan(700);
@@ -155,8 +155,8 @@ describe('report data with control characters, for people', () => {
       invalidCategories: { [evil]: 1 },
       // A --schema's category: its enum is data as much as a record is.
       categories: { timeout: 0, [evil]: 1 },
-      tools: { [evil]: { ok: 1, failed: 1 } },
-      sessions: { [evil]: { records: 2, ok: 1, failed: 1 } },
+      tools: { [evil]: { records: 2, ok: 1, failed: 1, unknown: 0 } },
+      sessions: { [evil]: { records: 2, ok: 1, failed: 1, unknown: 0 } },
     }),
     findings: [{ rule: 'unknown-code', severity: 'warning', message: `unknown error code ${evil}`, location: { source: `run${evil}.jsonl`, line: 1 }, tool: evil }],
   });
@@ -192,7 +192,7 @@ describe('report data with control characters, for people', () => {
     // Was raw: text no UTF-8 holds, written out as U+FFFD, which "bad\ufffdcode" is too.
     const odd = 'bad\ud800code';
     const lone = report({
-      summary: sampleSummary({ codes: { [odd]: 1 }, unknownCodes: { [odd]: 1 }, tools: { [`t\udc00`]: { ok: 0, failed: 1 } } }),
+      summary: sampleSummary({ codes: { [odd]: 1 }, unknownCodes: { [odd]: 1 }, tools: { [`t\udc00`]: { records: 1, ok: 0, failed: 1, unknown: 0 } } }),
       findings: [{ rule: 'unknown-code', severity: 'warning', message: 'unknown error code "bad\\ud800code"', location: { source: 'w\ud800.jsonl', line: 1 } }],
       suggestions: { codes: {}, warningCodes: {} },
     });
@@ -208,7 +208,7 @@ describe('report data with control characters, for people', () => {
   });
 
   it('human: an empty code or session is a row named "", not a blank one', () => {
-    const empty = report({ summary: sampleSummary({ codes: { '': 2, 'window-not-found': 1 }, unknownCodes: { '': 2 }, sessions: { '': { records: 2, ok: 0, failed: 2 } } }) });
+    const empty = report({ summary: sampleSummary({ codes: { '': 2, 'window-not-found': 1 }, unknownCodes: { '': 2 }, sessions: { '': { records: 2, ok: 0, failed: 2, unknown: 0 } } }) });
     const text = formatReport('human', empty, plain);
     for (const section of ['top codes', 'unknown error codes', 'sessions']) expect(text).toMatch(new RegExp(`${section}\n(.*\n)?  "" +.*2`));
   });
@@ -313,7 +313,7 @@ describe('streamed JSON formats', () => {
     const names = ['\u0000items\u0000', '\u0000items 0\u0000', '\u0000items 1\u0000'];
     const summary = sampleSummary({ errors: 2 });
     summary.codes = Object.fromEntries(names.map((name) => [name, 1]));
-    summary.sessions = Object.fromEntries(names.map((name) => [name, { records: 1, ok: 0, failed: 1 }]));
+    summary.sessions = Object.fromEntries(names.map((name) => [name, { records: 1, ok: 0, failed: 1, unknown: 0 }]));
     const findings = [...report().findings].map((f, i): Finding => ({ ...f, location: { ...f.location, source: names[i]! } }));
     const text = formatReport(format, report({ summary, findings }), plain);
     const parsed = JSON.parse(text) as { summary?: typeof summary; findings?: { source: string }[]; runs?: { results: unknown[] }[] };

@@ -149,16 +149,22 @@ describe('--jobs', () => {
     expect(piped.stdout === file.stdout).toBe(true);
   });
 
-  it('a large file with transcript lines past its start is checked whole, pairing intact', () => {
-    const request = JSON.stringify({ ts: 't', sessionId: 'S', direction: 'request', method: 'tools/call', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'capture', arguments: {} } } });
+  // Both request shapes: a JSON-RPC request pairs by id, far from its response; MCEC's `{name,
+  // arguments}` with the next line of its session (spec section 8.1), with no unreadable line between.
+  it.each([
+    ['a JSON-RPC request', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'capture', arguments: {} } }, false],
+    ["MCEC's id-less request", { name: 'capture', arguments: {} }, true],
+  ])('a large file with transcript lines past its start is checked whole, pairing intact: %s', (_, payload, nextToIt) => {
+    const request = JSON.stringify({ ts: 't', sessionId: 'S', direction: 'request', method: 'tools/call', payload });
     const response = JSON.stringify({ ts: 't', sessionId: 'S', direction: 'response', method: 'tools/call', payload: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '{"ok":false}' }], isError: true } } });
     const body = bigFile().split('\n');
-    body.splice(Math.floor(body.length * 0.75), 0, response);
-    body.splice(Math.floor(body.length * 0.25), 0, request);
+    const responseAt = Math.floor(body.length * 0.75);
+    body.splice(responseAt, 0, response);
+    body.splice(nextToIt ? responseAt : Math.floor(body.length * 0.25), 0, request);
     const mixed = tempFiles({ 'mixed.jsonl': body.join('\n') });
     const one = run(['--jobs', '1', '-f', 'json', 'mixed.jsonl'], mixed);
     const report = JSON.parse(one.stdout);
-    expect(report.summary.tools).toEqual({ capture: { ok: 0, failed: 1 } });
+    expect(report.summary.tools).toEqual({ capture: { records: 1, ok: 0, failed: 1, unknown: 0 } });
     expect(report.findings.some((f: { rule: string }) => f.rule === 'unpaired-response' || f.rule === 'unanswered-request')).toBe(false);
     expect(run(['--jobs', '2', '-f', 'json', 'mixed.jsonl'], mixed).stdout === one.stdout).toBe(true);
   });
@@ -373,7 +379,7 @@ describe('after Ctrl-C, which byte ranges can be placed', () => {
     { source, range: { start: 20, end: 30, index: 2 } },
     { source: other },
   ];
-  const result = (interrupted = false): UnitResult => ({ findings: { head: { kinds: [], chunks: [], count: 0, inLast: 0 }, unsorted: [], spooled: 0, errors: 0 }, entries: 1, lines: 1, paired: false, ...(interrupted && { interrupted: true as const }) });
+  const result = (interrupted = false): UnitResult => ({ findings: { head: { kinds: [], chunks: [], count: 0, inLast: 0 }, unsorted: [], spooled: 0, errors: 0 }, entries: 1, kinds: { entries: 1, records: 1, skipped: 0, ownSkipped: 0, firstLine: 1 }, lines: 1, paired: false, ...(interrupted && { interrupted: true as const }) });
 
   it('keeps ranges read whole after a first range read whole, and a range stopped part way', () => {
     const results = [result(), result(), result(true), result()];

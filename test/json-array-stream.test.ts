@@ -6,11 +6,19 @@ import { frameDocument as frameDocumentInto } from '../src/framing/document.js';
 import { frameInput } from '../src/framing/index.js';
 import type { Framed } from '../src/types.js';
 
-/** The document's entries, as the sink they are framed into holds them. */
+/**
+ * The document's entries, as the sink they are framed into holds them, without where the values of
+ * a record start: a document read whole has them when it spans lines, a streamed one none (spec
+ * section 8.11: its records keep their lines; field-pretty.test.ts checks the places).
+ */
 function frameDocument(bytes: Buffer, options: { redact?: boolean } = {}): Framed[] {
   const framed: Framed[] = [];
   frameDocumentInto(bytes, options, framed);
-  return framed;
+  return framed.map((entry) => {
+    if (entry.kind !== 'value' || !entry.starts) return entry;
+    const { starts: _starts, ...rest } = entry;
+    return rest;
+  });
 }
 
 async function* chunks(bytes: Buffer, size: number): AsyncGenerator<Buffer> {

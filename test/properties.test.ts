@@ -231,7 +231,7 @@ describe('NdjsonFramer properties', () => {
         // A non-empty object after a prefix without `{"` is always found (spec section 7, --extract).
         if (typeof tail !== 'string' && tail !== null && typeof tail === 'object' && !Array.isArray(tail) && Object.keys(tail).length > 0 && !prefix.includes('{')) {
           // Prefixed (wrapping log) exactly when text stands before the object.
-          expect(extracted).toEqual({ kind: 'value', value: JSON.parse(JSON.stringify(tail)), prefixed: prefix.trim() !== '' });
+          expect(extracted).toEqual({ kind: 'value', value: JSON.parse(JSON.stringify(tail)), prefixed: prefix.trim() !== '', at: prefix.length });
         }
       }),
       { numRuns: 300 },
@@ -268,7 +268,12 @@ describe('frameDocument properties', () => {
       fc.property(fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' }), fc.array(fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }), { maxLength: 12 }), indent, (single, array, space) => {
         if (!Array.isArray(single)) {
           const text = JSON.stringify(single, null, space);
-          expect(frameDocument(Buffer.from(text, 'utf8'))).toEqual([{ kind: 'value', line: 1, value: JSON.parse(text) }]);
+          // Spread over lines, it tells where its values start (spec section 8.11, field-pretty.test.ts).
+          const [entry, ...rest] = frameDocument(Buffer.from(text, 'utf8'));
+          expect(rest).toEqual([]);
+          const { starts, ...framed } = entry as Extract<Framed, { kind: 'value' }>;
+          expect(framed).toEqual({ kind: 'value', line: 1, value: JSON.parse(text) });
+          expect(starts !== undefined).toBe(text.includes('\n'));
         }
         const text = JSON.stringify(array, null, space);
         const entries = frameDocument(Buffer.from(text, 'utf8'));
@@ -493,6 +498,13 @@ const inputLine = fc.oneof(
   {
     arbitrary: fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom('capture', 'find', 'invoke'), fc.constantFrom('tools/call', 'tools/list'), fc.constantFrom(S, 'other')).map(([id, name, method, sessionId]) =>
       JSON.stringify({ ts: '2026-07-01T10:15:02.123Z', sessionId, direction: 'request', method, payload: { jsonrpc: '2.0', id, method, params: { name, arguments: {} } } }),
+    ),
+    weight: 2,
+  },
+  // MCEC's own request line (spec section 8.1): `{name, arguments}`, answered by the next line of its session.
+  {
+    arbitrary: fc.tuple(fc.constantFrom('capture', 'find', 'invoke'), fc.constantFrom(S, 'other')).map(([name, sessionId]) =>
+      JSON.stringify({ ts: '2026-07-01T10:15:02.1234567+02:00', sessionId, direction: 'request', method: 'tools/call', payload: { name, arguments: {} } }),
     ),
     weight: 2,
   },

@@ -202,6 +202,8 @@ describe('bad inputs', () => {
       `1 unknown-code: unknown error code ${quoted}`,
       '2 unknown-code: unknown error code "late-x"',
       `3 schema: unexpected property ${quoted} in the envelope (allowed: sessionId, ok, result, warnings, error)`,
+      // Markers only: no tool result in cut.jsonl (spec section 8.5).
+      '1 no-tool-results: 2 lines, none a tool result (2 skipped: requests, other methods, noise)',
       '1 transcript-truncated: the transcript was cut off here: an array; later tool calls are missing',
       `2 transcript-truncated: the transcript was cut off here: ${quoted}; later tool calls are missing`,
     ]);
@@ -224,8 +226,8 @@ describe('bad inputs', () => {
     const { report } = runJson(['proto.jsonl'], { cwd: dir });
     const each = Object.fromEntries(names.map((name) => [name, 1]));
     expect(report.summary).toMatchObject({ codes: each, unknownCodes: each, invalidCategories: each });
-    expect(report.summary.sessions).toEqual(Object.fromEntries(names.map((name) => [name, { records: 1, ok: 0, failed: 1 }])));
-    expect(report.summary.tools).toEqual(Object.fromEntries(names.map((name) => [name, { ok: 1, failed: 0 }])));
+    expect(report.summary.sessions).toEqual(Object.fromEntries(names.map((name) => [name, { records: 1, ok: 0, failed: 1, unknown: 0 }])));
+    expect(report.summary.tools).toEqual(Object.fromEntries(names.map((name) => [name, { records: 1, ok: 1, failed: 0, unknown: 0 }])));
     // The report is one merge accepts (a string count failed its schema), and merging sums it.
     writeFileSync(join(dir, 'report.json'), JSON.stringify(report));
     writeFileSync(join(dir, 'again.json'), JSON.stringify(report));
@@ -754,7 +756,12 @@ describe('folders and globs that could loop, fail or surprise', () => {
     const asNobody = ['--reuid=65534', '--regid=65534', '--clear-groups'];
     // Skipped, and shown as skipped, where root cannot run it as nobody (the name-too-long test above
     // covers the same path for root).
-    if (root && spawnSync('setpriv', [...asNobody, 'true']).status !== 0) return test.skip();
+    if (root && spawnSync('setpriv', [...asNobody, 'true']).status !== 0) return test.skip('setpriv cannot run a command as nobody here');
+    // nobody must reach the built binary: a checkout under a folder only its owner may enter (what
+    // `mktemp -d` makes) is out of its reach, and that says nothing about the code under test.
+    if (root && spawnSync('setpriv', [...asNobody, process.execPath, binary, '--version']).status !== 0) {
+      return test.skip(`nobody cannot run ${binary}: a folder above the checkout is closed to other users`);
+    }
     // The test run's temporary folder is its owner's alone: nobody needs to pass through it.
     chmodSync(dirname(dir), 0o711);
     chmodSync(dir, 0o755);

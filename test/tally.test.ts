@@ -43,7 +43,7 @@ describe('Tally', () => {
     tally.addRecord(factsOf({ ok: false, error: { code: 'window-not-found', category: 'no-target' }, sessionId: 's1' }), false, 'find');
     // Counted whatever ok and validity say.
     tally.addRecord(factsOf({ ok: true, error: { code: 'window-not-found', category: 'no_target' } }), true, 'find', 'from-transcript');
-    tally.addRecord(factsOf({ ok: 'maybe', error: { code: 7, category: ['timeout'] } }), true);
+    tally.addRecord(factsOf({ ok: 'maybe', error: { code: 7, category: ['timeout'] } }), true, 'query');
     tally.addRecord(factsOf([1, 2]), true);
     tally.addUnparseable();
     tally.addSkipped({ protocolError: true });
@@ -69,8 +69,9 @@ describe('Tally', () => {
       unknownCodes: {},
       warningCodes: { 'tree-trunk': 1, 'tree-truncated': 1 },
       unknownWarningCodes: { 'tree-trunk': 1 },
-      tools: { find: { ok: 1, failed: 1 }, query: { ok: 1, failed: 0 } },
-      sessions: { 'from-transcript': { records: 1, ok: 1, failed: 0 }, s1: { records: 2, ok: 1, failed: 1 } },
+      // Spec section 8.6: a tool's records are ok, failed or unknown, as a session's are.
+      tools: { find: { records: 2, ok: 1, failed: 1, unknown: 0 }, query: { records: 2, ok: 1, failed: 0, unknown: 1 } },
+      sessions: { 'from-transcript': { records: 1, ok: 1, failed: 0, unknown: 0 }, s1: { records: 2, ok: 1, failed: 1, unknown: 0 } },
     });
     expect(suggestionsFor(summary, loadRegistry())).toEqual({ codes: {}, warningCodes: {} });
   });
@@ -82,18 +83,18 @@ describe('Tally', () => {
     // Each record's id a string of its own, as JSON.parse makes them (a one-character one it shares).
     const idText = (id: string) => ['session', id].join('-');
     const tally = new Tally(categories, loadRegistry());
-    const expected = new Map<string, { records: number; ok: number; failed: number }>();
+    const expected = new Map<string, { records: number; ok: number; failed: number; unknown: number }>();
     ids.forEach((id, i) => {
       const ok = i % 3 !== 0;
       tally.addRecord(factsOf({ ok, ...(id !== undefined && { sessionId: idText(id) }) }), false);
       if (id === undefined) return;
-      const counts = expected.get(idText(id)) ?? { records: 0, ok: 0, failed: 0 };
+      const counts = expected.get(idText(id)) ?? { records: 0, ok: 0, failed: 0, unknown: 0 };
       counts.records++;
       counts[ok ? 'ok' : 'failed']++;
       expected.set(idText(id), counts);
     });
     expect(tally.summary().sessions).toEqual(Object.fromEntries(expected));
-    expect(tally.summary().sessions).toEqual({ 'session-a': { records: 6, ok: 3, failed: 3 }, 'session-b': { records: 3, ok: 1, failed: 2 }, 'session-c': { records: 2, ok: 2, failed: 0 } });
+    expect(tally.summary().sessions).toEqual({ 'session-a': { records: 6, ok: 3, failed: 3, unknown: 0 }, 'session-b': { records: 3, ok: 1, failed: 2, unknown: 0 }, 'session-c': { records: 2, ok: 2, failed: 0, unknown: 0 } });
   });
 
   it('sorts distributions by count, then by code point, and omits tools and sessions when none are known', () => {

@@ -46,8 +46,8 @@ describe('the example of spec section 6', () => {
       unknownCodes: { 'window-not-fonud': 1 },
       warningCodes: {},
       unknownWarningCodes: {},
-      tools: { capture: { ok: 1, failed: 0 }, find: { ok: 0, failed: 1 }, invoke: { ok: 0, failed: 1 } },
-      sessions: { '5f19c9c01a3f': { records: 3, ok: 1, failed: 2 } },
+      tools: { capture: { records: 1, ok: 1, failed: 0, unknown: 0 }, find: { records: 1, ok: 0, failed: 1, unknown: 0 }, invoke: { records: 1, ok: 0, failed: 1, unknown: 0 } },
+      sessions: { '5f19c9c01a3f': { records: 3, ok: 1, failed: 2, unknown: 0 } },
     });
   });
 
@@ -97,26 +97,28 @@ describe('a folder of evidence bundles', () => {
     expect(valid + invalid).toBe(records);
     expect(report.summary).toMatchObject({ inputs: 2, records: 10, protocolErrors: 1, truncated: 1, outcomes: { ok: 5, failed: 4, unknown: 1 } });
     expect(report.summary.tools).toEqual({
-      capture: { ok: 2, failed: 0 },
-      find: { ok: 0, failed: 2 },
-      invoke: { ok: 1, failed: 1 },
-      'session-start': { ok: 1, failed: 0 },
-      'wait-for': { ok: 0, failed: 1 },
+      capture: { records: 2, ok: 2, failed: 0, unknown: 0 },
+      find: { records: 2, ok: 0, failed: 2, unknown: 0 },
+      invoke: { records: 3, ok: 1, failed: 1, unknown: 1 },
+      'session-start': { records: 1, ok: 1, failed: 0, unknown: 0 },
+      'wait-for': { records: 1, ok: 0, failed: 1, unknown: 0 },
     });
     expect(report.summary.categories).toMatchObject({ timeout: 1, 'ambiguous-selector': 1 });
   });
 
   it('human output has the per-tool and per-session tables', () => {
     const { stdout } = runCli(['check', 'fixtures/transcripts']);
-    expect(stdout).toMatch(/tools\n\s+ok\s+failed\n\s+capture\s+2\s+0\n\s+find\s+0\s+2\n\s+invoke\s+1\s+1\n\s+session-start\s+1\s+0\n\s+wait-for\s+0\s+1\n/);
-    expect(stdout).toMatch(/sessions\n\s+records\s+ok\s+failed\n\s+a41c07e2d9b8\s+7\s+4\s+2\n\s+5f19c9c01a3f\s+3\s+1\s+2\n/);
+    expect(stdout).toMatch(/tools\n\s+records\s+ok\s+failed\s+unknown\n\s+capture\s+2\s+2\s+0\s+0\n\s+find\s+2\s+0\s+2\s+0\n\s+invoke\s+3\s+1\s+1\s+1\n\s+session-start\s+1\s+1\s+0\s+0\n\s+wait-for\s+1\s+0\s+1\s+0\n/);
+    expect(stdout).toMatch(/sessions\n\s+records\s+ok\s+failed\s+unknown\n\s+a41c07e2d9b8\s+7\s+4\s+2\s+1\n\s+5f19c9c01a3f\s+3\s+1\s+2\s+0\n/);
     expect(stdout).toContain('find: ok is false, so error is required');
   });
 
   it('--unwrap none checks each line as a bare envelope', () => {
     const raw = runJson(['--unwrap', 'none', 'fixtures/transcripts/run-1/tool-calls.jsonl']).report;
     expect(raw.summary).toMatchObject({ records: 6, skipped: 0, unparseable: 1 });
-    expect(raw.findings.filter((f: JsonFinding) => f.rule === 'schema').length).toBeGreaterThanOrEqual(6);
+    // Spec section 8.4: a transcript line has no envelope member, so one not-an-envelope each.
+    expect(raw.findings.filter((f: JsonFinding) => f.rule === 'not-an-envelope')).toHaveLength(6);
+    expect(raw.findings.filter((f: JsonFinding) => f.rule === 'schema')).toEqual([]);
   });
 });
 
@@ -125,7 +127,7 @@ describe('JSON-RPC captures', () => {
     const { report } = runJson(['fixtures/jsonrpc/capture.jsonl']);
     expect(brief(report.findings)).toEqual([['is-error-mismatch', 9, null, 'mcp']]);
     expect(report.summary).toMatchObject({ records: 5, skipped: 5, protocolErrors: 1, outcomes: { ok: 3, failed: 2, unknown: 0 } });
-    expect(report.summary.tools).toEqual({ query: { ok: 1, failed: 0 }, send_command: { ok: 0, failed: 1 } });
+    expect(report.summary.tools).toEqual({ query: { records: 1, ok: 1, failed: 0, unknown: 0 }, send_command: { records: 1, ok: 0, failed: 1, unknown: 0 } });
     expect(report.summary.warningCodes).toEqual({ 'tree-truncated': 1 });
   });
 });
@@ -247,22 +249,22 @@ describe('pairing faults, end to end', () => {
     }
   });
 
-  it('a second response to an id no request had is unpaired as the first, and a duplicate', () => {
-    // Was duplicate-response alone on the second: it has no request of its id before it either.
+  it('a second response to an id no request had is unpaired as the first, not a duplicate', () => {
+    // Was duplicate-response too on the second (spec section 8.9: a duplicate only of an answer to a
+    // request the input holds), and before that duplicate-response alone.
     const tool = { content: [{ type: 'text', text: '{"ok":true,"result":{}}' }] };
     const response = transcript('response', rpcResult(2, tool));
-    const { report } = runJson(['-'], { input: lines(response, response) });
+    const { report } = runJson(['-'], { input: lines(transcript('request', rpcRequest(1, 'tools/call', 'find')), response, response) });
     expect(brief(report.findings)).toEqual([
-      ['unpaired-response', 1, null, 'transcript'],
-      ['duplicate-response', 2, null, 'transcript'],
+      ['unanswered-request', 1, 'find', 'transcript'],
       ['unpaired-response', 2, null, 'transcript'],
+      ['unpaired-response', 3, null, 'transcript'],
     ]);
+    // With no request on an earlier line, no response is unpaired (spec section 8.9): was unpaired-response on both.
+    expect(runJson(['-'], { input: lines(response, response) }).report.findings).toEqual([]);
     // Once a request of the id has come and been answered, a later response is a duplicate only.
     const answered = runJson(['-'], { input: lines(response, transcript('request', rpcRequest(2, 'tools/call', 'capture')), response, response) }).report;
-    expect(brief(answered.findings).map((f) => f.slice(0, 2))).toEqual([
-      ['unpaired-response', 1],
-      ['duplicate-response', 4],
-    ]);
+    expect(brief(answered.findings).map((f) => f.slice(0, 2))).toEqual([['duplicate-response', 4]]);
   });
 
   it('a truncation marker on the line of the request excuses it: a .json array written on one line', () => {
@@ -270,9 +272,14 @@ describe('pairing faults, end to end', () => {
     const request = transcript('request', rpcRequest(1, 'tools/call', 'capture'));
     const marker = { truncated: 'tool-call log size cap reached' };
     const dir = tempFiles({ 'cut.json': JSON.stringify([request, marker]), 'after.json': JSON.stringify([marker, request]) });
-    expect(brief(runJson([join(dir, 'cut.json')]).report.findings)).toEqual([['transcript-truncated', 1, null, 'transcript']]);
+    // Neither holds a tool result (spec section 8.5).
+    expect(brief(runJson([join(dir, 'cut.json')]).report.findings)).toEqual([
+      ['no-tool-results', 1, null, null],
+      ['transcript-truncated', 1, null, 'transcript'],
+    ]);
     // A request after the marker is still reported.
     expect(brief(runJson([join(dir, 'after.json')]).report.findings)).toEqual([
+      ['no-tool-results', 1, null, null],
       ['transcript-truncated', 1, null, 'transcript'],
       ['unanswered-request', 1, 'capture', 'transcript'],
     ]);
@@ -289,7 +296,8 @@ describe('pairing faults, end to end', () => {
     const { status, report } = runJson(['-'], { input: lines(...values) });
     expect(status).toBe(0);
     expect(report.summary).toMatchObject({ records: 0, skipped: 4, protocolErrors: 1 });
-    expect(report.findings).toEqual([]);
+    // The error is no tool result (spec section 8.5): a warning, no pairing finding.
+    expect(report.findings.map((f: JsonFinding) => f.rule)).toEqual(['no-tool-results']);
   });
 
   it('a line that could not be read is named where it may hold the answer or the request', () => {
@@ -300,12 +308,18 @@ describe('pairing faults, end to end', () => {
     const unanswered = ['unanswered-request', 'warning', 1, 'capture request is never answered in this transcript, unless line 2, which could not be read, holds its answer'];
     const long = JSON.stringify(transcript('response', rpcResult(1, { ...toolResult, pad: 'x'.repeat(2000) })));
     const tooLong = runJson(['--max-line-bytes', '1K', '-'], { input: lines(request, long) }).report;
-    expect(said(tooLong).map((f) => f[0])).toEqual(['unanswered-request', 'parse-error']);
-    expect(said(tooLong)[0]).toEqual(unanswered);
+    // No record was read, so no tool result either (spec section 8.5), said first at line 1.
+    expect(said(tooLong).map((f) => f[0])).toEqual(['no-tool-results', 'unanswered-request', 'parse-error']);
+    expect(said(tooLong)[1]).toEqual(unanswered);
     const trailingComma = runJson(['-'], { input: lines(request, response.replace(/}$/, ',}')) }).report;
-    expect(said(trailingComma)[0]).toEqual(unanswered);
+    expect(said(trailingComma)[1]).toEqual(unanswered);
+    // A response after an unreadable request line: the input has held no request, so no response is
+    // unpaired (spec section 8.9). One after a request read is.
     const badRequest = runJson(['-'], { input: lines(request.replace(/}$/, ',}'), response) }).report;
-    expect(said(badRequest)[1]).toEqual(['unpaired-response', 'warning', 2, 'response to id 1 has no request of that id before it in this transcript, unless line 1, which could not be read, holds it']);
+    expect(said(badRequest).map((f) => f[0])).toEqual(['parse-error']);
+    const find = JSON.stringify(transcript('request', rpcRequest(0, 'tools/call', 'find')));
+    const afterOne = runJson(['-'], { input: lines(find, request.replace(/}$/, ',}'), response) }).report;
+    expect(said(afterOne)[2]).toEqual(['unpaired-response', 'warning', 3, 'response to id 1 has no request of that id before it in this transcript, unless line 2, which could not be read, holds it']);
   });
 
   it('a cancellation excuses the request pending when it came, not a later one that reuses its id', () => {
@@ -319,7 +333,7 @@ describe('pairing faults, end to end', () => {
     expect(status).toBe(0);
     expect(brief(report.findings)).toEqual([['unanswered-request', 4, 'find', 'transcript']]);
     // Cancelled while pending and never answered: not reported (MCP: it need not be answered).
-    expect(runJson(['-'], { input: lines(...values.slice(0, 2)) }).report.findings).toEqual([]);
+    expect(runJson(['-'], { input: lines(...values.slice(0, 2)) }).report.findings.map((f: JsonFinding) => f.rule)).toEqual(['no-tool-results']);
   });
 
   it('an answer after a cancelled request id is reused goes to the request not cancelled', () => {
@@ -327,22 +341,24 @@ describe('pairing faults, end to end', () => {
     const values = [transcript('request', rpcRequest(1, 'tools/call', 'capture')), transcript('request', cancelled(1)), transcript('request', rpcRequest(1, 'tools/call', 'find')), transcript('response', rpcResult(1, toolResult))];
     const { status, report } = runJson(['-'], { input: lines(...values) });
     expect(status).toBe(0);
-    expect(report.summary.tools).toEqual({ find: { ok: 1, failed: 0 } });
+    expect(report.summary.tools).toEqual({ find: { records: 1, ok: 1, failed: 0, unknown: 0 } });
     expect(report.findings).toEqual([]);
   });
 
   it('findings on skipped lines carry the wrapping of their line', () => {
     // Was no wrapping at all on unpaired-response to a non-tool response and on the truncation marker.
+    // The request first: a response is unpaired only after the input held a request (spec section 8.9).
     const values = [
-      transcript('response', rpcResult(5, { tools: [] })),
       transcript('request', rpcRequest(6, 'tools/call', 'find')),
+      transcript('response', rpcResult(5, { tools: [] })),
       { truncated: 'tool-call log size cap reached' },
       transcript('request', rpcRequest(7, 'tools/call', 'capture')),
     ];
     const { report } = runJson(['-'], { input: lines(...values) });
     expect(report.summary).toMatchObject({ records: 0, skipped: 4, truncated: 1 });
     expect(brief(report.findings)).toEqual([
-      ['unpaired-response', 1, null, 'transcript'],
+      ['no-tool-results', 1, null, null],
+      ['unpaired-response', 2, null, 'transcript'],
       ['transcript-truncated', 3, null, 'transcript'],
       ['unanswered-request', 4, 'capture', 'transcript'],
     ]);
@@ -350,6 +366,7 @@ describe('pairing faults, end to end', () => {
 
   it('a transcript line whose payload is no object is a schema-invalid record of the transcript', () => {
     // Was not-an-envelope (no envelope, nothing checked); spec section 7 recognises the payload in turn.
+    // A request line is never a record (spec section 8.1): line 3 was a schema-invalid record too.
     const values = [
       { ts: 't', sessionId: 's1', direction: 'response', method: 'tools/call', payload: 'oops' },
       { ts: 't', sessionId: 's1', direction: 'response', method: 'tools/call', payload: [1] },
@@ -357,11 +374,11 @@ describe('pairing faults, end to end', () => {
     ];
     const { status, report } = runJson(['-'], { input: lines(...values) });
     expect(status).toBe(1);
-    expect(report.summary).toMatchObject({ records: 3, invalid: 3, skipped: 0, outcomes: { ok: 0, failed: 0, unknown: 3 }, sessions: { s1: { records: 3, ok: 0, failed: 0 } } });
+    expect(report.summary).toMatchObject({ records: 2, invalid: 2, skipped: 1, outcomes: { ok: 0, failed: 0, unknown: 2 }, sessions: { s1: { records: 2, ok: 0, failed: 0 } } });
     expect(report.findings.map((f: JsonFinding & { keyword?: string }) => [f.rule, f.line, f.pointer, f.keyword, f.wrapping])).toEqual([
       ['schema', 1, '', 'type', 'transcript'],
       ['schema', 2, '', 'type', 'transcript'],
-      ['schema', 3, '', 'type', 'transcript'],
+      ['unanswered-request', 3, undefined, undefined, 'transcript'],
     ]);
   });
 
@@ -421,8 +438,14 @@ describe('several records on one line', () => {
       const { report } = runJson(['--findings-in-memory', budget, 'one-line.json', 'two-lines.json'], { cwd: dir });
       const [oneLine, twoLines] = [report.findings.filter((f: JsonFinding) => f.source === 'one-line.json'), report.findings.filter((f: JsonFinding) => f.source === 'two-lines.json')];
       expect(brief(oneLine), budget).toEqual(expected(1));
-      const second = expected(2).filter(([, , pointer]) => pointer !== '/x');
-      expect(brief(twoLines), budget).toEqual([['schema', 1, '/x'], ...second]);
+      // Spread over two lines, the document's findings sit at their members (spec section 8.11), so
+      // line 2's come in column order: the second record's code, then the third's y.
+      expect(brief(twoLines), budget).toEqual([
+        ['schema', 1, '/x'],
+        ['code-format', 2, '/error/code'],
+        ['unknown-code', 2, '/error/code'],
+        ['schema', 2, '/y'],
+      ]);
     }
     const { report } = runJson(['one-line.json', 'two-lines.json'], { cwd: dir });
     expect(runCli(['check', '-f', 'json=report.json', 'one-line.json', 'two-lines.json'], { cwd: dir }).status).toBe(1);
@@ -442,8 +465,15 @@ describe('several records on one line', () => {
     expect(new Set(rules)).toEqual(new Set(['code-format', 'schema', 'unknown-code']));
     expect(rules.length).toBeGreaterThan(300);
     expect(rules).toEqual([...rules].sort());
-    const after = inMemory.findings.filter((f: JsonFinding) => f.source === 'after.json').map((f: JsonFinding) => [f.rule, f.line]);
-    expect(after).toEqual([...rules.map((rule: string) => [rule, 1]), ['schema', 2]]);
+    // after.json spans two lines, so its findings sit at their members (spec section 8.11): line 1's
+    // are long.json's, in column order, then the last record's.
+    const after: JsonFinding[] = inMemory.findings.filter((f: JsonFinding) => f.source === 'after.json');
+    expect(after.map((f) => [f.rule, f.line]).at(-1)).toEqual(['schema', 2]);
+    const first = after.slice(0, -1);
+    expect(first.every((f) => f.line === 1 && f.column !== undefined)).toBe(true);
+    expect(first.map((f) => f.rule).sort()).toEqual(rules);
+    const columnOrder = (a: JsonFinding, b: JsonFinding) => a.column! - b.column! || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
+    expect(first).toEqual([...first].sort(columnOrder));
     for (const budget of ['1', '7', '64']) {
       const spooled = runJson(['--findings-in-memory', budget, 'after.json', 'long.json'], { cwd: dir }).report;
       expect(spooled.findings, budget).toEqual(inMemory.findings);

@@ -67,7 +67,9 @@ describe('recognition (spec section 7 order)', () => {
       [{ content: [{ type: 'image', data: 'x' }] }, 'its content has no text block (1 block: image)'],
       // Was "its content has no text block (0 blocks: )".
       [{ content: [] }, 'its content is empty'],
-      [{ content: [{ type: 'text', text: 'Clicked.' }] }, 'its text block is not JSON'],
+      // Was "its text block is not JSON", with no word of why or where (spec section 8.12).
+      [{ content: [{ type: 'text', text: 'Clicked.' }] }, 'its text block is not JSON (unexpected "Clicked.", at column 1 of its text)'],
+      [{ content: [{ type: 'text', text: '{\n  "ok": true,\n  "result": {x}\n}' }] }, 'its text block is not JSON (unexpected "x", at line 3, column 14 of its text)'],
       [{ content: [{ type: 'text', text: '{"status":"done"}' }] }, 'its text block is JSON without ok'],
       [{ content: [{ type: 'text', text: JSON.stringify(JSON.stringify({ ok: true, result: {} })) }] }, 'its text block is a JSON string holding an object: the envelope encoded twice?'],
       [{ content: [{ type: 'text', text: '"done"' }] }, 'its text block is JSON but not an object (string)'],
@@ -91,13 +93,15 @@ describe('recognition (spec section 7 order)', () => {
 
   it('a transcript line whose payload is no object: the payload recognised in turn, a bare envelope of the transcript', () => {
     // Was a record without an envelope, not-an-envelope; spec section 7 recognises the payload in
-    // turn, and a non-object is a bare envelope (a schema-invalid record), whichever the direction.
-    for (const direction of ['response', 'request']) {
-      const line = (payload: unknown) => ({ ts: 't', sessionId: 's1', direction, method: 'tools/call', payload });
-      for (const payload of ['oops', null, [1], 7]) {
-        const [result] = run([line(payload)]).results;
-        expect(result).toEqual({ kind: 'record', envelope: payload, hasEnvelope: true, wrapping: 'transcript', tool: undefined, sessionId: 's1', findings: [] });
-      }
+    // turn, and a non-object is a bare envelope (a schema-invalid record). A request line is never a
+    // record (spec section 8.1): it waits for its answer, the next line of its session.
+    const line = (direction: string, payload: unknown) => ({ ts: 't', sessionId: 's1', direction, method: 'tools/call', payload });
+    for (const payload of ['oops', null, [1], 7]) {
+      const [result] = run([line('response', payload)]).results;
+      expect(result).toEqual({ kind: 'record', envelope: payload, hasEnvelope: true, wrapping: 'transcript', tool: undefined, sessionId: 's1', findings: [] });
+      const request = run([line('request', payload)]);
+      expect(request.results[0]).toEqual({ kind: 'skipped', wrapping: 'transcript', findings: [] });
+      expect(request.late).toEqual([{ line: 1, wrapping: 'transcript', finding: expect.objectContaining({ rule: 'unanswered-request', message: 'tools/call request is never answered in this transcript: no line of its session follows it' }) }]);
     }
   });
 
@@ -155,8 +159,10 @@ describe('JSON-RPC and transcripts', () => {
   });
 
   it('unpaired-response: a transcript response with no request before it', () => {
-    const { results } = run([line('response', response(9, callResult(ok, false))), line('request', request(9, 'capture'))]);
-    expect(results[0]).toMatchObject({ kind: 'record', findings: [expect.objectContaining({ rule: 'unpaired-response', severity: 'warning' })] });
+    const { results } = run([line('request', request(8, 'find')), line('response', response(9, callResult(ok, false))), line('request', request(9, 'capture'))]);
+    expect(results[1]).toMatchObject({ kind: 'record', findings: [expect.objectContaining({ rule: 'unpaired-response', severity: 'warning' })] });
+    // Only once the input has held a request on an earlier line (spec section 8.9): was unpaired-response.
+    expect(rules(run([line('response', response(9, callResult(ok, false))), line('request', request(9, 'capture'))]).results[0]!)).toEqual([]);
     // Outside a transcript an unknown id is not a finding: a capture may start mid-stream.
     expect(rules(run([response(9, callResult(ok, false))]).results[0]!)).toEqual([]);
     expect(run([response(9, callResult(ok, false))]).results[0]).toMatchObject({ kind: 'record', wrapping: 'jsonrpc' });
@@ -167,7 +173,7 @@ describe('JSON-RPC and transcripts', () => {
       tool: undefined,
       findings: [{ rule: 'unpaired-response', severity: 'warning', message: 'response with id null has no request before it in this transcript: only a string or a number id pairs with one' }],
     });
-    expect(run([line('response', { jsonrpc: '2.0', result: callResult(ok, false) })]).results[0]!.findings[0]!.message).toBe('response without an id has no request before it in this transcript: only a string or a number id pairs with one');
+    expect(run([line('request', request(1, 'capture')), line('response', { jsonrpc: '2.0', result: callResult(ok, false) })]).results[1]!.findings[0]!.message).toBe('response without an id has no request before it in this transcript: only a string or a number id pairs with one');
     expect(rules(run([{ jsonrpc: '2.0', id: null, result: callResult(ok, false) }]).results[0]!)).toEqual([]);
   });
 
@@ -364,11 +370,42 @@ describe('JSON-RPC and transcripts', () => {
       [1, 'find request is never answered in this transcript, unless one of the 2 lines after it that could not be read (from line 2) holds its answer'],
       [3, 'capture request is never answered in this transcript, unless line 4, which could not be read, holds its answer'],
     ]);
-    const unpaired = feed([1, 2, line('response', response(9, callResult(ok)))]).results[2] as Unwrapped;
-    expect(unpaired.findings[0]!.message).toBe('response to id 9 has no request of that id before it in this transcript, unless one of the 2 lines before it that could not be read (the last: line 2) holds it');
+    const unpaired = feed([line('request', request(8, 'find')), 2, 3, line('response', response(9, callResult(ok)))]).results[3] as Unwrapped;
+    expect(unpaired.findings[0]!.message).toBe('response to id 9 has no request of that id before it in this transcript, unless one of the 2 lines before it that could not be read (the last: line 3) holds it');
     // No line can hold a request of a null id.
-    const nullId = feed([1, line('response', { jsonrpc: '2.0', id: null, result: callResult(ok) })]).results[1] as Unwrapped;
+    const nullId = feed([line('request', request(8, 'find')), 2, line('response', { jsonrpc: '2.0', id: null, result: callResult(ok) })]).results[2] as Unwrapped;
     expect(nullId.findings[0]!.message).toBe('response with id null has no request before it in this transcript: only a string or a number id pairs with one');
+  });
+
+  it('an id-less request (MCEC writes {name, arguments}) is answered by the next line of its session (spec section 8.1)', () => {
+    const named = (name: string, sessionId = S) => line('request', { name, arguments: { process: 'notepad' } }, sessionId);
+    const boom = { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'boom' } };
+    // Answered: the record gets the tool; a JSON-RPC error answers it as a protocol error.
+    const { results, late } = run([named('capture'), line('response', response(7, callResult(ok))), named('find'), line('response', boom)]);
+    expect(results.map((r) => r.kind)).toEqual(['skipped', 'record', 'skipped', 'skipped']);
+    expect(results[1]).toMatchObject({ tool: 'capture', wrapping: 'transcript', sessionId: S, findings: [] });
+    expect(results[3]).toMatchObject({ protocolError: true, findings: [] });
+    expect(late).toEqual([]);
+    // Its id is then answered: a later response to it is a duplicate, naming the request's line.
+    const again = run([named('capture'), line('response', response(7, callResult(ok))), line('response', response(7, callResult(ok)))]);
+    expect(again.results[2]).toMatchObject({ tool: 'capture', findings: [{ rule: 'duplicate-response', message: 'a second response to id 7 (capture, requested on line 1)' }] });
+    // A payload that is no CallToolResult's JSON-RPC response still gets the tool (a bare CallToolResult here).
+    expect(run([named('query'), line('response', callResult(ok))]).results[1]).toMatchObject({ kind: 'record', wrapping: 'transcript', tool: 'query' });
+    // The next line of its session is a request: unanswered, that line named; the end of the input likewise.
+    const open = run([named('find'), named('click', 'other'), named('capture')]);
+    expect(open.late.map((l) => [l.line, l.tool, l.finding.message])).toEqual([
+      [1, 'find', 'find request is never answered in this transcript: the next line of its session, line 3, is no response'],
+      [2, 'click', 'click request is never answered in this transcript: no line of its session follows it'],
+      [3, 'capture', 'capture request is never answered in this transcript: no line of its session follows it'],
+    ]);
+    // Excused by a truncation marker after it, as any request.
+    expect(run([named('capture'), { truncated: 'tool-call log size cap reached' }]).late).toEqual([]);
+    // Once the Map holds 256 ids, small ones answered later go to a table, others stay in the Map: a later response is a duplicate either way.
+    const far = 2 ** 40;
+    const many = Array.from({ length: 300 }, (_, i) => [named(`tool-${i}`), line('response', response(i < 299 ? i : far, callResult(ok)))]).flat();
+    const repeated = run([...many, line('response', response(5, callResult(ok))), line('response', response(290, callResult(ok))), line('response', response(far, callResult(ok)))]);
+    expect(repeated.results.slice(-3).map((r) => r.findings.map((f) => f.message))).toEqual([['a second response to id 5 (tool-5, requested on line 11)'], ['a second response to id 290 (tool-290, requested on line 581)'], [`a second response to id ${far} (tool-299, requested on line 599)`]]);
+    expect(repeated.late).toEqual([]);
   });
 
   it('a rule set to off is not reported', () => {
@@ -430,9 +467,9 @@ describe('JSON-RPC and transcripts', () => {
       'duplicate-response: a second response to id 4999 (capture, requested on line 9997)',
       'duplicate-response: a second response to id 5000 (find, requested on line 9999)',
       'unpaired-response: response to id 1000000000 has no request of that id before it in this transcript',
-      // The second has no request before it either (spec section 5), and is a duplicate.
+      // The second has no request before it either (spec section 5), and answers no request the
+      // input holds, so it is no duplicate (spec section 8.9).
       'unpaired-response: response to id 1000000000 has no request of that id before it in this transcript',
-      'duplicate-response: a second response to id 1000000000',
     ]);
     expect(results.filter((r) => r.kind === 'record').map((r) => r.tool).slice(-6)).toEqual(['find', 'find', 'capture', 'find', undefined, undefined]);
     expect(late).toEqual([]);

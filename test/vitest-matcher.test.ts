@@ -47,7 +47,7 @@ describe('toBeMcecResult', () => {
 
   it('fails on a CallToolResult that holds no envelope, or whose structuredContent differs', () => {
     expect(() => expect({ content: [{ type: 'text', text: 'window captured' }], isError: false }).toBeMcecResult()).toThrow(
-      /\(root\) +error +the tool response holds no JSON envelope: its text block is not JSON \(not-an-envelope\)/,
+      /\(root\) +error +the tool response holds no JSON envelope: its text block is not JSON \(unexpected "window", at column 1 of its text\) \(not-an-envelope\)/,
     );
     const differing = { ...callToolResult(ok, false), structuredContent: { ...ok, result: {} } };
     expect(() => expect(differing).toBeMcecResult()).toThrow(/structured-content-mismatch/);

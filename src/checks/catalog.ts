@@ -44,7 +44,7 @@ export const ruleCatalog = frozen({
   'result-on-failure': info(resultOnFailure),
   // unwrap/ (MCP)
   'is-error-mismatch': { id: 'is-error-mismatch', defaultSeverity: 'error', description: 'the MCP isError flag does not equal !ok' },
-  'not-an-envelope': { id: 'not-an-envelope', defaultSeverity: 'error', description: 'a tool response whose content holds no JSON envelope' },
+  'not-an-envelope': { id: 'not-an-envelope', defaultSeverity: 'error', description: 'a tool response whose content holds no JSON envelope, or an object with none of the envelope members ok, result, error, warnings' },
   'unknown-code': info(unknownCode),
   'unknown-warning-code': info(unknownWarningCode),
   'code-category-mismatch': info(codeCategoryMismatch),
@@ -53,12 +53,16 @@ export const ruleCatalog = frozen({
   'inline-image': info(inlineImage),
   // unwrap/ (transcripts)
   'transcript-truncated': { id: 'transcript-truncated', defaultSeverity: 'warning', description: "a transcript's truncation marker: the log was cut off there by its size cap" },
-  'unpaired-response': { id: 'unpaired-response', defaultSeverity: 'warning', description: 'a transcript response with no request of the same id before it' },
+  'unpaired-response': { id: 'unpaired-response', defaultSeverity: 'warning', description: 'a transcript response with no request of the same id before it, once the input has held a request' },
   'unanswered-request': { id: 'unanswered-request', defaultSeverity: 'warning', description: 'a transcript request that no response answers' },
-  'duplicate-response': { id: 'duplicate-response', defaultSeverity: 'error', description: 'a second response to the same JSON-RPC id in one transcript' },
+  'duplicate-response': { id: 'duplicate-response', defaultSeverity: 'error', description: 'a second response to a JSON-RPC id whose request an earlier response answered' },
   'structured-content-mismatch': { id: 'structured-content-mismatch', defaultSeverity: 'error', description: "structuredContent and the text block's envelope differ" },
   // run.ts
   'empty-input': { id: 'empty-input', defaultSeverity: 'warning', description: 'an input that holds no record at all' },
+  'no-tool-results': { id: 'no-tool-results', defaultSeverity: 'warning', description: 'an input whose entries are all skipped (requests, other methods, noise): no tool result to check' },
+  // bundle-checks.ts (spec section 8.2)
+  'bundle-session-mismatch': { id: 'bundle-session-mismatch', defaultSeverity: 'error', description: "an evidence bundle's session.json names another session than its transcript" },
+  'bundle-truncation-mismatch': { id: 'bundle-truncation-mismatch', defaultSeverity: 'warning', description: "session.json's toolCallLogTruncated disagrees with the transcript's end" },
 } as const satisfies Record<RuleId, RuleInfo>);
 
 export const ruleIds: readonly RuleId[] = Object.freeze(Object.keys(ruleCatalog) as RuleId[]);

@@ -3,6 +3,7 @@ import type { CodeRegistry } from '../registry/registry.js';
 import type { RecordFinding, RuleId, Severity } from '../types.js';
 import { envelopeRules } from './catalog.js';
 import { childPointer, factsOf, type EnvelopeFacts } from './envelope.js';
+import { isMemberlessObject, notAnEnvelopeMessage } from './envelope-members.js';
 import { cutText } from '../text.js';
 import { redactPointer } from '../redact.js';
 import type { EnvelopeRule, RuleReport, RuleSink } from './rules/rule.js';
@@ -199,6 +200,13 @@ export function checkEnvelopeWith(context: CheckContext, envelope: unknown): rea
 /** As checkEnvelopeWith, for facts the caller has read already (and hands on to the tally). */
 export function checkFacts(context: CheckContext, facts: EnvelopeFacts): readonly RecordFinding[] {
   const envelope = facts.value;
+  // Spec section 8.4: an object with no envelope member is other JSON, one finding for it, not one
+  // schema finding per member it holds; with the rule off, the schema judges it as any value.
+  // An `ok` member (nearly every record) settles it without looking at the names.
+  if (facts.ok === undefined) {
+    const severity = context.severities['not-an-envelope'];
+    if (severity !== 'off' && isMemberlessObject(envelope)) return [{ rule: 'not-an-envelope', severity, message: notAnEnvelopeMessage(envelope), pointer: '' }];
+  }
   let findings: RecordFinding[] | undefined;
   const schemaSeverity = context.severities.schema;
   if (schemaSeverity !== 'off' && !validates(context, envelope)) {

@@ -37,9 +37,12 @@ export const ruleExamples = {
     error: { code: 'frame-all-black', category: 'capture-blank', detail: 'the frame is all black', lastObservation: { screenshot: 'data:image/png;base64,iVBORw0KGgo=' } },
     sessionId,
   }),
-  'transcript-truncated': line({ truncated: 'tool-call log size cap reached' }),
-  'unpaired-response': response(7, captured),
-  'unanswered-request': request(7, 'capture'),
+  // Each after a call answered: a transcript of no tool result would be no-tool-results too.
+  'transcript-truncated': [request(7, 'capture'), response(7, captured), line({ truncated: 'tool-call log size cap reached' })].join('\n'),
+  // A response is unpaired only once the input has held a request (spec section 8.9).
+  'unpaired-response': [request(6, 'capture'), response(6, captured), response(7, captured)].join('\n'),
+  // As MCEC's client writes a request: `{name, arguments}`, answered by the next line of its session (spec section 8.1).
+  'unanswered-request': [request(7, 'capture'), response(7, captured), line({ ts, sessionId, direction: 'request', method: 'tools/call', payload: { name: 'capture', arguments: { process: 'notepad' } } })].join('\n'),
   'duplicate-response': [request(7, 'capture'), response(7, captured), response(7, captured)].join('\n'),
   'structured-content-mismatch': line({
     content: [{ type: 'text', text: JSON.stringify({ ok: true, result: { title: 'Untitled - Notepad' } }) }],
@@ -47,4 +50,12 @@ export const ruleExamples = {
     isError: false,
   }),
   'empty-input': '',
+  // A session that never called a tool: its handshake only, both lines skipped (spec section 8.5).
+  'no-tool-results': [
+    line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1.0.0' } } }),
+    line({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'mcec', version: '3.0.0' } } }),
+  ].join('\n'),
+  // A bundle's files (spec section 8.2): no one-file record triggers these, test/field-bundles.test.ts runs them.
+  'bundle-session-mismatch': `session.json ${line({ sessionId: '0a1b2c3d4e5f', toolCallLogTruncated: false })} beside a tool-calls.jsonl of session ${sessionId}`,
+  'bundle-truncation-mismatch': `session.json ${line({ sessionId, toolCallLogTruncated: true })} beside a tool-calls.jsonl that does not end with ${line({ truncated: 'tool-call log size cap reached' })}`,
 } satisfies Record<RuleId, string>;

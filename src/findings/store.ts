@@ -98,6 +98,8 @@ export interface StoredFindings {
   /** Append ordinal of the first parse error that framing hinted at, and its hint. */
   hintAt?: number;
   hint?: ParseHint;
+  /** Append ordinal of the first parse error: the prefix hint is worded only on an input's first (spec section 8.8). */
+  firstParseError?: number;
   errors: number;
 }
 
@@ -326,10 +328,24 @@ export class FindingStore {
   /** The store of the findings appended late, made with the first, and the last of them. */
   private late: FindingStore | undefined;
   private lastLate: Finding | undefined;
+  /** A hint asked for before the first parse error comes waits here. */
+  private pendingHint: ParseHint | undefined;
+
+  /** Marks the first parse error (appended already or still to come) with `hint`, unless one is marked. */
+  hintFirstError(hint: ParseHint): void {
+    const data = this.data;
+    if (data.hintAt !== undefined) return;
+    if (data.firstParseError === undefined) this.pendingHint ??= hint;
+    else (data.hintAt = data.firstParseError), (data.hint = hint);
+  }
 
   /** The next finding in report order; `hint` marks a parse error that framing may be the cause of. */
   append(finding: Finding, hint?: ParseHint): void {
     const data = this.data;
+    if (data.firstParseError === undefined && finding.rule === 'parse-error') {
+      data.firstParseError = data.spooled + data.head.count;
+      hint ??= this.pendingHint;
+    }
     if (hint !== undefined && data.hintAt === undefined) {
       data.hintAt = data.spooled + data.head.count;
       data.hint = hint;
@@ -459,6 +475,11 @@ export class LineFindings {
     if (this.held.length === 0 && this.buckets === undefined) this.line = line;
     else if (line !== this.line) this.flush(), (this.line = line);
     else this.mixed = true;
+  }
+
+  /** Marks the input's first parse error with `hint`: one held here is marked as it is handed over (FindingStore.hintFirstError). */
+  hintFirstError(hint: ParseHint): void {
+    this.store.hintFirstError(hint);
   }
 
   /** The record's next finding, in report order among the record's own. */

@@ -7,10 +7,12 @@
 // Commands: https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions
 // Escaping follows the toolkit's escapeData and escapeProperty:
 // https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts
+import { zipEntrySource } from './zip-sources.js';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
-import { interruptedText, listedBySource, listedMessages, printableLines, tooManyWarnings, type SourceGroup } from './common.js';
+import { interruptedText, listedMessages, printableLines, tooManyWarnings } from './common.js';
+import { reportFindings, type StreamWriter } from './streamed.js';
 
 type CommandName = 'error' | 'warning' | 'notice';
 
@@ -40,6 +42,9 @@ function annotation(finding: Finding, message: string, cwd: string): string {
   const { source, line, column } = finding.location;
   // Standard input is no file of the repository: `file=-` pointed the annotation at a file named "-".
   if (source === '-') return command(finding.severity, { title: finding.rule }, `standard input, line ${line}${column === undefined ? '' : `:${column}`}: ${message}`);
+  // GitHub annotates files of the checkout: an entry of a zip is named, with its line, in the message.
+  const inZip = zipEntrySource(source);
+  if (inZip) return command(finding.severity, { file: relativeSourcePath(inZip.zip, cwd), title: finding.rule }, `${inZip.entry}, line ${line}${column === undefined ? '' : `:${column}`}: ${message}`);
   const properties = {
     file: relativeSourcePath(source, cwd),
     line,
@@ -53,14 +58,14 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function sourceCommands({ source, listed, rest }: SourceGroup, options: FormatOptions): string[] {
+function listedCommands(listed: readonly Finding[], options: FormatOptions): string[] {
   const messages = listedMessages(listed);
-  const lines = listed.map((finding, i) => annotation(finding, messages[i]!, options.cwd));
-  if (rest > 0) {
-    const file = source === '-' ? 'standard input' : relativeSourcePath(source, options.cwd);
-    lines.push(command('notice', {}, `${plural(rest, 'more finding')} in ${file} not annotated (--max-listed 0 lists all)`));
-  }
-  return lines;
+  return listed.map((finding, i) => annotation(finding, messages[i]!, options.cwd));
+}
+
+function notListed(source: string, rest: number, options: FormatOptions): string {
+  const file = source === '-' ? 'standard input' : relativeSourcePath(source, options.cwd);
+  return command('notice', {}, `${plural(rest, 'more finding')} in ${file} not annotated (--max-listed 0 lists all)`);
 }
 
 /** Annotations of one kind GitHub shows per step. */
@@ -76,7 +81,25 @@ function summaryLines(report: Report, options: FormatOptions): string[] {
   return [...unread.map((failure) => command('error', { title: report.tool.name }, failure.message)), command(over === undefined ? 'notice' : 'error', { title: report.tool.name }, text)];
 }
 
+/**
+ * The GitHub format as a stream (spec section 8.10). A report written at the end puts its summary
+ * first, where GitHub's ten annotations of a kind show it; a live run's summary is known only at
+ * its end, and comes there.
+ */
+export function githubWriter(options: FormatOptions): StreamWriter {
+  return {
+    maxListed: options.maxListed,
+    shows: () => true,
+    listed: (_source, findings) => listedCommands(findings, options).map((line) => `${line}\n`).join(''),
+    inputEnd: (source, rest) => (rest > 0 ? `${notListed(source, rest, options)}\n` : ''),
+    note: () => '',
+    hint: (source, text) => `${command('notice', { title: 'mcec-result' }, `${source === '-' ? 'standard input' : relativeSourcePath(source, options.cwd)}: ${text}`)}\n`,
+    summary: (report) => `${summaryLines(report, options).join('\n')}\n`,
+  };
+}
+
 export function* formatGithub(report: Report, options: FormatOptions): Generator<string> {
-  yield `${summaryLines(report, options).join('\n')}\n`;
-  for (const group of listedBySource(report.findings, options.maxListed)) yield `${sourceCommands(group, options).join('\n')}\n`;
+  const writer = githubWriter(options);
+  yield writer.summary(report);
+  yield* reportFindings(writer, report.findings);
 }

@@ -3,7 +3,8 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { byCount, columnName, interruptedText, notCovered, tooManyWarnings, listedBySource, listedMessages, ownEntry, placeOf, printable, widest, withoutCommands, type SourceGroup } from './common.js';
+import { byCount, columnName, interruptedText, notCovered, tooManyWarnings, listedMessages, ownEntry, placeOf, printable, widest, withoutCommands } from './common.js';
+import { reportFindings, type StreamWriter } from './streamed.js';
 
 const barWidth = 24;
 const topCodes = 5;
@@ -14,17 +15,21 @@ function more(count: number, c: ChalkInstance): string {
   return c.dim(`  … and ${count} more (the JSON report lists them all)`);
 }
 
-function findingLines({ source, listed, rest }: SourceGroup, c: ChalkInstance): string[] {
+/** Listed findings of one input, one line each, aligned among themselves. */
+function listedLines(listed: readonly Finding[], c: ChalkInstance): string[] {
   const places = listed.map((f) => printable(placeOf(f)));
   const placeWidth = widest(places);
   const messages = listedMessages(listed);
-  const lines = listed.map((f, i) => {
+  return listed.map((f, i) => {
     const severity = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
     const tool = f.tool === undefined ? '' : `${c.cyan(columnName(f.tool))}: `;
     return `${c.dim(places[i]!.padEnd(placeWidth))}  ${severity}  ${tool}${printable(messages[i]!)}  ${c.dim(f.rule)}`;
   });
-  if (rest > 0) lines.push(c.dim(`… and ${rest} more in ${printable(source)} (--max-listed 0 lists all)`));
-  return lines;
+}
+
+/** An input's block ends with a blank line, after "and N more" when it listed fewer than it has. */
+function blockEnd(source: string, rest: number, c: ChalkInstance): string {
+  return rest > 0 ? `${c.dim(`… and ${rest} more in ${printable(source)} (--max-listed 0 lists all)`)}\n\n` : '\n';
 }
 
 function plural(n: number, word: string): string {
@@ -37,10 +42,13 @@ function headline(report: Report, c: ChalkInstance, options: FormatOptions): str
   const uncovered = notCovered(report);
   const where = `in ${plural(inputs, 'input')}${uncovered === undefined ? '' : ` (${uncovered.text})`}`;
   const unread = uncovered?.unread === true;
-  if (problems === 0 && uncovered === undefined) return c.green(`✔ no problems ${where}`);
-  if (problems === 0) return unread ? c.red.bold(`✖ no problems ${where}`) : c.yellow.bold(`⚠ no problems ${where}`);
+  // Spec section 8.5: a run that checked no record has passed nothing, and says so in place of a pass.
+  const none = report.summary.records === 0;
+  const verdict = none ? `no tool results found ${where}` : `no problems ${where}`;
+  if (problems === 0 && uncovered === undefined && !none) return c.green(`✔ ${verdict}`);
+  if (problems === 0) return unread ? c.red.bold(`✖ ${verdict}`) : c.yellow.bold(`⚠ ${verdict}`);
   const over = tooManyWarnings(report, options);
-  const text = `✖ ${plural(problems, 'problem')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over === undefined ? '' : `, ${over}`}) ${where}`;
+  const text = `✖ ${plural(problems, 'problem')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over === undefined ? '' : `, ${over}`})${none ? `: no tool results found` : ''} ${where}`;
   return errors > 0 || over !== undefined || unread ? c.red.bold(text) : c.yellow.bold(text);
 }
 
@@ -56,6 +64,11 @@ function skippedParts(s: Report['summary']): string {
   return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
 }
 
+/** Spec section 8.8: an input of log lines with a prefix before their JSON, read without --extract. */
+export function extractHintText(source: string): string {
+  return `hint      ${source}: log lines with a prefix before their JSON? check it with --extract, which finds the object in each line`;
+}
+
 function counts(report: Report, c: ChalkInstance): string[] {
   const s = report.summary;
   const pairs = (entries: [string, number][]) => entries.map(([k, v]) => `${c.bold(String(v))} ${k}`).join('  ');
@@ -65,6 +78,7 @@ function counts(report: Report, c: ChalkInstance): string[] {
     ...(s.baseline ? [`baseline  ${pairs([[s.baseline.suppressed === 1 ? 'known finding suppressed' : 'known findings suppressed', s.baseline.suppressed], [s.baseline.stale === 1 ? 'entry no longer found' : 'entries no longer found', s.baseline.stale]])}`] : []),
     ...(s.interrupted ? [c.yellow.bold(interruptedText)] : []),
     ...(s.unreadable ?? []).map((failure) => c.red.bold(`unreadable: ${printable(failure.message)}`)),
+    ...(report.extractHints ?? []).map((source) => c.yellow(extractHintText(printable(source)))),
   ];
 }
 
@@ -113,8 +127,8 @@ function table(title: string, header: string[], data: [string, number[]][], c: C
 function toolTable(report: Report, c: ChalkInstance): string[] {
   const tools = report.summary.tools;
   if (!tools) return [];
-  const rows = Object.entries(tools).map(([name, t]): [string, number[]] => [name, [t.ok, t.failed]]);
-  const lines = table('tools', ['ok', 'failed'], rows.slice(0, maxNameRows), c);
+  const rows = Object.entries(tools).map(([name, t]): [string, number[]] => [name, [t.records, t.ok, t.failed, t.unknown]]);
+  const lines = table('tools', ['records', 'ok', 'failed', 'unknown'], rows.slice(0, maxNameRows), c);
   if (rows.length > maxNameRows) lines.push(more(rows.length - maxNameRows, c));
   return lines;
 }
@@ -123,26 +137,39 @@ function sessionTable(report: Report, c: ChalkInstance): string[] {
   const sessions = report.summary.sessions;
   if (!sessions) return [];
   const entries = Object.entries(sessions).sort(([a, x], [b, y]) => y.records - x.records || (a < b ? -1 : a > b ? 1 : 0));
-  const rows = entries.slice(0, maxSessions).map(([id, s]): [string, number[]] => [id, [s.records, s.ok, s.failed]]);
-  const lines = table('sessions', ['records', 'ok', 'failed'], rows, c);
+  const rows = entries.slice(0, maxSessions).map(([id, s]): [string, number[]] => [id, [s.records, s.ok, s.failed, s.unknown]]);
+  const lines = table('sessions', ['records', 'ok', 'failed', 'unknown'], rows, c);
   if (entries.length > maxSessions) lines.push(c.dim(`  … and ${entries.length - maxSessions} more`));
   return lines;
 }
 
-function* errorsOnly(findings: Iterable<Finding>): Generator<Finding> {
-  for (const finding of findings) if (finding.severity === 'error') yield finding;
+/**
+ * The human format as a stream (spec section 8.10): each input's findings, then the summary. Fed a
+ * finished report, a whole input's listed findings are one batch, aligned together.
+ */
+export function humanWriter(options: FormatOptions): StreamWriter {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  // `\u005b` and `\u003a` as printable() shows other characters the data may not print as they are.
+  const safe = (text: string) => withoutCommands(text, '\\u005b', '\\u003a');
+  return {
+    maxListed: options.maxListed,
+    shows: (finding) => !options.quiet || finding.severity === 'error',
+    listed: (_source, findings) => safe(listedLines(findings, c).map((line) => `${line}\n`).join('')),
+    inputEnd: (source, rest) => safe(blockEnd(source, rest, c)),
+    note: (source, text) => safe(`${c.dim(`${printable(source)}: ${printable(text)}`)}\n`),
+    hint: (source, text) => safe(`${c.yellow(`${printable(source)}: ${text}`)}\n`),
+    summary: (report) => safe(summaryText(report, c, options)),
+  };
 }
 
 export function* formatHuman(report: Report, options: FormatOptions): Generator<string> {
-  // `\u005b` and `\u003a` as printable() shows other characters the data may not print as they are.
-  for (const piece of humanPieces(report, options)) yield withoutCommands(piece, '\\u005b', '\\u003a');
+  const writer = humanWriter(options);
+  // Each input's block as soon as it is complete: the report may hold more findings than memory.
+  yield* reportFindings(writer, report.findings);
+  yield writer.summary(report);
 }
 
-function* humanPieces(report: Report, options: FormatOptions): Generator<string> {
-  const c = new Chalk({ level: options.color ? 1 : 0 });
-  const shown = options.quiet ? errorsOnly(report.findings) : report.findings;
-  // Each input's block as soon as it is complete: the report may hold more findings than memory.
-  for (const group of listedBySource(shown, options.maxListed)) yield `${findingLines(group, c).join('\n')}\n\n`;
+function summaryText(report: Report, c: ChalkInstance, options: FormatOptions): string {
   const blocks: string[][] = [];
   const { summary, suggestions } = report;
   blocks.push([headline(report, c, options), ...counts(report, c)]);
@@ -155,5 +182,5 @@ function* humanPieces(report: Report, options: FormatOptions): Generator<string>
     ...codeList('unknown warning codes', summary.unknownWarningCodes, suggestions.warningCodes, c),
   ];
   if (codes.length > 0) blocks.push(codes);
-  yield `${blocks.map((lines) => lines.join('\n')).join('\n\n')}\n`;
+  return `${blocks.map((lines) => lines.join('\n')).join('\n\n')}\n`;
 }

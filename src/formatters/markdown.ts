@@ -59,8 +59,11 @@ function heading(report: Report, options: FormatOptions): string {
   const where = `in ${plural(inputs, 'input')}`;
   const over = tooManyWarnings(report, options);
   const uncovered = notCovered(report);
-  const mark = errors > 0 || over !== undefined || uncovered?.unread === true ? '❌' : uncovered !== undefined ? '⚠️' : '✅';
-  const counts = errors + warnings === 0 ? 'no problems' : `${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over === undefined ? '' : ` (${over})`}`;
+  // Spec section 8.5: a run that checked no record passed nothing, so it gets no pass mark.
+  const none = report.summary.records === 0;
+  const mark = errors > 0 || over !== undefined || uncovered?.unread === true ? '❌' : uncovered !== undefined || none ? '⚠️' : '✅';
+  const problems = errors + warnings === 0 ? (none ? '' : 'no problems') : `${plural(errors, 'error')}, ${plural(warnings, 'warning')}${over === undefined ? '' : ` (${over})`}`;
+  const counts = none ? `${problems}${problems === '' ? '' : ': '}no tool results found` : problems;
   return `## ${mark} ${report.tool.name}: ${counts} ${where}${uncovered === undefined ? '' : ` (${uncovered.text})`}`;
 }
 
@@ -106,9 +109,9 @@ function tools(report: Report): string[] {
   if (!counts) return [];
   const entries = Object.entries(counts);
   // Past the cap, the busiest are the ones listed, not the first by name.
-  if (entries.length > maxNameRows) entries.sort(([, a], [, b]) => b.ok + b.failed - (a.ok + a.failed));
-  const rows = entries.map(([name, t]) => [shortName(name), t.ok, t.failed]);
-  return ['### Tools', '', ...table(['tool', 'ok', 'failed'], capped(rows, 3), [false, true, true])];
+  if (entries.length > maxNameRows) entries.sort(([, a], [, b]) => b.records - a.records);
+  const rows = entries.map(([name, t]) => [shortName(name), t.records, t.ok, t.failed, t.unknown]);
+  return ['### Tools', '', ...table(['tool', 'records', 'ok', 'failed', 'unknown'], capped(rows, 5), [false, true, true, true, true])];
 }
 
 function unknownCodes(report: Report): string[] {

@@ -11,6 +11,7 @@ import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
 import { wellFormed } from '../text.js';
 import { jsonWithoutCommands, mapped, messageWithSuggestion, streamJson, streamedArray } from './common.js';
+import { zipEntrySource } from './zip-sources.js';
 
 const sarifSchema = 'https://json.schemastore.org/sarif-2.1.0.json';
 const informationUri = 'https://github.com/tig/mcec';
@@ -37,11 +38,16 @@ interface SarifResult {
   message: { text: string };
   locations: {
     physicalLocation: {
-      artifactLocation: { uri: string };
+      artifactLocation: { uri: string; index?: number };
       region: { startLine: number; startColumn?: number };
     };
   }[];
   properties?: SarifResultProperties;
+}
+
+interface SarifArtifact {
+  location: { uri: string };
+  parentIndex?: number;
 }
 
 interface SarifInvocation {
@@ -61,6 +67,8 @@ export interface SarifLog {
       columnKind: 'utf16CodeUnits';
       /** Only for a run that did not complete (interrupted, or inputs unread): SARIF's word for it. */
       invocations?: SarifInvocation[];
+      /** Only when findings are inside zips: each zip, and each entry as an artifact nested in it (SARIF 3.24.3, parentIndex). */
+      artifacts?: SarifArtifact[];
       results: SarifResult[];
     },
   ];
@@ -133,7 +141,41 @@ function resultProperties(finding: Finding): SarifResultProperties | undefined {
   return properties;
 }
 
-function toSarifResult(finding: Finding, uriOf: (source: string) => string): SarifResult {
+/**
+ * The zips that findings are in, as SARIF artifacts: the zip, then each entry with the zip as its
+ * parent. A run's report names the inputs it read, and when none is a zip entry the findings are
+ * not walked an extra time; a merged report's are.
+ */
+class ZipArtifacts {
+  readonly list: SarifArtifact[] = [];
+  private readonly index = new Map<string, number>();
+
+  constructor(report: Report, cwd: string) {
+    if (report.inputsRead !== undefined && !report.inputsRead.some((name) => zipEntrySource(name) !== undefined)) return;
+    let last: string | undefined;
+    for (const { location } of report.findings) {
+      if (location.source === last) continue;
+      last = location.source;
+      const inZip = zipEntrySource(location.source);
+      if (!inZip || this.index.has(location.source)) continue;
+      let parent = this.index.get(inZip.zip);
+      if (parent === undefined) {
+        parent = this.list.push({ location: { uri: artifactUri(inZip.zip, cwd) } }) - 1;
+        this.index.set(inZip.zip, parent);
+      }
+      this.index.set(location.source, this.list.push({ location: { uri: inZip.entry.split('/').map((part) => encodeURIComponent(wellFormed(part))).join('/') }, parentIndex: parent }) - 1);
+    }
+  }
+
+  /** The artifact location of a finding's source: a zip entry's names its artifact's uri and index. */
+  locationOf(source: string, uriOf: (source: string) => string): { uri: string; index?: number } {
+    const index = this.list.length === 0 ? undefined : this.index.get(source);
+    if (index === undefined) return { uri: uriOf(source) };
+    return { uri: this.list[index]!.location.uri, index };
+  }
+}
+
+function toSarifResult(finding: Finding, uriOf: (source: string) => string, zips?: ZipArtifacts): SarifResult {
   const { source, line, column } = finding.location;
   const properties = resultProperties(finding);
   return {
@@ -144,7 +186,7 @@ function toSarifResult(finding: Finding, uriOf: (source: string) => string): Sar
     locations: [
       {
         physicalLocation: {
-          artifactLocation: { uri: uriOf(source) },
+          artifactLocation: zips ? zips.locationOf(source, uriOf) : { uri: uriOf(source) },
           region: { startLine: line, ...(column !== undefined && { startColumn: column }) },
         },
       },
@@ -163,7 +205,7 @@ function invocation({ summary }: Report, uriOf: (source: string) => string): Sar
   return { executionSuccessful: false, ...(summary.interrupted && { exitSignalName: 'SIGINT' }), ...(notifications.length > 0 && { toolExecutionNotifications: notifications }) };
 }
 
-function sarifLog(report: Report, results: SarifResult[], uriOf: (source: string) => string): SarifLog {
+function sarifLog(report: Report, results: SarifResult[], uriOf: (source: string) => string, zips: ZipArtifacts): SarifLog {
   return {
     $schema: sarifSchema,
     version: '2.1.0',
@@ -172,6 +214,7 @@ function sarifLog(report: Report, results: SarifResult[], uriOf: (source: string
         tool: { driver: { name: report.tool.name, version: report.tool.version, informationUri, rules: sarifRules() } },
         columnKind: 'utf16CodeUnits',
         ...((report.summary.interrupted || report.summary.unreadable) && { invocations: [invocation(report, uriOf)] }),
+        ...(zips.list.length > 0 && { artifacts: zips.list }),
         results,
       },
     ],
@@ -195,10 +238,12 @@ export function sarifWarning(report: Report): string | undefined {
 /** The whole log as one value (it holds every result: for large reports, `formatSarif` streams). */
 export function toSarifLog(report: Report, options: FormatOptions): SarifLog {
   const uriOf = lastUri(options.cwd);
-  return sarifLog(report, Array.from(report.findings, (finding) => toSarifResult(finding, uriOf)), uriOf);
+  const zips = new ZipArtifacts(report, options.cwd);
+  return sarifLog(report, Array.from(report.findings, (finding) => toSarifResult(finding, uriOf, zips)), uriOf, zips);
 }
 
 export function* formatSarif(report: Report, options: FormatOptions): Generator<string> {
   const uriOf = lastUri(options.cwd);
-  yield* jsonWithoutCommands(streamJson(sarifLog(report, streamedArray(), uriOf), mapped(report.findings, (finding) => toSarifResult(finding, uriOf))));
+  const zips = new ZipArtifacts(report, options.cwd);
+  yield* jsonWithoutCommands(streamJson(sarifLog(report, streamedArray(), uriOf, zips), mapped(report.findings, (finding) => toSarifResult(finding, uriOf, zips))));
 }

@@ -1,5 +1,8 @@
 // `.json` framing (spec sections 3 and 7): the file is one JSON value; an object is one record, an
-// array's elements are records (not flattened further) at the line where each starts.
+// array's elements are records (not flattened further) at the line where each starts. A document
+// spread over lines and read whole also tells where each value of its records starts (8.11,
+// value-starts.ts); an array streamed element by element (json-array-stream.ts) does not: its
+// bytes are gone by the time a record is checked.
 import { JsonArrayStreamer } from './json-array-stream.js';
 import type { FramedSink } from './ndjson.js';
 import { isJsonSpace } from './json-bytes.js';
@@ -7,7 +10,8 @@ import { LineIndex } from './line-index.js';
 import { NestingError, maxNesting, parseJson, tooDeep } from './nesting.js';
 import { locateParseError } from './parse-error.js';
 import { Uint32List } from './uint32-list.js';
-import { firstInvalidUtf8, invalidUtf8Message, isUtf8, type DecodedFrom } from './utf8.js';
+import { RecordValueStarts } from './value-starts.js';
+import { invalidUtf8Fault, isUtf8, type DecodedFrom } from './utf8.js';
 
 /**
  * Frames the document into `sink`, entry by entry: an array of 100M elements made as many entries
@@ -15,10 +19,10 @@ import { firstInvalidUtf8, invalidUtf8Message, isUtf8, type DecodedFrom } from '
  */
 export function frameDocument(bytes: Buffer, options: { redact?: boolean; decodedFrom?: DecodedFrom }, sink: FramedSink): void {
   if (!isUtf8(bytes)) {
-    const { index } = firstInvalidUtf8(bytes);
+    const { index, message } = invalidUtf8Fault(bytes, options.decodedFrom);
     const prefix = bytes.subarray(0, index).toString('utf8');
     const { line, column } = new LineIndex(prefix).position(prefix.length);
-    return sink.push({ kind: 'unparseable', line, column, message: invalidUtf8Message(bytes, index, options.decodedFrom) });
+    return sink.push({ kind: 'unparseable', line, column, message });
   }
   let first = 0;
   while (first < bytes.length && isJsonSpace(bytes[first]!)) first++;
@@ -40,7 +44,8 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
     try {
       // That pass comes first, and finds nesting JSON.parse is not given as it goes: parseJson's own
       // scan of a 60 MB array, after it, made checking it 9 % slower.
-      const lines = newline === -1 || newline >= last ? undefined : elementLines(bytes, first, line);
+      const starts = newline === -1 || newline >= last ? undefined : new Uint32List();
+      const lines = starts && elementLines(bytes, first, line, starts);
       const value: unknown = parseJson(text, lines !== undefined);
       if (Array.isArray(value)) {
         // Indexed: in code run once per small file an array iterator's results were not optimised away.
@@ -49,7 +54,7 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
           return;
         }
         if (lines.length === value.length) {
-          for (let k = 0; k < value.length; k++) sink.push({ kind: 'value', line: lines.at(k), value: value[k] });
+          for (let k = 0; k < value.length; k++) sink.push({ kind: 'value', line: lines.at(k), value: value[k], starts: new RecordValueStarts(bytes, starts!.at(k), lines.at(k)) });
           return;
         }
       }
@@ -86,7 +91,10 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
     const { line, column } = new LineIndex(text).position(Math.min(failure.offset, text.trimEnd().length));
     return sink.push({ kind: 'unparseable', line, column, message: failure.message + ndjsonHint(text, failure.offset), text });
   }
-  sink.push({ kind: 'value', line, value });
+  // Spread over lines, its findings sit at the members they point at (spec section 8.11); on one line
+  // they stay at the record's line.
+  const starts = newline === -1 || newline >= last ? undefined : new RecordValueStarts(bytes, first, line);
+  sink.push(starts ? { kind: 'value', line, value, starts } : { kind: 'value', line, value });
 }
 
 /** The array's elements into `sink`, each parsed alone at the line where it starts. */
@@ -126,14 +134,16 @@ function parses(text: string): boolean {
 }
 
 /**
- * The line on which each element of the array at `bytes[open]` starts, `line` being that of its `[`;
+ * The line on which each element of the array at `bytes[open]` starts, `line` being that of its `[`,
+ * and into `starts` its byte offset, from which its findings' places are looked for (value-starts.ts:
+ * a push an element here costs less than a second pass over the bytes once a record asks);
  * throws NestingError at an element nested past what JSON.parse is given (nesting.ts). Run before
  * JSON.parse, its lines are used only for bytes JSON.parse then accepts, so nothing is checked:
  * brackets balance and no string holds a raw line break. One pass with locals only: the
  * element-by-element streamer below took a 90 MB array of one envelope a line 1.8 times as long as
  * the same lines as NDJSON.
  */
-function elementLines(bytes: Buffer, open: number, line: number): Uint32List {
+function elementLines(bytes: Buffer, open: number, line: number, starts: Uint32List): Uint32List {
   const lines = new Uint32List();
   // The array's own bracket is one level: an element nested past maxNesting - 1 is refused.
   const deepest = maxNesting - 1;
@@ -151,6 +161,7 @@ function elementLines(bytes: Buffer, open: number, line: number): Uint32List {
     if (expecting) {
       if (b === 0x5d) break;
       lines.push(line);
+      starts.push(i);
       expecting = false;
     }
     if (b === 0x22) {

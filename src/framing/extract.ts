@@ -1,9 +1,11 @@
-// --extract (spec section 7): the JSON object of a prefixed log line starts at the first `{"` from
-// which the rest of the line is exactly one JSON object (trailing blanks allowed), so a prefix such
-// as `ctx={"req":7}` does not hide it. A line without `{"` is noise; one with `{"` but no such object
-// is a parse error. Blanks between the brace and the quote are allowed (`{ "ok": false }`, as
-// Python's and PowerShell's pretty writers put it): such a line was noise, its envelope skipped
-// without a word, though the same object alone on a line was checked.
+// --extract (spec sections 7 and 8.7): the JSON object of a log line. Candidates start at `{"` or
+// `{` + blanks + `"` (Python's and PowerShell's pretty writers put blanks there). The record is (1)
+// the object at the first candidate from which the rest of the line is exactly one JSON object
+// (trailing blanks allowed), so a prefix such as `ctx={"req":7}` does not hide it; else (2) the
+// object at the first candidate that begins a complete object after which the line holds no further
+// candidate, whatever else it holds (Claude Desktop ends its lines with ` { metadata: undefined }`, a
+// log may add ` elapsed=12ms`); else (3) the line is a parse error, located at its first candidate.
+// A line without a candidate is noise.
 import { isObject } from '../checks/envelope.js';
 import { parseJson } from './nesting.js';
 import { locateParseError, type ParseFailure } from './parse-error.js';
@@ -37,8 +39,21 @@ function nextStart(text: string, from: number): number {
   return objectStart.exec(text)?.index ?? -1;
 }
 
-/** `prefixed`: text stood before the object (wrapping `log`); a line that is JSON as it stands is a bare record. */
-export type Extracted = { kind: 'value'; value: unknown; prefixed: boolean } | { kind: 'noise' } | { kind: 'unparseable'; failure: ParseFailure };
+/**
+ * `prefixed`: text stood before the object (wrapping `log`); a line that is JSON as it stands is a bare
+ * record. `at`: where the object starts, so that the prefix can be read for the line's shape.
+ */
+export type Extracted = { kind: 'value'; value: unknown; prefixed: boolean; at: number } | { kind: 'noise' } | { kind: 'unparseable'; failure: ParseFailure };
+
+/**
+ * Where the complete JSON value at the start of a failed text ends, when JSON.parse failed only on
+ * what follows it (V8 names that place); undefined otherwise. Rule (2) reads it: the object parsed
+ * and only the text after it did not.
+ */
+function trailingAt(error: unknown): number | undefined {
+  const position = error instanceof SyntaxError ? /non-whitespace character after JSON at position (\d+)/.exec(error.message) : null;
+  return position ? Number(position[1]) : undefined;
+}
 
 function parseObject(text: string): { value: unknown } | { error: unknown } {
   try {
@@ -53,7 +68,7 @@ export function extractObject(text: string, quote = true): Extracted {
   // A line that is JSON as it stands needs no search (and may have a space after its brace).
   if (text.trimStart().startsWith('{')) {
     const whole = parseObject(text);
-    if ('value' in whole) return { kind: 'value', value: whole.value, prefixed: false };
+    if ('value' in whole) return { kind: 'value', value: whole.value, prefixed: false, at: text.length - text.trimStart().length };
   }
   const first = nextStart(text, 0);
   if (first === -1) return { kind: 'noise' };
@@ -61,9 +76,16 @@ export function extractObject(text: string, quote = true): Extracted {
   let budget = parseBudget(text.length);
   for (let at = first; at !== -1 && attempts < maxAttempts && budget > 0; at = nextStart(text, at + 1), attempts++) {
     const found = parseObject(text.slice(at));
-    // Text stands before `at`: with only blanks there, the whole line would have parsed above.
-    if ('value' in found) return { kind: 'value', value: found.value, prefixed: true };
+    if ('value' in found) return { kind: 'value', value: found.value, prefixed: text.slice(0, at).trim() !== '', at };
     budget -= parsedUpTo(found.error, text.length - at);
+    // Rule (2): a complete object with no candidate after it. A later candidate lies inside that
+    // object, where the rest of the line, which ends past the object's own closing brace, is one
+    // object only if it began inside one of the object's strings: this candidate is the record.
+    const end = trailingAt(found.error);
+    if (end === undefined || nextStart(text, at + end) !== -1) continue;
+    const object = parseObject(text.slice(at, at + end));
+    if ('value' in object) return { kind: 'value', value: object.value, prefixed: text.slice(0, at).trim() !== '', at };
+    budget -= end;
   }
   const rest = text.slice(first);
   let failure: ParseFailure;

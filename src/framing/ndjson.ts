@@ -8,11 +8,17 @@ import type { Framed, ParseHint } from '../types.js';
 /** Where framed entries go: an array in tests, the checker in a run. */
 export interface FramedSink {
   push(framed: Framed): void;
+  /**
+   * The input's first parse error, framed already, deserves `hint` after all (spec section 8.8: most
+   * of its first lines are log lines with a prefix), unless an earlier one was given a hint.
+   */
+  hintFirstError?(hint: ParseHint): void;
 }
 import { extractObject } from './extract.js';
+import { serverTag } from './log-shapes.js';
 import { parseJson } from './nesting.js';
 import { locateParseError } from './parse-error.js';
-import { firstInvalidUtf8, invalidUtf8Message, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
+import { invalidUtf8Fault, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -40,7 +46,7 @@ export const hintText: Record<ParseHint, string> = {
   // Several such values one after another (what `jq .` writes) are no .json document either: the
   // first advice alone led to --input json, whose own advice led back here.
   pretty: ' (a JSON value spread over several lines? check the file with --input json; several of them one after another: make them one a line with jq -c .)',
-  prefix: ' (a log line with a prefix before its JSON? --extract finds the object in it)',
+  prefix: ' (log lines with a prefix before their JSON? --extract finds the object in each line)',
 };
 
 export class NdjsonFramer {
@@ -58,6 +64,17 @@ export class NdjsonFramer {
    * failing lines are not searched again (a log of 300k prefixed lines searched every one: 2x).
    */
   private hinted = false;
+  /** A parse error was framed: only the first one's line is searched for the prefix hint. */
+  private errorSeen = false;
+  /**
+   * Spec section 8.8: the input's first 100 non-blank lines are looked at (until a verdict), and
+   * those of them that fail in a prefix, before a candidate object later on the line, counted
+   * (failsInPrefix); more than half of them such, and the input's first parse error says to use
+   * --extract. (Its first line is often no JSON at all: Claude Desktop's "Initializing server...".)
+   */
+  private looking: boolean;
+  private looked = 0;
+  private failedInPrefix = 0;
 
   /** Lines ended so far; for a byte range of a file, how many lines it holds. */
   get lineCount(): number {
@@ -74,8 +91,13 @@ export class NdjsonFramer {
   /** The input's encoding before decoding, when it was not UTF-8. */
   private readonly decodedFrom: DecodedFrom | undefined;
 
-  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean; windowBytes?: number; decodedFrom?: DecodedFrom } = {}) {
+  /**
+   * `inputStart` false: a later byte range of a file, whose lines are not the input's first 100 (its
+   * first parse error may still be the input's: the run decides, src/run.ts).
+   */
+  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean; windowBytes?: number; decodedFrom?: DecodedFrom; inputStart?: boolean } = {}) {
     this.decodedFrom = options.decodedFrom;
+    this.looking = !options.extract && options.inputStart !== false;
     this.maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
     this.windowBytes = options.windowBytes ?? defaultWindowBytes;
     this.extract = options.extract ?? false;
@@ -155,6 +177,16 @@ export class NdjsonFramer {
       this.flushCarry(out);
       this.unterminated = false;
     }
+    // An input of fewer than 100 non-blank lines: more than half of those it has.
+    if (this.looking && this.failedInPrefix * 2 > this.looked) out.hintFirstError?.('prefix');
+    this.looking = false;
+  }
+
+  /** One more non-blank line of the input's first 100, when still looking. */
+  private look(): void {
+    if (!this.looking) return;
+    if (this.looked === 100) this.looking = false;
+    else this.looked++;
   }
 
   private hold(part: Buffer): void {
@@ -179,7 +211,11 @@ export class NdjsonFramer {
 
   private flushCarry(out: FramedSink): void {
     if (this.oversize) {
-      if (!this.oversizeBlank) out.push({ kind: 'unparseable', line: this.lines, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes): raise it to read the line` });
+      if (!this.oversizeBlank) {
+        this.look();
+        this.errorSeen = true;
+        out.push({ kind: 'unparseable', line: this.lines, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes): raise it to read the line` });
+      }
     } else {
       const bytes = this.carry.length === 1 ? this.carry[0]! : Buffer.concat(this.carry, this.carryBytes);
       this.frameLine(bytes, 0, bytes.length, out);
@@ -197,25 +233,31 @@ export class NdjsonFramer {
     const line = this.lines;
     if (end > start && bytes[end - 1] === CR) end--, to--;
     if (end - start > this.maxLineBytes && !isBlank(bytes, start, end)) {
+      this.look();
+      this.errorSeen = true;
       out.push({ kind: 'unparseable', line, column: 1, message: `line is longer than --max-line-bytes (${this.maxLineBytes} bytes): raise it to read the line` });
       return;
     }
     if (isBlank(bytes, start, end)) return;
+    this.look();
     const text = window === undefined ? bytes.toString('utf8', start, end) : window.slice(from, to);
     // Decoding replaces bad bytes with U+FFFD; only then is the (rarer) exact check worth its pass.
     if (window === undefined && text.includes('\uFFFD')) {
       const content = bytes.subarray(start, end);
       if (!isUtf8(content)) {
-        const { index, column } = firstInvalidUtf8(content);
-        out.push({ kind: 'unparseable', line, column, message: invalidUtf8Message(content, index, this.decodedFrom), text: content.toString('latin1') });
+        const { column, message } = invalidUtf8Fault(content, this.decodedFrom);
+        this.errorSeen = true;
+        out.push({ kind: 'unparseable', line, column, message, text: content.toString('latin1') });
         return;
       }
     }
     if (this.extract) {
       const extracted = extractObject(text, this.quote);
       // Wrapping `log` is the object after a prefix (spec section 3); a line that is one alone is bare.
-      if (extracted.kind === 'value') out.push({ kind: 'value', line, value: extracted.value, extracted: extracted.prefixed });
-      else if (extracted.kind === 'noise') out.push({ kind: 'noise', line });
+      if (extracted.kind === 'value') {
+        const pairingKey = extracted.prefixed ? serverTag(text.slice(0, extracted.at)) : undefined;
+        out.push({ kind: 'value', line, value: extracted.value, extracted: extracted.prefixed, ...(pairingKey !== undefined && { pairingKey }) });
+      } else if (extracted.kind === 'noise') out.push({ kind: 'noise', line });
       else out.push({ kind: 'unparseable', line, column: extracted.failure.offset + 1, message: extracted.failure.message, text });
       return;
     }
@@ -226,6 +268,13 @@ export class NdjsonFramer {
       // A string of the line's own: a message quoting a slice of the window would keep it alive.
       const own = window === undefined ? text : bytes.toString('utf8', start, end);
       const failure = locateParseError(own, error, this.quote);
+      const firstError = !this.errorSeen;
+      this.errorSeen = true;
+      if (this.looking && own.length <= 64 * 1024 && failsInPrefix(own, failure.offset) && ++this.failedInPrefix * 2 > 100) {
+        // More than half of the first 100 non-blank lines, whatever the rest hold.
+        this.looking = false;
+        out.hintFirstError?.('prefix');
+      }
       // What a crashed writer leaves: the last record stops mid-value, with no line break after it.
       if (this.unterminated && failure.atEnd) {
         out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: `${failure.message} ${cutOffText}`, text: own });
@@ -233,7 +282,7 @@ export class NdjsonFramer {
       }
       // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off
       // one. Which hinted line is the input's first is decided later: a file may be framed in parts.
-      const hint = this.hinted ? undefined : parseHint(own, failure.atEnd);
+      const hint = this.hinted ? undefined : parseHint(own, failure.atEnd, firstError);
       if (hint) this.hinted = true;
       out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: failure.message, text: own, ...(hint && { hint }) });
       return;
@@ -251,13 +300,31 @@ function isBlank(bytes: Buffer, start: number, end: number): boolean {
   return true;
 }
 
+const candidate = /\{[ \t]*"/;
+
+/**
+ * The line failed in a prefix, before a candidate object later on it (`{"`, or `{` + blanks + `"`,
+ * spec section 8.7). Spec section 8.8 says "at column 1"; a timestamp fails a little later (the year
+ * parses as a number: column 5), and is as much a prefix. A line that opens a container is JSON gone
+ * wrong, not a prefix.
+ */
+function failsInPrefix(line: string, offset: number): boolean {
+  const first = line.trimStart()[0];
+  if (first === '{' || first === '[' || first === '\u001e') return false;
+  const found = candidate.exec(line);
+  return found !== null && offset < found.index;
+}
+
 /**
  * `2026-07-01T10:15:02Z INFO result {"ok":true}` in a .log file failed as "unexpected text after the
  * JSON value, found "-0"": the year parsed as a number. Asked only of lines JSON.parse rejected, and
- * of log-line sizes: the search may parse the rest of the line from each of 64 `{"`.
+ * of log-line sizes: the search may parse the rest of the line from each of 64 `{"`. The prefix hint
+ * is the input's first parse error's only (spec section 8.8); the run's own count of its first lines
+ * gives it otherwise.
  */
-function parseHint(line: string, atEnd: boolean): ParseHint | undefined {
+function parseHint(line: string, atEnd: boolean, firstError: boolean): ParseHint | undefined {
   if (atEnd && /[{[,:]\s*$/.test(line)) return 'pretty';
+  if (!firstError) return undefined;
   const first = line.trimStart()[0];
   // A record separator (jq --seq) before the object has a message of its own.
   return first !== '{' && first !== '[' && first !== '\u001e' && line.length <= 64 * 1024 && extractObject(line, false).kind === 'value' ? 'prefix' : undefined;

@@ -5,6 +5,7 @@ import type { printParseErrorCode } from 'jsonc-parser';
 import { loadJsoncParser } from '../lazy.js';
 import { NestingError } from './nesting.js';
 import { Uint32List } from './uint32-list.js';
+import { utf16WithoutBom } from './utf8.js';
 
 export interface ParseFailure {
   /** Offset in UTF-16 code units from the start of the text. */
@@ -54,7 +55,9 @@ export function locateParseError(text: string, error: unknown, quote = true): Pa
     else if (token.startsWith('\u001e') && found.offset === text.length - text.trimStart().length)
       message = 'unexpected record separator (U+001E): a JSON text sequence (RFC 7464, jq --seq)? Records are one a line without it: drop --seq, or strip it with tr -d \'\\036\'';
     // What UTF-16 without its byte order mark reads as: every other byte a NUL.
-    else if (token.startsWith('\u0000') && isUtf16Shaped(text, found.offset)) message = `unexpected NUL (U+0000): UTF-16 without a byte order mark? It is read as UTF-16 only after one: save the file as UTF-8, or as UTF-16 with a BOM`;
+    else if (token.startsWith('\u0000') && isUtf16Shaped(text, found.offset)) message = utf16WithoutBom;
+    // What Python's repr and hand-written JSON put in place of a string (spec section 8.12).
+    else if (token.startsWith("'")) message = quote ? `${singleQuotes}, found ${JSON.stringify(token)}` : singleQuotes;
     else if (found.code === 1 && token !== '') message = quote ? `unexpected ${JSON.stringify(token)}` : base;
     else if (atEnd) message = `unexpected end of input: ${base}`;
     else if (token !== '' && quote) message = `${base}, found ${JSON.stringify(token)}`;
@@ -66,6 +69,8 @@ export function locateParseError(text: string, error: unknown, quote = true): Pa
   }
   return fromV8(text, error);
 }
+
+const singleQuotes = 'JSON strings and member names take double quotes';
 
 // jsonc-parser's SyntaxKind, ScanError and ParseErrorCode: const enums, which an isolated module
 // cannot read from its declarations (a test holds these to the package's values).

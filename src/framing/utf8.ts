@@ -18,6 +18,38 @@ export function firstInvalidUtf8(bytes: Uint8Array): { index: number; column: nu
   return { index, column };
 }
 
+/** What UTF-16 without its byte order mark reads as (parse-error.ts names it too, of ASCII text). */
+export const utf16WithoutBom = 'unexpected NUL (U+0000): UTF-16 without a byte order mark? It is read as UTF-16 only after one: save the file as UTF-8, or as UTF-16 with a BOM';
+
+/**
+ * Why `bytes` (which isUtf8 refused) are no UTF-8, and where: UTF-16 without a byte order mark is
+ * told by its NUL bytes (spec section 8.12), whatever characters it holds: its first non-ASCII
+ * character was reported as a bad UTF-8 byte, a word of no help. It is not decoded: a BOM says
+ * what a file is, a guess does not.
+ */
+export function invalidUtf8Fault(bytes: Uint8Array, from?: DecodedFrom): { index: number; column: number; message: string } {
+  const nul = from ? -1 : utf16Nul(bytes);
+  if (nul !== -1) return { index: nul, column: Buffer.from(bytes.buffer, bytes.byteOffset, nul).toString('utf8').length + 1, message: utf16WithoutBom };
+  const { index, column } = firstInvalidUtf8(bytes);
+  return { index, column, message: invalidUtf8Message(bytes, index, from) };
+}
+
+/**
+ * The first NUL of text whose first 16 pairs of bytes hold a NUL on one side in at least half of
+ * them (the high byte of each ASCII character: JSON's punctuation and member names), or -1.
+ */
+function utf16Nul(bytes: Uint8Array): number {
+  const end = Math.min(bytes.length, 32) & ~1;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < end; i += 2) {
+    if (bytes[i] === 0) even++;
+    if (bytes[i + 1] === 0) odd++;
+  }
+  const pairs = end / 2;
+  return pairs > 0 && 2 * Math.max(even, odd) >= pairs ? bytes.indexOf(0) : -1;
+}
+
 /** The encoding an input was decoded from into the UTF-8 framing reads, when it was not UTF-8. */
 export type DecodedFrom = 'UTF-16LE' | 'UTF-16BE';
 

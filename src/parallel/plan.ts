@@ -92,10 +92,11 @@ export function planUnits(sources: readonly InputSource[], jobs: number, input: 
       sizes.push(0);
       continue;
     }
-    const size = jobs >= 2 && framingFor(source.path, input) === 'ndjson' ? sizeOf(source.path) : undefined;
+    // A zip's entry and a bundle's file are never split: a bundle is one unit of work (spec section 8.2).
+    const size = jobs >= 2 && framingFor(source.entry ?? source.path, input) === 'ndjson' ? sizeOf(source.path) : undefined;
     if (size === undefined) unknown.push(units.length);
     bytes += size ?? 0;
-    if (size === undefined || size < splitThreshold) {
+    if (size === undefined || size < splitThreshold || source.entry !== undefined || source.bundle !== undefined) {
       units.push({ source });
       sizes.push(size ?? 0);
       continue;

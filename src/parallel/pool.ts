@@ -79,7 +79,9 @@ function batches(units: readonly Unit[], sizes: readonly number[]): WorkerReques
   let bytes = 0;
   units.forEach((unit, index) => {
     const size = sizes[index] ?? 0;
-    if (!current || current.units.length >= batchUnits || bytes + size > batchBytes) {
+    // A bundle (folder or zip, spec section 8.2) is one unit of work: its files go in one batch.
+    const inBundle = unit.source.unit !== undefined && current?.units.at(-1)?.source.unit === unit.source.unit;
+    if (!current || (!inBundle && (current.units.length >= batchUnits || bytes + size > batchBytes))) {
       current = { first: index, units: [] };
       out.push(current);
       bytes = 0;

@@ -13,6 +13,8 @@ import { loadFastGlob, loadGlobby, loadMicromatch } from '../lazy.js';
 import { underWorkingDirectory } from '../paths.js';
 import type { InputFailure } from '../types.js';
 import { byCodePoint } from '../findings/order.js';
+import { inBundlesAndZips } from './bundle-inputs.js';
+import type { BundleMembership } from './bundles.js';
 
 export interface InputSource {
   /** The name used in reports. */
@@ -24,10 +26,17 @@ export interface InputSource {
    * open or read may wait for a writer. Walks find regular files only, so only a named input is one.
    */
   special?: true;
+  /** An entry of the zip at `path` (spec section 8.2): read out of the archive, named `<zip>!/<entry>`. */
+  entry?: string;
+  /** The unit `--shard` deals out, when not the source alone: its bundle folder, or its zip. */
+  unit?: string;
+  /** The evidence bundle it belongs to. */
+  bundle?: BundleMembership;
 }
 
 export const searchedExtensions = ['json', 'jsonl', 'ndjson', 'log'];
-const folderPattern = `**/*.{${searchedExtensions.join(',')}}{,.gz}`;
+// Zips too, read when they hold an evidence bundle (spec section 8.2).
+const folderPattern = `**/*.{{${searchedExtensions.join(',')}}{,.gz},zip}`;
 
 function toSlashes(path: string): string {
   return path.replaceAll('\\', '/');
@@ -153,6 +162,8 @@ interface Expanded {
   searched: boolean;
   /** Folders under the argument that could not be listed: the rest of it is still checked. */
   failures?: InputFailure[];
+  /** The folder walked: a bundle around a file found in it is looked for up to here. */
+  root?: string;
 }
 
 async function expandOne(arg: string, stdinName: string): Promise<Expanded | InputFailure> {
@@ -177,7 +188,7 @@ async function expandOne(arg: string, stdinName: string): Promise<Expanded | Inp
       const name = `${base}/${inFolder}`;
       return { source: { name, path: name }, key: `${folder}${sep}${sep === '/' ? inFolder : inFolder.replaceAll('/', sep)}` };
     });
-    return { files: listed, searched: true, failures: walked.failures };
+    return { files: listed, searched: true, failures: walked.failures, root: folder };
   }
   if (info) {
     const file = found(asGiven, path);
@@ -468,9 +479,11 @@ export function refuseArgumentMistakes(args: readonly string[]): void {
  * envelope, and a report written into the folder on the next run), and a file named as an input
  * that the run would write is refused before anything is read.
  */
-export async function expandInputs(args: readonly string[], stdinName = '-', own: readonly OwnFile[] = []): Promise<{ sources: InputSource[]; failures: InputFailure[] }> {
+export async function expandInputs(args: readonly string[], stdinName = '-', own: readonly OwnFile[] = []): Promise<{ sources: InputSource[]; failures: InputFailure[]; notes: string[] }> {
   const sources: InputSource[] = [];
   const failures: InputFailure[] = [];
+  const notes: string[] = [];
+  const bundles = inBundlesAndZips();
   const seen = new Set<string>();
   refuseArgumentMistakes(args);
   const exclusions = args.filter(isExclusion);
@@ -504,6 +517,7 @@ export async function expandInputs(args: readonly string[], stdinName = '-', own
     } else if (owned && files[0]?.source.path !== undefined) {
       refuseOverwrite(files[0].source.name, files[0].source.path, owned);
     }
+    files = await bundles.expand(files, result.searched, result.root, failures, notes);
     for (const { source, key } of files) {
       if (seen.has(key)) continue;
       seen.add(key);
@@ -511,5 +525,5 @@ export async function expandInputs(args: readonly string[], stdinName = '-', own
     }
   }
   refuseStdinTwin(sources, stdinName);
-  return { sources, failures };
+  return { sources, failures, notes };
 }

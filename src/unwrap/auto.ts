@@ -5,8 +5,10 @@
 import { isRuleId } from '../checks/catalog.js';
 import { ruleFinding, type CheckContext } from '../checks/check-envelope.js';
 import { has, isObject, quote, shorten, stringMember, type JsonObject } from '../checks/envelope.js';
+import { isMemberlessObject } from '../checks/envelope-members.js';
 import type { RecordFinding, RuleId, Wrapping } from '../types.js';
 import { isCallToolResult, unwrapCallToolResult } from './mcp.js';
+import { isJsonRpcPayload, namedRequest, OrderPairing, type LeftOpen } from './order-pairing.js';
 import type { FramedValue, LateFinding, Unwrapped, Unwrapper } from './types.js';
 
 /** What a second response to an id says of the request it already answered. */
@@ -268,6 +270,13 @@ function idKey(id: unknown): string | number | undefined {
 const looksLikeToolResult = (result: unknown): boolean => isObject(result) && (Array.isArray(result['content']) || has(result, 'structuredContent'));
 
 /**
+ * A result that is a tool outcome when no request says whose it is (spec section 8.9): a log with its
+ * requests filtered out still has its tool results checked, and a `resources/list` or `initialize`
+ * answer is not one.
+ */
+const shapedAsToolOutcome = (result: unknown): boolean => isObject(result) && (has(result, 'content') || has(result, 'structuredContent') || has(result, 'ok'));
+
+/**
  * An object that is neither a CallToolResult nor an envelope: ping's `{}`, roots/list's roots. Only
  * such a result goes to another method's request before a tool call: a JSON-RPC error (a timed-out
  * tool call) or a broken tool answer (an envelope with no content array) took the ping's place, and
@@ -289,6 +298,8 @@ interface Where {
    * one's answer went to the other's tool), '' when there is none.
    */
   pairing: string | number | boolean;
+  /** The id-less request this transcript response answers by order (spec section 8.1); set on transcript lines only. */
+  byOrder?: Answered | undefined;
 }
 
 const truncationKey = 'truncated';
@@ -384,6 +395,9 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
   let lastUnreadable = before.lastUnreadable;
   let mark: UnreadableMark = { before: unreadableCount, firstAfter: undefined };
   let markTaken = false;
+  const order = new OrderPairing<Request>();
+  /** The line of the input's first request (spec section 8.9: no response is unpaired before one). */
+  let firstRequestLine: number | undefined;
 
   const finding = (rule: RuleId, message: string, pointer?: string): RecordFinding[] => {
     const made = ruleFinding(context, rule, { message, ...(pointer !== undefined && { pointer }) });
@@ -422,8 +436,9 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     return unreadableCount === 1 ? `, unless line ${lastUnreadable}, which could not be read, holds it` : `, unless one of the ${unreadableCount} lines before it that could not be read (the last: line ${lastUnreadable}) holds it`;
   }
 
-  function unlessUnreadableAfter(seen: UnreadableMark): string {
-    const after = unreadableCount - seen.before;
+  /** `until`: the unreadable lines counted when the request could no longer be answered. */
+  function unlessUnreadableAfter(seen: UnreadableMark, until = unreadableCount): string {
+    const after = until - seen.before;
     if (after === 0) return '';
     return after === 1 ? `, unless line ${seen.firstAfter}, which could not be read, holds its answer` : `, unless one of the ${after} lines after it that could not be read (from line ${seen.firstAfter}) holds its answer`;
   }
@@ -444,6 +459,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     if (!isResponse && has(message, 'method')) {
       const method = methodText(message['method']);
       if (key !== undefined) {
+        firstRequestLine ??= where.line;
         const params = message['params'];
         const tool = method === 'tools/call' && isObject(params) ? stringMember(params, 'name') : undefined;
         const request: Request = { method, tool, line: where.line, entry: where.entry, transcript: where.inTranscript, unreadable: mark };
@@ -461,6 +477,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       }
       return { kind: 'skipped', findings: [] };
     }
+    if (where.byOrder !== undefined) return answeredByOrder(message, where, where.byOrder, key, isError, isResponse);
 
     const result = message['result'];
     const state = key === undefined ? undefined : (requests.get(key) ?? session.answered?.get(key));
@@ -474,7 +491,10 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     else if (open === 0) request = state.answered ?? undefined;
     else if (open === 1 && !state.guessed) request = answerOf(state, true, false, isError);
     else request = answerOf(state, isError || !answersOtherMethod(result), !isError && looksLikeToolResult(result), isError);
-    const duplicate = state !== undefined && open === 0;
+    // Spec section 8.9: a duplicate only of an answer to a request the input holds. Responses to an id
+    // no request had (a slot of responses only, answered null) are each unpaired: a log whose
+    // requests were filtered out reuses ids at every restart and poll.
+    const duplicate = state !== undefined && open === 0 && !(slot !== undefined && slot.answered === null);
     if (slot && open > 0) {
       slot.answered = request;
       if (request !== undefined && key !== undefined && openCount(slot) === 0) {
@@ -483,13 +503,14 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
         else requests.set(key, request);
       }
     }
-    // A response without a request leaves a slot, so that a second response to its id is still a duplicate.
+    // A response without a request leaves a slot, so that a second response to its id is unpaired too.
     else if (state === undefined && key !== undefined) requests.set(key, newSlot(null));
     const findings: RecordFinding[] = [];
     // A slot of responses only (answered null, nothing open): a second response to an id no request
-    // had is as unpaired as the first (spec: "no request of the same id before it"), and a duplicate too.
+    // had is as unpaired as the first (spec: "no request of the same id before it"). Only once the
+    // input has held a request (spec section 8.9): before one, the requests were filtered out.
     const unpaired = state === undefined || (slot !== undefined && open === 0 && slot.answered === null);
-    if (unpaired && where.inTranscript) {
+    if (unpaired && where.inTranscript && firstRequestLine !== undefined && firstRequestLine < where.line) {
       // A null (or missing, or container) id can never be a request's: it is as unpaired as an id
       // no request had, where it used to pass without a word.
       const said =
@@ -516,7 +537,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       findings.push(...finding('not-an-envelope', `${what} holds no envelope`));
       return noEnvelope(where, wrapping, request?.tool, findings);
     }
-    const isToolOutcome = request ? request.method === 'tools/call' : looksLikeToolResult(result);
+    const isToolOutcome = request ? request.method === 'tools/call' : shapedAsToolOutcome(result);
     if (duplicate) {
       findings.push(...finding('duplicate-response', secondResponse()));
       // A second tools/list or initialize answer is no tool response: as with a second error, its
@@ -526,6 +547,40 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       return { kind: 'skipped', wrapping, findings };
     }
     return mcpRecord(result, where, wrapping, request?.tool, findings);
+  }
+
+  /**
+   * A transcript response that answers, by order, the id-less request before it (spec section 8.1):
+   * never unpaired, nor a duplicate. Its id, unless a JSON-RPC request holds it, is then answered, so
+   * that a later response to it is a duplicate as any other.
+   */
+  function answeredByOrder(message: JsonObject, where: Where, request: Answered, key: string | number | undefined, isError: boolean, isResponse: boolean): Unwrapped {
+    const wrapping = wrappingOf(where, 'jsonrpc');
+    if (key !== undefined) {
+      const session = sessionOf(where.pairing);
+      const { requests } = session;
+      if (!requests.has(key) && session.answered?.get(key) === undefined) {
+        // Held as a JSON-RPC request's answered id is: in the table of small ids once the Map is large.
+        if (session.answered === undefined && requests.size >= tableFrom) session.answered = new AnsweredIds(kinds);
+        if (!session.answered?.add(key, request, requests.size)) requests.set(key, request);
+      }
+    }
+    if (isError) return { kind: 'skipped', protocolError: true, wrapping, findings: [] };
+    if (!isResponse) {
+      const what = has(message, 'error') ? 'a JSON-RPC response with "error": null and no result' : 'a JSON-RPC message with neither method, result nor error';
+      return noEnvelope(where, wrapping, request.tool, finding('not-an-envelope', `${what} holds no envelope`));
+    }
+    if (request.method !== 'tools/call') return { kind: 'skipped', wrapping, findings: [] };
+    return mcpRecord(message['result'], where, wrapping, request.tool);
+  }
+
+  /** A transcript request whose payload is no JSON-RPC message (MCEC's `{name, arguments}`): the next line of its session answers it. */
+  function waitForAnswer(lineMethod: unknown, payload: unknown, where: Where): void {
+    sawJsonRpc = true;
+    firstRequestLine ??= where.line;
+    const { method, tool } = namedRequest(lineMethod, payload);
+    order.wait(where.pairing, { method, tool, line: where.line, entry: where.entry, transcript: true, unreadable: mark });
+    markTaken = true;
   }
 
   function recognise(value: unknown, where: Where): Unwrapped {
@@ -539,35 +594,56 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
         const sessionId = stringMember(value, 'sessionId');
         const given = value['sessionId'];
         const pairing = sessionId ?? (typeof given === 'number' || typeof given === 'boolean' ? given : '');
-        // Recognised in turn whatever it is and whichever its direction, as an object payload
-        // always was (spec section 7): a non-object is a bare envelope, a schema-invalid record.
-        return recognise(value['payload'], { line: where.line, entry: where.entry, extracted: where.extracted, inTranscript: true, sessionId, pairing });
+        const payload = value['payload'];
+        const direction = value['direction'];
+        const byOrder = order.settle(pairing, direction === 'response', where.line, unreadableCount);
+        const inner: Where = { line: where.line, entry: where.entry, extracted: where.extracted, inTranscript: true, sessionId, pairing, byOrder };
+        // A request line is never a record (spec section 8.1); one without a JSON-RPC payload is
+        // answered by order, whatever its payload holds.
+        if (direction === 'request' && !isJsonRpcPayload(payload)) {
+          waitForAnswer(value['method'], payload, inner);
+          return { kind: 'skipped', wrapping: 'transcript', findings: [] };
+        }
+        // Recognised in turn whatever it is, as an object payload always was (spec section 7): a
+        // non-object is a bare envelope, a schema-invalid record.
+        return recognise(payload, inner);
       }
       if (has(value, 'jsonrpc')) return jsonRpc(value, where);
-      if (isCallToolResult(value)) return mcpRecord(value, where, wrappingOf(where, 'mcp'));
+      if (isCallToolResult(value)) return mcpRecord(value, where, wrappingOf(where, 'mcp'), where.byOrder?.tool);
       // A report or baseline of an earlier run, written into the folder it checked: not a tool
       // outcome (`check evidence/` failed on evidence/report.json, "missing required property ok").
-      if (!where.inTranscript && isOwnArtifact(value)) return { kind: 'skipped', findings: [] };
+      if (!where.inTranscript && isOwnArtifact(value)) return { kind: 'skipped', own: true, findings: [] };
+      // Spec section 8.4: a log's own JSON lines (a server's structured log inside a client's) are
+      // no tool results; extracted, an object with no envelope member is noise.
+      if (where.extracted && !where.inTranscript && isMemberlessObject(value)) return { kind: 'skipped', findings: [] };
     }
     return {
       kind: 'record',
       envelope: value,
       hasEnvelope: true,
       wrapping: where.inTranscript ? 'transcript' : where.extracted ? 'log' : 'bare',
-      tool: undefined,
+      tool: where.byOrder?.tool,
       sessionId: where.sessionId,
       findings: noFindings,
     };
   }
 
+  /** Why an id-less request went unanswered: the next line of its session, and lines that could not be read. */
+  function leftOpenSaid({ request, next, nextIsResponse, unreadableUntil }: LeftOpen<Request>): string {
+    const unless = unlessUnreadableAfter(request.unreadable, unreadableUntil);
+    // After it, only lines that could not be read: the usual "unless" alone says it.
+    const why = next === undefined ? (unless === '' ? ': no line of its session follows it' : '') : nextIsResponse ? '' : `: the next line of its session, line ${next}, is no response`;
+    return why + unless;
+  }
+
   return {
-    unwrap: ({ value, line, extracted }: FramedValue) => {
+    unwrap: ({ value, line, extracted, pairingKey }: FramedValue) => {
       const entry = entries++;
       // The common case first, as in AutoUnwrapper.
       if (isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
         return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
       }
-      return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: '' });
+      return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: pairingKey ?? '' });
     },
     unreadable(line: number) {
       unreadableCount++;
@@ -580,7 +656,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     },
     paired: () => sawJsonRpc,
     *finish() {
-      const unanswered: Request[] = [];
+      const unanswered: { request: Request; left?: LeftOpen<Request> }[] = [];
       // Plain loops: a generator and a spread per id cost a 200k-call transcript ~140 ms here.
       for (const { requests } of sessions.values()) {
         for (const slot of requests.values()) {
@@ -589,15 +665,17 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
           for (const request of open.slice(slot.cancels)) {
             if (!request.transcript) continue;
             if (truncatedAt !== undefined && request.entry < truncatedAt) continue;
-            unanswered.push(request);
+            unanswered.push({ request });
           }
         }
       }
+      order.finish(unreadableCount);
+      for (const left of order.left) if (truncatedAt === undefined || left.request.entry >= truncatedAt) unanswered.push({ request: left.request, left });
       // In the order the requests came, not the Map's: an id answered leaves it, and comes back at
       // its end when asked again. Findings of one line (a `.json` array on one line) keep this order.
-      unanswered.sort((a, b) => a.entry - b.entry);
-      for (const request of unanswered) {
-        const [made] = finding('unanswered-request', `${shorten(request.tool ?? request.method)} request is never answered in this transcript${unlessUnreadableAfter(request.unreadable)}`);
+      unanswered.sort((a, b) => a.request.entry - b.request.entry);
+      for (const { request, left } of unanswered) {
+        const [made] = finding('unanswered-request', `${shorten(request.tool ?? request.method)} request is never answered in this transcript${left ? leftOpenSaid(left) : unlessUnreadableAfter(request.unreadable)}`);
         if (made) yield { line: request.line, finding: made, ...(request.tool !== undefined && { tool: request.tool }), wrapping: 'transcript' };
       }
     },

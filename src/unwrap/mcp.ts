@@ -4,7 +4,9 @@
 import { childPointer, has, holdsJsonObject, isObject, quote, type JsonObject } from '../checks/envelope.js';
 import type { RuleReport } from '../checks/rules/rule.js';
 import { redactPointer, withheld } from '../redact.js';
+import { LineIndex } from '../framing/line-index.js';
 import { NestingError, parseJson } from '../framing/nesting.js';
+import { locateParseError } from '../framing/parse-error.js';
 import type { RuleId } from '../types.js';
 
 export interface McpFinding extends RuleReport {
@@ -23,7 +25,17 @@ interface TextSearch {
   instead: string;
 }
 
-function envelopeFromText(content: unknown): TextSearch {
+/**
+ * Why a text block is not JSON and where in its text (spec section 8.12): the block's own place, as
+ * a line's parse error names its column. Its text quoted only without --redact (a tool's output).
+ */
+function notJson(text: string, error: unknown, redact: boolean): string {
+  const failure = locateParseError(text, error, !redact);
+  const { line, column } = new LineIndex(text).position(failure.offset);
+  return `its text block is not JSON (${failure.message}, at ${line === 1 ? '' : `line ${line}, `}column ${column} of its text)`;
+}
+
+function envelopeFromText(content: unknown, redact: boolean): TextSearch {
   if (!Array.isArray(content)) return { instead: 'it has no content array' };
   let instead: string | undefined;
   // Backwards: the last text block that holds an envelope wins (spec section 7).
@@ -36,13 +48,13 @@ function envelopeFromText(content: unknown): TextSearch {
       instead ??= `its text block has no text string (text is ${has(block, 'text') ? withArticle(kindOf(text)) : 'missing'})`;
       continue;
     }
-    instead ??= 'its text block is not JSON';
     let parsed: unknown;
     try {
       parsed = parseJson(text);
     } catch (error) {
       // Refused before it was read (nesting.ts): it may be JSON, only too deep or too large to read.
       if (error instanceof NestingError) instead = `its text block is ${error.message}`;
+      else instead ??= notJson(text, error, redact);
       continue;
     }
     if (isObject(parsed) && has(parsed, 'ok')) return { envelope: parsed, instead: '' };
@@ -141,7 +153,7 @@ export function unwrapCallToolResult(result: unknown, redact = false): McpUnwrap
   if (!isObject(result)) {
     return { found: false, findings: [{ rule: 'not-an-envelope', message: `the tool response holds no envelope: its result is ${withArticle(kindOf(result))}, not a CallToolResult` }] };
   }
-  const fromText = envelopeFromText(result['content']);
+  const fromText = envelopeFromText(result['content'], redact);
   const structured = has(result, 'structuredContent') ? result['structuredContent'] : undefined;
   const structuredEnvelope = isObject(structured) && has(structured, 'ok') ? structured : undefined;
   const envelope = fromText.envelope ?? structuredEnvelope;

@@ -18,6 +18,8 @@ export type Unwrapped =
       kind: 'skipped';
       protocolError?: boolean;
       truncated?: boolean;
+      /** A report or baseline of mcec-result's own: not a log that holds no tool result (spec section 8.5). */
+      own?: boolean;
       findings: RecordFinding[];
       /** The line's wrapping, which its findings carry (spec section 6: omitted only when it does not apply). */
       wrapping?: Wrapping;
@@ -36,6 +38,8 @@ export interface FramedValue {
   line: number;
   /** Found inside a prefixed log line by --extract. */
   extracted?: boolean;
+  /** The server a log line speaks for (Claude Desktop's `[odoo]`): lines pair within it. */
+  pairingKey?: string;
 }
 
 /** One per input: wrappers that pair lines (transcripts) keep their state here. */
