@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
 import { ruleCatalog } from '../src/index.js';
@@ -276,5 +277,40 @@ describe('docs/report-format.md', () => {
     expect(real.findings).toEqual(expect.arrayContaining(shown.findings));
     expect(real.findings.length - shown.findings.length).toBe(3);
     expect({ ...shown, findings: [] }).toEqual({ ...real, findings: [] });
+  });
+});
+
+describe('docs/cli.md', () => {
+  it('every example runs as written: its exit status, and the inputs it reads', () => {
+    const dir = workdir({
+      evidence: 'fixtures/field/bundles/evidence',
+      'runs/agent-run.jsonl': 'fixtures/samples/agent-run-2026-07-01.jsonl',
+      'runs/archive/old.jsonl': 'fixtures/samples/legacy-server.ndjson',
+      'nightly.json': 'fixtures/samples/nightly-smoke.json',
+    });
+    writeFileSync(join(dir, 'old-run.jsonl.gz'), gzipSync(readFileSync(join(repoRoot, 'fixtures/samples/legacy-server.ndjson'))));
+    writeFileSync(join(dir, 'team-codes.json'), JSON.stringify({ warningCodes: ['ocr-low-confidence'] }));
+    const skipped = 'mcec-result: evidence/20260701-101502-5f19c9c01a3f.zip skipped: the bundle folder evidence/20260701-101502-5f19c9c01a3f beside it holds the same files (name the zip to check it too)\n';
+    const expected: [command: string, status: number, verdict: RegExp | undefined][] = [
+      ['mcec-result check evidence/', 0, /^✔ no problems in 6 inputs$/m],
+      ["mcec-result check 'runs/**/*.jsonl' nightly.json", 1, / in 3 inputs$/m],
+      ["mcec-result check runs/ '!runs/archive/**'", 1, / in 1 input$/m],
+      ['mcec-result check --format json evidence/ > report.json', 0, undefined],
+      ['zcat old-run.jsonl.gz | mcec-result check --stdin-filename old-run.jsonl -', 1, /^old-run\.jsonl:2 /m],
+      ['mcec-result check --shard 1/2 -f json=part-1.json evidence/', 0, undefined],
+      ['mcec-result check --shard 2/2 -f json=part-2.json evidence/', 0, undefined],
+      ['mcec-result merge part-1.json part-2.json -f human -f sarif=mcec.sarif', 0, /^✔ no problems in 6 inputs$/m],
+      ['mcec-result explain stale-element', 0, /stale-element/],
+      ['mcec-result explain result-on-failure', 0, /result-on-failure/],
+      ['mcec-result explain ocr-low-confidence --codes team-codes.json', 0, /ocr-low-confidence/],
+    ];
+    expect(commands(read('docs/cli.md'))).toEqual(expected.map(([command]) => command));
+    for (const [command, status, verdict] of expected) {
+      const run = shell(command, dir);
+      expect(run.status, command).toBe(status);
+      expect(run.stderr, command).toBe(command.includes('evidence/') && command.includes(' check ') ? skipped : '');
+      if (verdict) expect(run.stdout, command).toMatch(verdict);
+    }
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).summary.inputs).toBe(6);
   });
 });
