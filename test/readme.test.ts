@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
-import { ruleCatalog } from '../src/index.js';
+import { checkEnvelope, ruleCatalog } from '../src/index.js';
 import { binary, repoRoot, tempFiles } from './helpers/cli.js';
 
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
@@ -312,5 +312,25 @@ describe('docs/cli.md', () => {
       if (verdict) expect(run.stdout, command).toMatch(verdict);
     }
     expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).summary.inputs).toBe(6);
+  });
+});
+
+describe('docs/library.md', () => {
+  it('the first example compiles in a project that installs mcec-result, runs, and its comment is what checkEnvelope gives', () => {
+    const example = blocks(read('docs/library.md'), 'ts')[0]!;
+    const dir = tempFiles({
+      'package.json': JSON.stringify({ name: 'consumer', type: 'module', private: true }),
+      'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, skipLibCheck: true, types: [], outDir: 'out' }, files: ['example.ts'] }),
+      'example.ts': example,
+    });
+    cpSync(join(repoRoot, 'fixtures/transcripts'), join(dir, 'evidence'), { recursive: true });
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(repoRoot, join(dir, 'node_modules/mcec-result'));
+    const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    const run = spawnSync(process.execPath, ['out/example.js'], { cwd: dir, env, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('6\n');
+    expect(checkEnvelope({ ok: false, result: null })[0]).toMatchObject({ rule: 'schema', severity: 'error', message: 'ok is false, so error is required', pointer: '' });
   });
 });
