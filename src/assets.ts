@@ -24,7 +24,8 @@ export function readJsonAsset(relative: string): unknown {
   return JSON.parse(readFileSync(assetPath(relative), 'utf8'));
 }
 
-export const bundledSchemaPath = (): string => assetPath('data/agent-tool-result.schema.json');
+/** A bundled envelope schema, by its file (src/checks/schema-versions.ts names each version's). */
+export const bundledSchemaPath = (file: string): string => assetPath(file);
 export const bundledCodesPath = (): string => assetPath('data/codes.json');
 
 let version: string | undefined;

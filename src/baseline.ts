@@ -10,6 +10,7 @@ import { WriteInterrupted, standardStream, writeReportFile } from './output.js';
 import { FilteredList } from './findings/store.js';
 import { streamJson, streamedArray } from './formatters/common.js';
 import { redactPointer } from './redact.js';
+import { unversionedSchemaVersion } from './checks/schema-versions.js';
 import type { Finding, Report } from './types.js';
 
 export interface BaselineEntry {
@@ -31,7 +32,22 @@ export interface Baseline {
   tool?: string;
   /** Absent in a baseline written before: its sources are relative to the working directory of its run. */
   sources?: typeof relativeToFile;
+  /** The bundled schema version of the run that recorded it (spec section 8.3); absent: 2026-06, or a --schema run's. */
+  schemaVersion?: string;
   findings: BaselineEntry[];
+}
+
+/**
+ * The one line a run says when its schema version is not the baseline's (spec section 8.3), or
+ * undefined when they agree. A baseline without a version was recorded against 2026-06 (or a
+ * --schema file, which no version tells apart: a --schema run says nothing of such a baseline).
+ */
+export function schemaVersionNote(baseline: Baseline, path: string, runVersion: string | undefined): string | undefined {
+  if (runVersion === undefined && baseline.schemaVersion === undefined) return undefined;
+  const recorded = baseline.schemaVersion ?? unversionedSchemaVersion;
+  if (recorded === runVersion) return undefined;
+  const run = runVersion === undefined ? 'a --schema file' : `schema version ${runVersion}`;
+  return `baseline ${path} was recorded with schema version ${recorded}${baseline.schemaVersion === undefined ? ' (it names none)' : ''}, this run checks against ${run}: findings of categories only one of them has may show as new or stale`;
 }
 
 /** The folder a baseline's entries are relative to: its own, or for an older one the working directory. */
@@ -137,7 +153,7 @@ export function writtenFolder(path: string | undefined): string | undefined {
   return path === undefined || standardStream(path) !== undefined ? undefined : dirname(resolve(path));
 }
 
-export function createBaseline(findings: Iterable<Finding>, folder: string | undefined): Baseline {
+export function createBaseline(findings: Iterable<Finding>, folder: string | undefined, schemaVersion?: string): Baseline {
   const base = folder ?? process.cwd();
   const entries = new Map<string, BaselineEntry>();
   const sourceOf = sourcesKeyed(base);
@@ -149,11 +165,11 @@ export function createBaseline(findings: Iterable<Finding>, folder: string | und
     if (entry) entry.count++;
     else entries.set(key, { ...id, source, count: 1, message: finding.message });
   }
-  return baselineOf(entries, folder);
+  return baselineOf(entries, folder, schemaVersion);
 }
 
-function baselineOf(entries: Map<string, BaselineEntry>, folder: string | undefined): Baseline {
-  return { baselineVersion: 1, tool: 'mcec-result', ...(folder !== undefined && { sources: relativeToFile }), findings: [...entries.values()] };
+function baselineOf(entries: Map<string, BaselineEntry>, folder: string | undefined, schemaVersion: string | undefined): Baseline {
+  return { baselineVersion: 1, tool: 'mcec-result', ...(folder !== undefined && { sources: relativeToFile }), ...(schemaVersion !== undefined && { schemaVersion }), findings: [...entries.values()] };
 }
 
 /**
@@ -161,7 +177,7 @@ function baselineOf(entries: Map<string, BaselineEntry>, folder: string | undefi
  * A finding in two of them (a copy named twice, two runs over one file) is known as often as the
  * larger count says: the union, not the sum, which would let new copies of it pass.
  */
-export function mergeBaselines(baselines: readonly { baseline: Baseline; folder: string }[], into: string | undefined): Baseline {
+export function mergeBaselines(baselines: readonly { baseline: Baseline; folder: string; path?: string }[], into: string | undefined): Baseline {
   const base = into ?? process.cwd();
   const entries = new Map<string, BaselineEntry>();
   for (const { baseline, folder } of baselines) {
@@ -174,7 +190,17 @@ export function mergeBaselines(baselines: readonly { baseline: Baseline; folder:
       else entries.set(key, { ...entry, source });
     }
   }
-  return baselineOf(entries, into);
+  return baselineOf(entries, into, mergedSchemaVersion(baselines));
+}
+
+/** The schema version shards' baselines share; baselines of two versions are refused, naming both. */
+function mergedSchemaVersion(baselines: readonly { baseline: Baseline; path?: string }[]): string | undefined {
+  const first = baselines[0];
+  for (const { baseline, path } of baselines) {
+    const [version, firstVersion] = [baseline.schemaVersion ?? unversionedSchemaVersion, first!.baseline.schemaVersion ?? unversionedSchemaVersion];
+    if (version !== firstVersion) throw new UsageError(`merge: baseline ${path ?? ''} was recorded with schema version ${version}, ${first!.path ?? 'the first'} with ${firstVersion}: merge baselines of one schema version`);
+  }
+  return baselines.find(({ baseline }) => baseline.schemaVersion !== undefined)?.baseline.schemaVersion;
 }
 
 /**
@@ -186,9 +212,9 @@ export function baselinePieces(baseline: Baseline): Iterable<string> {
   return streamJson({ ...baseline, findings: streamedArray() }, baseline.findings);
 }
 
-export async function writeBaseline(path: string, findings: Iterable<Finding>, signal?: AbortSignal): Promise<void> {
+export async function writeBaseline(path: string, findings: Iterable<Finding>, signal?: AbortSignal, schemaVersion?: string): Promise<void> {
   try {
-    await writeReportFile(path, [baselinePieces(createBaseline(findings, writtenFolder(path)))], signal);
+    await writeReportFile(path, [baselinePieces(createBaseline(findings, writtenFolder(path), schemaVersion))], signal);
   } catch (error) {
     if (error instanceof WriteInterrupted) throw error;
     throw new UsageError(`cannot write baseline ${path}: ${describeError(error).replace(/^cannot write [^:]*: /, '')}`);

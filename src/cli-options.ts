@@ -1,6 +1,7 @@
 // Parsing of option values that commander leaves as strings. Each failure is a UsageError naming the
 // option and listing what is valid, so `--help` is rarely needed to fix it.
 import { isRuleId, unknownRule } from './checks/catalog.js';
+import { resolveSchemaVersion } from './checks/schema-versions.js';
 import { ruleSettings } from './checks/severity.js';
 import { existsSync, fstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import type { ConfigSettings, LoadedConfig, PlainSettings } from './config.js';
@@ -255,6 +256,22 @@ export interface CheckFlags extends PlainSettings {
   fromStart?: boolean;
 }
 
+/** `--schema-version NAME`: a bundled version's name or `latest`, kept as given (the report names the version it resolves to). */
+export function parseSchemaVersion(value: string): string {
+  resolveSchemaVersion(value);
+  return value;
+}
+
+/**
+ * Spec section 8.3: `--schema FILE` and `--schema-version NAME` are one setting. Both on one level
+ * (both typed, or both in one config file) cannot be what was meant; across levels the command line wins.
+ */
+export function refuseTwoSchemas(settings: Pick<PlainSettings, 'schema' | 'schemaVersion'>, where?: string): void {
+  if (settings.schema === undefined || settings.schemaVersion === undefined) return;
+  const [file, version] = where === undefined ? ['--schema', '--schema-version'] : [`${where}/schema`, `${where}/schemaVersion`];
+  throw new UsageError(`${file} ${settings.schema} and ${version} ${settings.schemaVersion} are one setting, the envelope schema (a file, or a bundled version): give one`);
+}
+
 export function parseShard(value: string): { index: number; count: number } {
   const match = /^(\d+)\/(\d+)$/.exec(value);
   const index = Number(match?.[1]);
@@ -277,7 +294,9 @@ export function mergeConfig(flags: CheckFlags, settings: ConfigSettings, fromCom
   const same = <T>(value: T) => value;
   take('format', (value) => [value].flat().map(parseFormatTarget));
   take('codes', (value) => [value].flat());
-  for (const key of ['output', 'schema', 'stdinFilename', 'baseline'] as const) take(key, same);
+  for (const key of ['output', 'stdinFilename', 'baseline'] as const) take(key, same);
+  // One setting (spec section 8.3): either typed replaces both of the config's.
+  if (!fromCommandLine('schema') && !fromCommandLine('schemaVersion')) for (const key of ['schema', 'schemaVersion'] as const) take(key, same);
   for (const key of ['strictCodes', 'extract', 'quiet', 'exitZero', 'color', 'redact', 'progress'] as const) take(key, same);
   for (const key of ['maxLineBytes', 'maxZipEntryBytes', 'maxListed', 'maxWarnings', 'jobs', 'findingsInMemory'] as const) take(key, same);
   take('input', same);
@@ -327,7 +346,8 @@ export function applyConfig(flags: CheckFlags, config: LoadedConfig, fromCommand
  */
 export function refuseMissingPaths(config: LoadedConfig, keys: readonly ('schema' | 'baseline' | 'codes')[], fromCommandLine: (key: string) => boolean): void {
   const { settings } = config;
-  const fromConfig = (key: 'schema' | 'baseline' | 'codes') => keys.includes(key) && settings[key] !== undefined && !fromCommandLine(key);
+  const typed = (key: string) => fromCommandLine(key) || (key === 'schema' && fromCommandLine('schemaVersion'));
+  const fromConfig = (key: 'schema' | 'baseline' | 'codes') => keys.includes(key) && settings[key] !== undefined && !typed(key);
   const paths: [string, string | undefined][] = [
     ['schema', fromConfig('schema') ? settings.schema : undefined],
     ['baseline', fromConfig('baseline') ? settings.baseline : undefined],

@@ -5,7 +5,7 @@ import { setImmediate as macrotask } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from './checks/catalog.js';
-import { applyConfig, byteLimitText, dashMeansStdout, decideColor, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseShard, refuseBaselineOnStdout, refuseMissingPaths, refuseSharedStream, stdoutOwnFile, type CheckFlags, type FormatTarget } from './cli-options.js';
+import { applyConfig, byteLimitText, dashMeansStdout, decideColor, parseByteSize, parseCount, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseSchemaVersion, parseShard, refuseBaselineOnStdout, refuseMissingPaths, refuseSharedStream, refuseTwoSchemas, stdoutOwnFile, type CheckFlags, type FormatTarget } from './cli-options.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from './errors.js';
@@ -23,6 +23,7 @@ import { expandReportPaths, ownFilesByKey, refuseArgumentMistakes, refuseClashes
 import type { Baseline } from './baseline.js';
 import type { Report } from './types.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
+import { schemaVersionChoices } from './checks/schema-versions.js';
 import { anyLiveInput, followProblem, liveOutput, streamedTarget } from './live-output.js';
 import { unwrapModes } from './unwrap/index.js';
 
@@ -152,6 +153,7 @@ async function writeMergedBaseline(baselines: readonly { baseline: Baseline; fol
 interface ExplainFlags {
   codes?: string[];
   schema?: string;
+  schemaVersion?: string;
   /** A path, or false for --no-config. */
   config?: string | false;
 }
@@ -203,6 +205,7 @@ function ownFiles(flags: CheckFlags, configPath: string | undefined): OwnFile[] 
 }
 
 async function runCheck(inputs: string[], given: CheckFlags, command: Command): Promise<number> {
+  refuseTwoSchemas(given);
   const { flags: merged, configPath } = withConfig(given, command);
   const flags = dashMeansStdout(merged);
   if (inputs.length === 0) {
@@ -229,6 +232,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   if (inputs.includes('-')) refuseStdinOverwrite(own);
   const options: CheckOptions = {
     ...(flags.schema !== undefined && { schema: flags.schema }),
+    ...(flags.schemaVersion !== undefined && { schemaVersion: flags.schemaVersion }),
     codes: flags.codes,
     strictCodes: flags.strictCodes ?? false,
     rules: Object.fromEntries(flags.rule),
@@ -304,9 +308,11 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   // A baseline of part of the corpus would make the rest "new" on the next run: none is written then.
   const partial = report.interrupted ? 'the run was interrupted' : report.inputFailures.length > 0 ? 'an input could not be read' : undefined;
   const stopped = await stoppableWrite(async (signal) => {
-    if (flags.writeBaseline !== undefined && partial === undefined) await (await loadBaselines()).writeBaseline(flags.writeBaseline, report.findings, signal);
+    if (flags.writeBaseline !== undefined && partial === undefined) await (await loadBaselines()).writeBaseline(flags.writeBaseline, report.findings, signal, report.schema.version);
     if (baseline) {
-      const { applyBaseline, baselineFolder } = await loadBaselines();
+      const { applyBaseline, baselineFolder, schemaVersionNote } = await loadBaselines();
+      const note = schemaVersionNote(baseline, flags.baseline!, report.schema.version);
+      if (note !== undefined) say(note);
       report = applyBaseline(report, baseline, baselineFolder(flags.baseline));
     }
     await writeReports(report, flags, signal, live ? { target: liveTarget!, end: live.end } : undefined);
@@ -370,6 +376,7 @@ function program(setStatus: (status: number) => void): Command {
     .addOption(repeatable('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, parseFormatTarget, '"human"'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)', parseNonEmpty('--output'))
     .option('--schema <file>', 'another envelope schema (default: the bundled MCEC schema)', parseOwnFile('--schema', 'input'))
+    .option('--schema-version <name>', `the bundled envelope schema to check against: ${schemaVersionChoices.join(', ')} (default latest, the newest)`, parseSchemaVersion)
     .addOption(repeatable('--codes <file>', 'extra known codes, merged onto the bundled registry; repeatable', parseOwnFile('--codes', 'input')))
     .option('--strict-codes', 'unknown error and warning codes are errors, not warnings')
     .option('--no-strict-codes', 'unknown codes are warnings, whatever the config file says')
@@ -466,6 +473,7 @@ function program(setStatus: (status: number) => void): Command {
     .argument('<name>', 'a category (no-target), an error or warning code (window-not-found), or a rule id (missing-result)')
     .addOption(repeatable('--codes <file>', 'extra known codes, as check reads them; repeatable', parseOwnFile('--codes', 'input')))
     .option('--schema <file>', 'the envelope schema whose categories to know (and the codes files list codes under)', parseOwnFile('--schema', 'input'))
+    .option('--schema-version <name>', `the bundled envelope schema whose categories to know: ${schemaVersionChoices.join(', ')} (default latest)`, parseSchemaVersion)
     .option('--config <file>', 'the config file whose codes and schema to read (default: searched upward, as check does)', parseOwnFile('--config', 'input'))
     .option('--no-config', 'use no config file')
     .action(async (name: string, given: ExplainFlags, command: Command) => {
@@ -475,8 +483,10 @@ function program(setStatus: (status: number) => void): Command {
       const { codes, settings } = configuredCodes(given, command, ['codes', 'schema']);
       const [{ explain }, { loadRegistry }] = await Promise.all([import('./explain/explain.js'), import('./registry/load.js')]);
       // Its categories: those a codes file may list codes under, and those explain can name.
-      const schemaPath = given.schema ?? settings?.schema;
-      const schema = codes.length === 0 && schemaPath === undefined ? undefined : loadEnvelopeSchema(schemaPath);
+      refuseTwoSchemas(given);
+      // One setting, as for check: either typed replaces both of the config's.
+      const typed = given.schema !== undefined || given.schemaVersion !== undefined;
+      const schema = loadEnvelopeSchema(typed ? given.schema : settings?.schema, typed ? given.schemaVersion : settings?.schemaVersion);
       process.stdout.write(explain(name, loadRegistry(codes, schema?.categories ?? []), schema));
       setStatus(0);
     });

@@ -7,7 +7,8 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
 import { ruleIds, unknownRule } from './checks/catalog.js';
-import { parseByteSize, parseCount } from './cli-options.js';
+import { parseByteSize, parseCount, refuseTwoSchemas } from './cli-options.js';
+import { schemaVersionChoices } from './checks/schema-versions.js';
 import { maxJobs } from './context.js';
 import { UsageError } from './errors.js';
 import { ownSchemaValidator } from './lazy.js';
@@ -23,6 +24,8 @@ const packageKey = 'mcec-result';
 export interface PlainSettings {
   output?: string;
   schema?: string;
+  /** A bundled schema version, or `latest`; one setting with `schema`. */
+  schemaVersion?: string;
   strictCodes?: boolean;
   extract?: boolean;
   stdinFilename?: string;
@@ -77,9 +80,10 @@ let validateConfig: ValidateFunction | undefined;
 /** data/config.schema.json with the rule ids filled in: from the catalog, never from a second hand-kept list. */
 export function configSchema(): object {
   const schema = readJsonAsset('data/config.schema.json') as {
-    properties: { rules: { propertyNames: { enum: string[] } }; jobs: { maximum: number }; maxLineBytes: { oneOf: [{ maximum: number }, object] } };
+    properties: { rules: { propertyNames: { enum: string[] } }; schemaVersion: { enum: string[] }; jobs: { maximum: number }; maxLineBytes: { oneOf: [{ maximum: number }, object] } };
   };
   schema.properties.rules.propertyNames.enum = [...ruleIds];
+  schema.properties.schemaVersion.enum = [...schemaVersionChoices];
   // The limits the options have: --max-line-bytes's is Node's longest string, which its version decides.
   schema.properties.jobs.maximum = maxJobs;
   schema.properties.maxLineBytes.oneOf[0].maximum = maxLineBytesLimit;
@@ -156,6 +160,12 @@ function validated(data: unknown, path: string, prefix: string): ConfigSettings 
   const validate = validator();
   if (validate(data)) {
     const settings = data as WrittenSettings;
+    try {
+      refuseTwoSchemas(settings, prefix);
+    } catch (error) {
+      if (error instanceof UsageError) throw new UsageError(`config ${path}: ${error.message}`);
+      throw error;
+    }
     if (typeof settings.maxLineBytes !== 'string') return settings as ConfigSettings;
     // "64M", read as --max-line-bytes reads it, with its words for a mistake, said of the key.
     try {

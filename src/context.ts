@@ -7,6 +7,7 @@ import { bundledSchemaPath } from './assets.js';
 import { type CheckContext } from './checks/check-envelope.js';
 import { shorten } from './checks/envelope.js';
 import { loadEnvelopeSchema } from './checks/schema-load.js';
+import { isSchemaVersionChoice, resolveSchemaVersion, schemaVersionChoices } from './checks/schema-versions.js';
 import { resolveSeverities, ruleSettings } from './checks/severity.js';
 import { inputModes, type InputMode } from './framing/index.js';
 import { maxLineBytesLimit } from './framing/ndjson.js';
@@ -21,6 +22,8 @@ import { unwrapModes, type UnwrapMode } from './unwrap/index.js';
 export interface CheckOptions {
   /** Path of another envelope schema (default: the bundled MCEC schema). */
   schema?: string;
+  /** The bundled schema version to check against: `2026-06`, `2026-07` or `latest` (the default). One setting with `schema`: give one. */
+  schemaVersion?: string;
   /** Extra codes files merged onto the bundled registry. */
   codes?: readonly string[];
   strictCodes?: boolean;
@@ -143,6 +146,7 @@ const isOwnFile = (file: unknown) => {
  */
 const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
   schema: aPath,
+  schemaVersion: expecting(`a bundled schema version: ${schemaVersionChoices.join(', ')}`, isSchemaVersionChoice),
   // Every index, holes too: every() passes over a hole, which reached the run as a path of undefined.
   codes: expecting('an array of paths (files, not -)', (value) => Array.isArray(value) && Array.from(value).every(aSettingsPath)),
   strictCodes: aFlag,
@@ -183,6 +187,9 @@ export function assertCheckOptions(options: unknown): asserts options is CheckOp
   const near = (key: string, names: string[]) => (key.length >= 4 ? names.find((name) => name.startsWith(key)) : undefined) ?? nearestName(key, names);
   const problem = optionsProblem(options, optionChecks, near);
   if (problem !== undefined) throw new UsageError(`check options: ${problem}`);
+  // Spec section 8.3: one setting, two ways to give it.
+  const { schema, schemaVersion } = options as CheckOptions;
+  if (schema !== undefined && schemaVersion !== undefined) throw new UsageError('check options: schema and schemaVersion are one setting (a file, or a bundled version): give one');
 }
 
 /** What createCheckContext() makes, by its shape (a context may come from another copy of the package). */
@@ -206,7 +213,7 @@ export function assertInputs(inputs: unknown): asserts inputs is readonly string
 
 export function createCheckContext(options: CheckOptions = {}): CheckContext {
   assertCheckOptions(options);
-  const schema = loadEnvelopeSchema(options.schema);
+  const schema = loadEnvelopeSchema(options.schema, options.schemaVersion);
   return {
     schema,
     registry: loadRegistry(options.codes, schema.categories),
@@ -232,8 +239,9 @@ export function conflictsWithContext(options: CheckOptions, context: CheckContex
   };
   const samePaths = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((path, i) => real(path) === real(b[i]!));
   const conflicts: string[] = [];
-  const schemaSource = context.schema.source === 'bundled' ? bundledSchemaPath() : context.schema.source;
+  const schemaSource = context.schema.source === 'bundled' ? bundledSchemaPath(resolveSchemaVersion(context.schema.version).file) : context.schema.source;
   if (options.schema !== undefined && real(options.schema) !== real(schemaSource)) conflicts.push('schema');
+  if (options.schemaVersion !== undefined && (context.schema.version === undefined || resolveSchemaVersion(options.schemaVersion).name !== context.schema.version)) conflicts.push('schemaVersion');
   if (options.codes !== undefined && !samePaths(options.codes, context.codes ?? [])) conflicts.push('codes');
   // Only what the caller's options set is compared: the rules they name, and the two rules
   // strictCodes sets unless those rules are named too.

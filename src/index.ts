@@ -15,7 +15,8 @@ export type * from './types.js';
 // What check(), createCheckContext() and formatReport() throw for a caller's mistake: README names it, so `instanceof` must work.
 export { UsageError } from './errors.js';
 
-let defaultContext: CheckContext | undefined;
+/** The contexts of option-less calls, and of calls that name only a schema version, made once each. */
+const versionContexts = new Map<string | undefined, CheckContext>();
 
 /** Checks one value as a bare envelope with a context made once by createCheckContext (for many values). */
 export function checkEnvelopeWith(context: CheckContext, value: unknown): readonly RecordFinding[] {
@@ -33,8 +34,18 @@ const runOptions = ['input', 'unwrap', 'stdinFilename', 'maxLineBytes', 'maxZipE
  */
 export function checkEnvelope(value: unknown, options?: CheckOptions): RecordFinding[] {
   const given = options === undefined || options === null || typeof options !== 'object' ? [] : runOptions.filter((key) => options[key] !== undefined);
-  if (given.length > 0) throw new UsageError(`checkEnvelope(): ${given.join(', ')} apply to a run over inputs (check()), not to one value: schema, codes, strictCodes, rules and redact do`);
-  const context = options === undefined ? (defaultContext ??= createCheckContext()) : createCheckContext(options);
+  if (given.length > 0) throw new UsageError(`checkEnvelope(): ${given.join(', ')} apply to a run over inputs (check()), not to one value: schema, schemaVersion, codes, strictCodes, rules and redact do`);
+  const versionOnly = options === undefined || (typeof options === 'object' && options !== null && Object.keys(options).every((key) => key === 'schemaVersion') && typeof (options.schemaVersion ?? '') === 'string');
+  const context = versionOnly ? contextOfVersion(options?.schemaVersion) : createCheckContext(options);
   // A copy: the checker shares one empty array between records, and callers may append to theirs.
   return [...checkEnvelopeWith(context, value)];
+}
+
+function contextOfVersion(version: string | undefined): CheckContext {
+  let context = versionContexts.get(version);
+  if (context === undefined) {
+    context = createCheckContext(version === undefined ? {} : { schemaVersion: version });
+    versionContexts.set(version, context);
+  }
+  return context;
 }

@@ -16,9 +16,23 @@ import { decodeWhole } from './sources/decode.js';
 /** `fromStdin`: `path` is only the name standard input goes by (`merge -`). */
 /** `hint`: said after a parse error, for a file kind that is often confused with another (an ndjson report given to merge). */
 export function readJsonFile(path: string, what: string, fromStdin = false, hint?: string): unknown {
+  return parseJsonFile(readFileBytes(path, what, fromStdin), path, what, hint);
+}
+
+/** The bytes of a file the user named, for a reader that needs them as well as the value (a schema's digest). */
+export function readFileBytes(path: string, what: string, fromStdin = false): Buffer {
+  try {
+    return readFileSync(fromStdin ? 0 : path);
+  } catch (error) {
+    throw new UsageError(`cannot read ${what} ${path}: ${describeError(error)}`);
+  }
+}
+
+/** The JSON value of a file's bytes, as readJsonFile reads them. */
+export function parseJsonFile(bytes: Buffer, path: string, what: string, hint?: string): unknown {
   let text: string;
   try {
-    text = decodeWhole(readFileSync(fromStdin ? 0 : path));
+    text = decodeWhole(bytes);
   } catch (error) {
     // V8's "Cannot create a string longer than 0x1fffffe8 characters" says nothing of what to do.
     const tooLong = error instanceof Error && /string longer than/.test(error.message);

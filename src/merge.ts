@@ -12,6 +12,7 @@ import type { JsonFinding, JsonReport } from './formatters/json.js';
 import type { Baseline } from './baseline.js';
 import { baselineFolder, baselineSchema } from './baseline.js';
 import { isObject } from './checks/envelope.js';
+import { unversionedSchemaVersion } from './checks/schema-versions.js';
 import { byCodePoint, byPlace } from './findings/order.js';
 import { ConcatList, FindingStore, SpillBudget, StoredList } from './findings/store.js';
 import type { ValidateFunction } from 'ajv';
@@ -34,7 +35,7 @@ export interface ReadReport {
 }
 
 /** What `merge` was given: JSON reports, or baselines (of --shard runs), told apart by `baselineVersion`. */
-export type MergeInputs = { kind: 'reports'; reports: ReadReport[]; findings: MergedFindings } | { kind: 'baselines'; baselines: { baseline: Baseline; folder: string }[] };
+export type MergeInputs = { kind: 'reports'; reports: ReadReport[]; findings: MergedFindings } | { kind: 'baselines'; baselines: { baseline: Baseline; folder: string; path: string }[] };
 
 const reportSchema = 'schemas/report-v1.schema.json';
 
@@ -72,7 +73,7 @@ export function readMergeInputs(paths: readonly string[]): MergeInputs {
   if (reports.length > 0 && baselines.length > 0) {
     throw new UsageError(`merge: ${reports[0]!.path} is a report and ${baselines[0]!.path} a baseline: merge reports with reports, and baselines with baselines`);
   }
-  return baselines.length > 0 ? { kind: 'baselines', baselines: baselines.map(({ path, baseline }) => ({ baseline, folder: baselineFolder(path) })) } : { kind: 'reports', reports, findings };
+  return baselines.length > 0 ? { kind: 'baselines', baselines: baselines.map(({ path, baseline }) => ({ baseline, folder: baselineFolder(path), path })) } : { kind: 'reports', reports, findings };
 }
 
 /**
@@ -160,12 +161,34 @@ export class MergedFindings {
   }
 }
 
+/**
+ * The bundled schema version a report was checked against (spec section 8.3): its `schema.version`,
+ * or for a report written before versions were recorded, 2026-06 when it used the bundled schema.
+ * Undefined for a `--schema` file, which its id and source tell apart.
+ */
+function reportSchemaVersion(schema: Report['schema']): string | undefined {
+  return schema.version ?? (schema.source === 'bundled' ? unversionedSchemaVersion : undefined);
+}
+
+function oldReportNote(...schemas: Report['schema'][]): string {
+  return schemas.some((schema) => schema.source === 'bundled' && schema.version === undefined) ? ` (a report without schema.version was written before versions were recorded, against ${unversionedSchemaVersion})` : '';
+}
+
 export function mergeReports(reports: readonly ReadReport[], findings: MergedFindings, registry: CodeRegistry): Report {
   const first = reports[0];
   if (!first) throw new UsageError('merge: name at least one JSON report');
   // The same file however it was spelt on each machine (`--schema ./s.json`, `--schema s.json`).
   const sourceKey = (source: string) => posix.normalize(source.replaceAll('\\', '/'));
   for (const { path, report } of reports) {
+    const [version, firstVersion] = [reportSchemaVersion(report.schema), reportSchemaVersion(first.report.schema)];
+    if (version !== firstVersion) {
+      const against = (schema: Report['schema'], name: string | undefined) => (name === undefined ? `the schema ${schema.source}` : `schema version ${name}`);
+      throw new UsageError(`merge: ${path} was checked against ${against(report.schema, version)}, ${first.path} against ${against(first.report.schema, firstVersion)}: merge reports of one schema version${oldReportNote(report.schema, first.report.schema)}`);
+    }
+    const [digest, firstDigest] = [report.schema.sha256, first.report.schema.sha256];
+    if (digest !== undefined && firstDigest !== undefined && digest !== firstDigest) {
+      throw new UsageError(`merge: ${path} was checked against a schema of SHA-256 ${digest}, ${first.path} against one of ${firstDigest} (${report.schema.source}): the schema file changed between the runs`);
+    }
     if (report.schema.id !== first.report.schema.id || sourceKey(report.schema.source) !== sourceKey(first.report.schema.source)) {
       throw new UsageError(`merge: ${path} was checked against another schema (${report.schema.source}) than ${first.path} (${first.report.schema.source})`);
     }
@@ -174,7 +197,8 @@ export function mergeReports(reports: readonly ReadReport[], findings: MergedFin
   return {
     reportVersion: 1,
     tool: { name: 'mcec-result', version: packageVersion() },
-    schema: first.report.schema,
+    // A report written before versions were recorded says less of the same schema than one after.
+    schema: (reports.find((r) => r.report.schema.sha256 !== undefined) ?? first).report.schema,
     summary,
     findings: findings.list(),
     suggestions: suggestionsFor(summary, registry),

@@ -91,10 +91,11 @@ function sessionFindings(source: InputSource, parts: readonly UnitResult[], tran
  */
 function unitOptions(options: CheckOptions, context: CheckContext): UnitOptions {
   const { stdin: _stdin, signal: _signal, shard: _shard, jobs: _jobs, stdinFilename: _name, onProgress: _onProgress, strictCodes: _strict, ...rest } = options;
-  const { schema: _schema, codes: _codes, rules: _rules, redact: _redact, ...run } = rest;
+  const { schema: _schema, schemaVersion: _version, codes: _codes, rules: _rules, redact: _redact, ...run } = rest;
   return {
     ...run,
     ...(context.schema.source !== 'bundled' && { schema: context.schema.source }),
+    ...(context.schema.version !== undefined && { schemaVersion: context.schema.version }),
     ...(context.codes && context.codes.length > 0 && { codes: [...context.codes] }),
     // Every rule's severity, resolved: strictCodes is in them.
     rules: { ...context.severities },
@@ -426,7 +427,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   return {
     reportVersion: 1,
     tool: { name: 'mcec-result', version: packageVersion() },
-    schema: { ...(context.schema.id !== undefined && { id: context.schema.id }), source: context.schema.source },
+    schema: reportSchema(context.schema),
     summary,
     findings: list,
     suggestions: suggestionsFor(summary, context.registry),
@@ -436,6 +437,16 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     ...(extractHints.length > 0 && { extractHints }),
     interrupted,
     piped,
+  };
+}
+
+/** The report's `schema` object (spec sections 6 and 8.3). */
+function reportSchema(schema: CheckContext['schema']): Report['schema'] {
+  return {
+    ...(schema.id !== undefined && { id: schema.id }),
+    source: schema.source,
+    ...(schema.version !== undefined && { version: schema.version }),
+    ...(schema.sha256 !== undefined && { sha256: schema.sha256 }),
   };
 }
 

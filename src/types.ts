@@ -175,7 +175,8 @@ export interface Progress {
 export interface Report {
   reportVersion: 1;
   tool: { name: string; version: string };
-  schema: { id?: string; source: string };
+  /** `version` and `sha256` since spec section 8.3: absent in reports written before it (merge reads them as version 2026-06). */
+  schema: { id?: string; source: string; version?: string; sha256?: string };
   summary: Summary;
   /**
    * Sorted: by input in command-line order, then line, column (none = 0), rule id. Walk it with

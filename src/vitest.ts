@@ -11,18 +11,22 @@ import { ruleCatalog } from './checks/catalog.js';
 import { jsonFormOf } from './checks/check-envelope.js';
 import { UsageError } from './errors.js';
 import { messageWithSuggestion, widest } from './formatters/common.js';
-import { aFlag, got, optionsProblem } from './option-checks.js';
-import { checkEnvelope } from './index.js';
+import { aFlag, expecting, got, optionsProblem } from './option-checks.js';
+import { checkEnvelope as checkEnvelopeOf } from './index.js';
+import { isSchemaVersionChoice, schemaVersionChoices } from './checks/schema-versions.js';
 import type { RecordFinding } from './types.js';
 import { isCallToolResult, unwrapCallToolResult } from './unwrap/mcp.js';
 
 export interface McecResultOptions {
   /** Warnings fail the assertion too (default: only error-severity findings do). */
   strict?: boolean;
+  /** The bundled schema version to check against: `2026-06`, `2026-07` or `latest` (the default). */
+  schemaVersion?: string;
 }
 
 /** Every finding for `value`: the MCP wrapper's own (isError, structuredContent) and the envelope's. */
-export function mcecFindings(given: unknown): RecordFinding[] {
+export function mcecFindings(given: unknown, schemaVersion?: string): RecordFinding[] {
+  const checkEnvelope = (envelope: unknown) => checkEnvelopeOf(envelope, schemaVersion === undefined ? undefined : { schemaVersion });
   if (!isCallToolResult(given)) return checkEnvelope(given);
   // checkEnvelope holds a bare value to JSON; a wrapper is held here, before unwrapping, since
   // comparing a structuredContent that refers to itself never ended either.
@@ -44,11 +48,12 @@ function describeFindings(findings: readonly RecordFinding[]): string {
 function toBeMcecResult(received: unknown, given: McecResultOptions = {}) {
   // null read `options.strict` below as a TypeError of the matcher's own.
   const options = given ?? {};
-  if (typeof options !== 'object' || Array.isArray(options)) throw new UsageError(`toBeMcecResult: expected an options object ({ strict }), got ${got(options)}`);
+  if (typeof options !== 'object' || Array.isArray(options)) throw new UsageError(`toBeMcecResult: expected an options object ({ strict, schemaVersion }), got ${got(options)}`);
   // `{ strcit: true }` passed on warnings without a word, as if strict were off.
-  const problem = optionsProblem(options, { strict: aFlag }, () => undefined, ' (the one option is strict)');
+  const aVersion = expecting(`a bundled schema version: ${schemaVersionChoices.join(', ')}`, isSchemaVersionChoice);
+  const problem = optionsProblem(options, { strict: aFlag, schemaVersion: aVersion }, () => undefined, ' (the options are strict and schemaVersion)');
   if (problem !== undefined) throw new UsageError(`toBeMcecResult: ${problem}`);
-  const findings = mcecFindings(received);
+  const findings = mcecFindings(received, options.schemaVersion);
   const failing = findings.filter((finding) => options.strict === true || finding.severity === 'error');
   const pass = failing.length === 0;
   const what = options.strict === true ? 'a conformant MCEC result (strict: warnings fail too)' : 'a conformant MCEC result';

@@ -202,7 +202,9 @@ describe('the schema, as findings people read', () => {
     const newer = createCheckContext({ schema: 'test/data/newer.schema.json' });
     expect(newer.schema.categories).toContain('ocr-no-text');
     expect(check(failure({ category: 'ocr-no-text', code: 'ocr-no-text' }), newer)).toEqual([]);
-    expect(brief(check(failure({ category: 'ocr-no-text', code: 'ocr-no-text' })))).toEqual([['schema', '/error/category', 'error']]);
+    // The default is the newest bundled version (spec section 8.3), which has it; 2026-06 does not.
+    expect(check(failure({ category: 'ocr-no-text', code: 'ocr-no-text' }))).toEqual([]);
+    expect(brief(check(failure({ category: 'ocr-no-text', code: 'ocr-no-text' }), createCheckContext({ schemaVersion: '2026-06' })))).toEqual([['schema', '/error/category', 'error']]);
   });
 });
 
@@ -249,12 +251,14 @@ describe('contract rules', () => {
 
   it('code-category-mismatch names and suggests only categories of the schema in use', () => {
     // Was "belongs to capture-blank or ocr-blank" with no suggestion, and for ocr-no-text a
-    // suggestion the bundled schema's enum rejects.
-    expect(check(failure({ code: 'frame-all-black', category: 'internal' }))).toEqual([
+    // suggestion the 2026-06 schema's enum rejects.
+    const older = createCheckContext({ schemaVersion: '2026-06' });
+    expect(check(failure({ code: 'frame-all-black', category: 'internal' }), older)).toEqual([
       expect.objectContaining({ rule: 'code-category-mismatch', message: 'error code "frame-all-black" belongs to capture-blank, not "internal"', suggestion: 'capture-blank' }),
     ]);
-    const [other] = check(failure({ code: 'ocr-no-text', category: 'internal' }));
-    expect(other).toEqual({ rule: 'code-category-mismatch', severity: 'warning', pointer: '/error/category', message: 'error code "ocr-no-text" belongs to ocr-no-text, a category this schema does not have (a newer schema\'s: --schema), not "internal"' });
+    const [other] = check(failure({ code: 'ocr-no-text', category: 'internal' }), older);
+    expect(other).toEqual({ rule: 'code-category-mismatch', severity: 'warning', pointer: '/error/category', message: 'error code "ocr-no-text" belongs to ocr-no-text, a category this schema does not have (schema version 2026-07: --schema-version 2026-07), not "internal"' });
+    expect(check(failure({ code: 'ocr-no-text', category: 'internal' }))).toEqual([expect.objectContaining({ rule: 'code-category-mismatch', suggestion: 'ocr-no-text' })]);
     const newer = createCheckContext({ schema: 'test/data/newer.schema.json' });
     expect(check(failure({ code: 'ocr-no-text', category: 'internal' }), newer)).toEqual([expect.objectContaining({ rule: 'code-category-mismatch', suggestion: 'ocr-no-text' })]);
     expect(check(failure({ code: 'frame-all-black', category: 'internal' }), newer)).toEqual([
@@ -567,7 +571,7 @@ describe('library options', () => {
     // Only what the options set is compared: strictCodes false beside a context of other rules, a
     // rule at the context's own setting, the bundled schema by its path (all were refused).
     const other = createCheckContext({ rules: { 'inline-image': 'off' } });
-    expect((await checkRun(['fixtures/valid'], { strictCodes: false, rules: { schema: 'error' }, schema: 'data/agent-tool-result.schema.json' }, other)).summary.invalid).toBe(0);
+    expect((await checkRun(['fixtures/valid'], { strictCodes: false, rules: { schema: 'error' }, schema: 'data/agent-tool-result.schema.2026-07.json' }, other)).summary.invalid).toBe(0);
     // The same options to both, as a caller naturally writes it, are no conflict.
     const options: CheckOptions = { schema: 'test/data/newer.schema.json', codes: ['test/data/extra-codes.json'], strictCodes: true, rules: { schema: 'warning' }, redact: true, jobs: 1 };
     expect((await checkRun(['fixtures/valid'], options, createCheckContext(options))).summary.records).toBeGreaterThan(0);
@@ -578,7 +582,7 @@ describe('library options', () => {
     await expect(checkRun([])).rejects.toThrow('check inputs: the list is empty: name files, folders or globs, or - for standard input');
     await expect(checkRun(['fixtures/valid'], { stdin: ['{"ok":true}\n'] })).rejects.toThrow("check options: stdin is read as the input -, which the inputs do not name: add '-' to them");
     expect(() => checkEnvelope({ ok: true, result: {} }, { jobs: 2, shard: { index: 1, count: 2 } })).toThrow(
-      'checkEnvelope(): shard, jobs apply to a run over inputs (check()), not to one value: schema, codes, strictCodes, rules and redact do',
+      'checkEnvelope(): shard, jobs apply to a run over inputs (check()), not to one value: schema, schemaVersion, codes, strictCodes, rules and redact do',
     );
     expect(checkEnvelope({ ok: true, result: {} }, { strictCodes: true })).toEqual([]);
   });

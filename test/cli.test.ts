@@ -2,6 +2,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, symlinkSync, w
 import { join } from 'node:path';
 import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
@@ -561,11 +562,14 @@ describe('mcec-result check: schema and codes files', () => {
 
   it('--schema with a newer category set', () => {
     const newer = join(repoRoot, 'test/data/newer.schema.json');
-    const bundled = runJson(['run.jsonl'], { cwd: dir });
+    // The default, 2026-07, has ocr-no-text (spec section 8.3); 2026-06 does not.
+    expect(runJson(['run.jsonl'], { cwd: dir }).report.summary.invalid).toBe(0);
+    const bundled = runJson(['--schema-version', '2026-06', 'run.jsonl'], { cwd: dir });
     expect(bundled.report.summary.invalid).toBe(1);
     const withNewer = runJson(['--schema', newer, 'run.jsonl'], { cwd: dir });
     expect(withNewer.status).toBe(0);
-    expect(withNewer.report.schema).toEqual({ id: 'https://example.test/mcec-3.1/agent-tool-result.schema.json', source: newer });
+    const sha256 = createHash('sha256').update(readFileSync(newer)).digest('hex');
+    expect(withNewer.report.schema).toEqual({ id: 'https://example.test/mcec-3.1/agent-tool-result.schema.json', source: newer, sha256 });
     expect(Object.keys(withNewer.report.summary.categories)).toContain('ocr-no-text');
     expect(withNewer.report.summary.categories['ocr-no-text']).toBe(1);
   });
@@ -734,7 +738,7 @@ describe('mcec-result check: schema and codes files', () => {
     expect(other).toMatchObject({ status: 0, stderr: '', report: { findings: [] } });
     expect(runJson(['--codes', 'ocr.json', '--schema', join(repoRoot, 'test/data/newer.schema.json'), 'run.jsonl'], { cwd: typo }).status).toBe(0);
     const far = tempFiles({ 'far.json': JSON.stringify({ errorCodes: { 'made-up-category': ['x-y'] } }) });
-    expect(runCli(['check', '--codes', join(far, 'far.json'), 'run.jsonl'], { cwd: typo }).stderr).toMatch(/"made-up-category" is not a category of the schema, nor of a newer MCEC release \(timeout, .*, internal, ocr-blank, ocr-no-text\): codes of another schema's categories need that schema \(--schema\)\n$/);
+    expect(runCli(['check', '--codes', join(far, 'far.json'), 'run.jsonl'], { cwd: typo }).stderr).toMatch(/"made-up-category" is not a category of the schema, nor of a newer MCEC release \(timeout, .*, capture-blank, ocr-blank, ocr-no-text, .*, internal\): codes of another schema's categories need that schema \(--schema\)\n$/);
   });
 
   it('says on stderr when a SARIF log holds more results than code scanning takes', () => {
@@ -995,7 +999,9 @@ describe('the JSON report (spec section 6)', () => {
     expect(status).toBe(1);
     expect(report.reportVersion).toBe(1);
     expect(report.tool).toEqual({ name: 'mcec-result', version: '0.1.0' });
-    expect(report.schema).toEqual({ id: 'https://github.com/tig/mcec/blob/develop/docs/design/agent-tool-result.schema.json', source: 'bundled' });
+    // Spec section 8.3: the default is the newest bundled version, named with its file's digest.
+    const sha256 = createHash('sha256').update(readFileSync(join(repoRoot, 'data/agent-tool-result.schema.2026-07.json'))).digest('hex');
+    expect(report.schema).toEqual({ id: 'https://github.com/tig/mcec/blob/develop/agent-tool-result.schema.json', source: 'bundled', version: '2026-07', sha256 });
     expect(report.summary).toEqual({
       inputs: 1,
       records: 5,
@@ -1008,7 +1014,7 @@ describe('the JSON report (spec section 6)', () => {
       protocolErrors: 0,
       truncated: 0,
       outcomes: { ok: 2, failed: 3, unknown: 0 },
-      categories: { timeout: 0, 'ambiguous-selector': 0, 'stale-element': 0, 'no-target': 1, 'invalid-argument': 0, 'capture-blank': 0, focus: 0, elevation: 0, foreground: 0, internal: 0 },
+      categories: { timeout: 0, 'ambiguous-selector': 0, 'stale-element': 0, 'no-target': 1, 'invalid-argument': 0, 'capture-blank': 0, 'ocr-blank': 0, 'ocr-no-text': 0, focus: 0, elevation: 0, foreground: 0, internal: 0 },
       invalidCategories: { 'not-a-category': 1 },
       codes: { 'window-not-fonud': 1, 'window-not-found': 1 },
       unknownCodes: { 'window-not-fonud': 1 },

@@ -39,9 +39,11 @@ describe('explain()', () => {
       'timeout', 'ambiguous-selector', 'stale-element', 'no-target', 'invalid-argument', 'capture-blank',
       'ocr-blank', 'ocr-no-text', 'focus', 'elevation', 'foreground', 'internal',
     ]);
-    expect(explain('ocr-no-text', registry)).toMatch(/^ocr-no-text: an error category \(newer MCEC releases; check with a --schema that lists it\)\n.*OCR found no readable text\n.*enlarge or change the region\n/);
+    // Spec section 8.3: the bundled versions that list it, and whether the schema in use does.
+    expect(explain('ocr-no-text', registry)).toMatch(/^ocr-no-text: an error category \(schema version 2026-07\)\n.*OCR found no readable text\n.*enlarge or change the region\n/);
+    expect(explain('ocr-no-text', registry, { source: 'bundled', version: '2026-06', categories: ['timeout'] })).toMatch(/^ocr-no-text: an error category \(schema version 2026-07; the schema in use, 2026-06, does not: check with --schema-version 2026-07\)\n/);
     // Was the same advice to a user whose --schema lists it.
-    expect(explain('ocr-no-text', registry, { source: 'newer.json', categories: ['timeout', 'ocr-no-text'] })).toMatch(/^ocr-no-text: an error category \(newer MCEC releases; the schema newer.json lists it\)\n/);
+    expect(explain('ocr-no-text', registry, { source: 'newer.json', categories: ['timeout', 'ocr-no-text'] })).toMatch(/^ocr-no-text: an error category \(schema version 2026-07; the schema in use, newer.json, lists it\)\n/);
     expect(explain('elevation', registry)).toContain('stop and tell the operator; not recoverable by the agent');
   });
 

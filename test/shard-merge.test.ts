@@ -83,7 +83,8 @@ describe('merge', () => {
     expect(runCli(['merge', '-f', 'json', plain, dotted])).toMatchObject({ status: 0, stderr: '' });
     const mixed = runCli(['merge', plain, bundled]);
     expect(mixed.status).toBe(2);
-    expect(mixed.stderr).toBe(`mcec-result: merge: ${bundled} was checked against another schema (bundled) than ${plain} (test/data/newer.schema.json)\n`);
+    // Spec section 8.3: a bundled version against a --schema file is told by the version first.
+    expect(mixed.stderr).toBe(`mcec-result: merge: ${bundled} was checked against schema version 2026-07, ${plain} against the schema test/data/newer.schema.json: merge reports of one schema version\n`);
   });
 
   it("merging one report of a baseline run gives check's JSON byte for byte", () => {

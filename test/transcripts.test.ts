@@ -40,7 +40,7 @@ describe('the example of spec section 6', () => {
       protocolErrors: 0,
       truncated: 0,
       outcomes: { ok: 1, failed: 2, unknown: 0 },
-      categories: { timeout: 0, 'ambiguous-selector': 0, 'stale-element': 0, 'no-target': 0, 'invalid-argument': 0, 'capture-blank': 0, focus: 0, elevation: 0, foreground: 0, internal: 0 },
+      categories: { timeout: 0, 'ambiguous-selector': 0, 'stale-element': 0, 'no-target': 0, 'invalid-argument': 0, 'capture-blank': 0, 'ocr-blank': 0, 'ocr-no-text': 0, focus: 0, elevation: 0, foreground: 0, internal: 0 },
       invalidCategories: { 'not-a-category': 1 },
       codes: { 'window-not-fonud': 1 },
       unknownCodes: { 'window-not-fonud': 1 },

@@ -61,11 +61,11 @@ describe('toBeMcecResult', () => {
     );
     expect(ok).toBeMcecResult({ strict: true });
     // A misspelt option passed warnings as if strict were off.
-    expect(() => expect(noResult).toBeMcecResult({ strcit: true } as object)).toThrow('toBeMcecResult: unknown option "strcit" (the one option is strict)');
+    expect(() => expect(noResult).toBeMcecResult({ strcit: true } as object)).toThrow('toBeMcecResult: unknown option "strcit" (the options are strict and schemaVersion)');
     // null is no options given (was "Cannot read properties of null"); a non-object is said.
     expect(() => expect(noResult).toBeMcecResult(null as unknown as object)).not.toThrow();
     expect(() => expect(noError).toBeMcecResult(null as unknown as object)).toThrow(/ok is false, so error is required/);
-    expect(() => expect(noResult).toBeMcecResult(true as unknown as object)).toThrow('toBeMcecResult: expected an options object ({ strict }), got true');
+    expect(() => expect(noResult).toBeMcecResult(true as unknown as object)).toThrow('toBeMcecResult: expected an options object ({ strict, schemaVersion }), got true');
     // Nor does checkEnvelopeWith read a context that is none (was "reading 'schema'").
     expect(() => checkEnvelopeWith({} as ReturnType<typeof createCheckContext>, ok)).toThrow('checkEnvelopeWith(): the first argument is a context made by createCheckContext(), got an object');
     expect(checkEnvelopeWith(createCheckContext(), ok)).toEqual([]);

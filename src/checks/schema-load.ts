@@ -8,14 +8,19 @@ import { fileURLToPath } from 'node:url';
 import type { AnySchemaObject, Options, ValidateFunction } from 'ajv';
 import { bundledSchemaPath } from '../assets.js';
 import { UsageError, describeError } from '../errors.js';
-import { loadAjv, loadAjv2019, loadAjv2020, loadAjvFormats, packageRequire } from '../lazy.js';
-import { readJsonFile } from '../load-json.js';
+import { loadAjv, loadAjv2019, loadAjv2020, loadAjvFormats, loadCrypto, packageRequire } from '../lazy.js';
+import { parseJsonFile, readFileBytes, readJsonFile } from '../load-json.js';
+import { bundledSchemaVersions, resolveSchemaVersion } from './schema-versions.js';
 
 export interface EnvelopeSchema {
   /** The schema's `$id`, when it has one. */
   id?: string;
   /** `bundled`, or the path given to --schema. */
   source: string;
+  /** The bundled schema's version name (`2026-07`, never `latest`); absent for --schema. */
+  version?: string;
+  /** Hex SHA-256 of the schema file's bytes; absent for a schema given as a value (no file). */
+  sha256?: string;
   document: AnySchemaObject;
   validate: ValidateFunction;
   /** The closed category set: the enum of error.category (categoriesOf); empty when the schema closes none. */
@@ -178,7 +183,7 @@ function followed(document: AnySchemaObject, node: unknown): unknown {
  * categories: every category of every record was counted "not a category of the schema", and
  * codes files were no longer held to it). Empty when the schema closes no set.
  */
-function categoriesOf(document: AnySchemaObject): string[] {
+export function categoriesOf(document: AnySchemaObject): string[] {
   const defs = member(document, '$defs') ?? member(document, 'definitions');
   for (const error of [member(defs, 'error'), member(member(document, 'properties'), 'error')]) {
     const category = followed(document, member(member(followed(document, error), 'properties'), 'category'));
@@ -329,23 +334,60 @@ interface Precompiled {
   (data: unknown): boolean;
   /** The schema it was generated from: compared whole, which is cheaper at start-up than loading node:crypto to hash it. */
   schemaText?: string;
+  /** Hex SHA-256 of the schema file's bytes, worked out at build time for the same reason. */
+  sha256?: string;
 }
 
-/** The build-time validator, if it was generated from exactly these bytes. */
-function precompiled(text: string): ValidateFunction | undefined {
+/** The build-time validator of a bundled version (scripts/build-validator.mjs), if it was generated from exactly these bytes. */
+function precompiled(text: string, version: string): Precompiled | undefined {
   try {
-    const validate = packageRequire('./dist/generated/envelope-validator.cjs') as Precompiled;
-    return validate.schemaText === text ? (validate as unknown as ValidateFunction) : undefined;
+    const validate = packageRequire(`./dist/generated/envelope-validator-${version}.cjs`) as Precompiled;
+    return validate.schemaText === text ? validate : undefined;
   } catch {
     // Not built yet (tests running from source before a build): compile instead.
     return undefined;
   }
 }
 
-export function loadEnvelopeSchema(path?: string): EnvelopeSchema {
-  if (path !== undefined) return compileEnvelopeSchema(readJsonFile(path, 'schema'), path, dirname(resolve(path)));
-  const text = readFileSync(bundledSchemaPath(), 'utf8');
+export const sha256Hex = (bytes: Uint8Array | string): string => loadCrypto().createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * `--schema FILE`, else the bundled schema of `version` (`latest`, or none: the newest bundled).
+ * The two are one setting: the callers refuse both at once before they get here.
+ */
+export function loadEnvelopeSchema(path?: string, version?: string): EnvelopeSchema {
+  if (path !== undefined) {
+    const bytes = readFileBytes(path, 'schema');
+    const compiled = compileEnvelopeSchema(parseJsonFile(bytes, path, 'schema'), path, dirname(resolve(path)));
+    return { ...compiled, sha256: sha256Hex(bytes) };
+  }
+  const { name, file } = resolveSchemaVersion(version);
+  const text = readFileSync(bundledSchemaPath(file), 'utf8');
   const document = asSchema(JSON.parse(text), 'the bundled schema');
-  const validate = precompiled(text);
-  return validate ? described(document, 'bundled', validate) : compileEnvelopeSchema(document, 'bundled');
+  const generated = precompiled(text, name);
+  const schema = generated ? described(document, 'bundled', generated as unknown as ValidateFunction) : compileEnvelopeSchema(document, 'bundled');
+  return { ...schema, version: name, sha256: generated?.sha256 ?? sha256Hex(text) };
+}
+
+const bundledCategories = new Map<string, readonly string[]>();
+
+/** The category set of a bundled version, read from its schema once (only when a message needs it). */
+export function categoriesOfVersion(version: string): readonly string[] {
+  let categories = bundledCategories.get(version);
+  if (categories === undefined) {
+    const { file } = resolveSchemaVersion(version);
+    categories = categoriesOf(asSchema(JSON.parse(readFileSync(bundledSchemaPath(file), 'utf8')), 'the bundled schema'));
+    bundledCategories.set(version, categories);
+  }
+  return categories;
+}
+
+/** The bundled versions, other than `schema`'s own, whose category set holds `category`, oldest first. */
+export function otherVersionsWith(category: string, schema: Pick<EnvelopeSchema, 'version'>): string[] {
+  return bundledSchemaVersions.map(({ name }) => name).filter((name) => name !== schema.version && categoriesOfVersion(name).includes(category));
+}
+
+/** Every category of every bundled version: a codes file may list codes under any of them. */
+export function bundledVersionCategories(): string[] {
+  return [...new Set(bundledSchemaVersions.flatMap(({ name }) => categoriesOfVersion(name)))];
 }

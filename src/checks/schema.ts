@@ -6,7 +6,7 @@ import type { RuleInfo } from '../types.js';
 import { isRedactedPointer, redactPointer, withheld } from '../redact.js';
 import { editDistance, nearestName, normalizeName } from '../registry/nearest.js';
 import { childPointer, holdsJsonObject, isEnvelopeList, isJsonRpcBatch, isObject, pointerName, quote } from './envelope.js';
-import { errorCount, errorsUnlisted, type EnvelopeSchema } from './schema-load.js';
+import { errorCount, errorsUnlisted, otherVersionsWith, type EnvelopeSchema } from './schema-load.js';
 
 export const schemaRule: RuleInfo = {
   id: 'schema',
@@ -197,6 +197,19 @@ function typeHint(error: ErrorObject, data: unknown, schema: EnvelopeSchema, roo
   return '';
 }
 
+/**
+ * Spec section 8.3: a category this schema lacks but another bundled version has (`ocr-no-text`
+ * under 2026-06) is a newer or older MCEC's, not a typo: the message names that version.
+ */
+function otherVersionNote(instancePath: string, data: unknown, schema: EnvelopeSchema, redact: boolean): string {
+  if (instancePath !== '/error/category' || typeof data !== 'string' || (redact && isRedactedPointer(instancePath))) return '';
+  const versions = otherVersionsWith(data, schema);
+  if (versions.length === 0) return '';
+  const newest = versions.at(-1)!;
+  const what = versions.length === 1 ? `schema version ${newest}` : `schema versions ${versions.join(', ')}`;
+  return `: a category of ${what}, not of ${schema.version === undefined ? 'the schema in use' : schema.version}: check with --schema-version ${newest}`;
+}
+
 function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, redact: boolean, hint: string, vacuous = true): SchemaFinding | undefined {
   const { keyword, instancePath, schemaPath, params } = error;
   const got = () => (redact && isRedactedPointer(instancePath) ? withheld : `(got ${quote(data)})`);
@@ -251,7 +264,7 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
       const suggestion = typeof data === 'string' ? nearestName(data, allowed.filter((v): v is string => typeof v === 'string')) : undefined;
       return {
         ...base,
-        message: `${name} must be one of: ${allowed.map((v) => (typeof v === 'string' ? v : quote(v))).join(', ')} ${got()}`,
+        message: `${name} must be one of: ${allowed.map((v) => (typeof v === 'string' ? v : quote(v))).join(', ')} ${got()}${otherVersionNote(instancePath, data, schema, redact)}`,
         ...(suggestion && { suggestion }),
       };
     }

@@ -10,6 +10,11 @@ import { didYouMean, nearestName } from '../registry/nearest.js';
 import type { CodeRegistry } from '../registry/registry.js';
 import type { RuleId } from '../types.js';
 import { ruleExamples } from './examples.js';
+import { categoriesOfVersion } from '../checks/schema-load.js';
+import { bundledSchemaVersions, isSchemaVersionChoice, latestSchemaVersion } from '../checks/schema-versions.js';
+
+/** The name `explain` lists the bundled schema versions under. */
+const schemaVersionsName = 'schema-versions';
 
 export interface CategoryInfo {
   when: string;
@@ -46,11 +51,38 @@ function table(rows: readonly [string, string][]): string[] {
   );
 }
 
+/** The bundled versions whose schema lists `category`, oldest first. */
+const versionsListing = (category: string): string[] => bundledSchemaVersions.map(({ name }) => name).filter((name) => categoriesOfVersion(name).includes(category));
+
+/** The schema in use by name: its version (`2026-07`), or its file. */
+const inUse = (schema: SchemaCategories): string => schema.version ?? schema.source;
+
 function explainCategory(name: string, info: CategoryInfo, schema: SchemaCategories | undefined): string[] {
-  // Sent a user already checking with such a schema off to find one.
-  const listed = schema?.categories.includes(name) === true;
-  const note = !info.newer ? '' : listed ? ` (newer MCEC releases; the schema ${schema!.source} lists it)` : ' (newer MCEC releases; check with a --schema that lists it)';
+  // A category not every bundled version has (spec section 8.3) says which have it, and whether the
+  // schema in use does: a user already checking with such a schema was sent off to find one.
+  const versions = versionsListing(name);
+  const listed = schema === undefined || schema.categories.length === 0 || schema.categories.includes(name);
+  let note = '';
+  if (versions.length < bundledSchemaVersions.length) {
+    const since = versions.length === 0 ? 'in no bundled schema version' : versions.length === 1 ? `schema version ${versions[0]}` : `schema versions ${versions.join(', ')}`;
+    const where = schema === undefined ? '' : `; the schema in use, ${inUse(schema)}, ${listed ? 'lists it' : `does not: check with --schema-version ${versions.at(-1) ?? latestSchemaVersion}`}`;
+    note = ` (${since}${where})`;
+  }
   return [`${name}: an error category${note}`, ...table([['when', info.when], ['recovery', info.recovery]])];
+}
+
+/** `explain schema-versions` (or a version's name): the bundled versions and what each adds to the one before. */
+function explainSchemaVersions(schema: SchemaCategories | undefined): string[] {
+  const rows = bundledSchemaVersions.map(({ name, file }, i): [string, string] => {
+    const categories = categoriesOfVersion(name);
+    const before = i === 0 ? undefined : categoriesOfVersion(bundledSchemaVersions[i - 1]!.name);
+    const added = before === undefined ? [] : categories.filter((category) => !before.includes(category));
+    const removed = before === undefined ? [] : before.filter((category) => !categories.includes(category));
+    const what = before === undefined ? `${categories.length} categories` : [added.length > 0 && `adds categories ${added.join(', ')}`, removed.length > 0 && `drops categories ${removed.join(', ')}`].filter(Boolean).join('; ') || 'the same categories';
+    return [name, `${what} (${file})${schema?.version === name ? ', in use' : ''}`];
+  });
+  rows.push(['latest', `${latestSchemaVersion}, the newest bundled: the default`]);
+  return ['schema-versions: the envelope schemas mcec-result bundles, chosen with --schema-version <name> (or the config\'s schemaVersion)', ...table(rows)];
 }
 
 function explainErrorCode(name: string, codeCategories: ReadonlySet<string>, schema: SchemaCategories | undefined): string[] {
@@ -87,11 +119,13 @@ function explainSchemaCategory(name: string, schema: SchemaCategories): string[]
 export interface SchemaCategories {
   source: string;
   categories: readonly string[];
+  /** The bundled version, when the schema is one. */
+  version?: string;
 }
 
 function unknownName(name: string, registry: CodeRegistry, schema?: SchemaCategories): UsageError {
   const codes = [registry.nearestErrorCode(name), registry.nearestWarningCode(name)].filter((code) => code !== undefined);
-  const suggestion = nearestName(name, [...categoryInfo().keys(), ...(schema?.categories ?? []), ...codes, ...ruleIds]);
+  const suggestion = nearestName(name, [...categoryInfo().keys(), ...(schema?.categories ?? []), ...codes, ...ruleIds, schemaVersionsName]);
   if (suggestion !== undefined) return new UsageError(`unknown name ${quote(name)}${didYouMean(suggestion)}`);
   return new UsageError(
     `unknown name ${quote(name)}: name an error category (timeout, no-target, ...), an error or warning code (window-not-found, minimized-window, ...) or a rule (schema, missing-result, ...)`,
@@ -108,6 +142,7 @@ export function explain(name: string, registry: CodeRegistry, schema?: SchemaCat
   if (codeCategories) sections.push(explainErrorCode(name, codeCategories, schema));
   if (registry.isKnownWarningCode(name)) sections.push(explainWarningCode(name));
   if (isRuleId(name)) sections.push(explainRule(name));
+  if (name === schemaVersionsName || isSchemaVersionChoice(name)) sections.push(explainSchemaVersions(schema));
   if (sections.length === 0) throw unknownName(name, registry, schema);
   return sections.map((lines) => lines.join('\n')).join('\n\n') + '\n';
 }

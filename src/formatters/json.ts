@@ -22,7 +22,7 @@ export interface JsonFinding {
 export interface JsonReport {
   reportVersion: 1;
   tool: { name: string; version: string };
-  schema: { id?: string; source: string };
+  schema: { id?: string; source: string; version?: string; sha256?: string };
   summary: Summary;
   findings: JsonFinding[];
 }

@@ -3,6 +3,7 @@
 // the bundled one is the package's own data, checked by the test suite instead of at every start.
 import { bundledCodesPath } from '../assets.js';
 import { childPointer, isKebabCase } from '../checks/envelope.js';
+import { bundledVersionCategories } from '../checks/schema-load.js';
 import { UsageError } from '../errors.js';
 import { readJsonFile, readValidatedJsonFile } from '../load-json.js';
 import { nearestName } from './nearest.js';
@@ -64,9 +65,10 @@ function assertCodes(file: CodesFile, path: string): void {
 export function loadRegistry(extraFiles: readonly string[] = [], categories: readonly string[] = []): CodeRegistry {
   const bundled = readJsonFile(bundledCodesPath(), 'codes file') as CodesFile;
   const files = [bundled];
-  // The bundled registry lists codes under newer MCEC releases' categories (ocr-blank, ocr-no-text),
-  // which the bundled schema lacks; a team's file in the same format may too (spec section 7).
-  const allowed = categories.length === 0 ? [] : [...new Set([...categories, ...Object.keys(bundled.errorCodes ?? {})])];
+  // The bundled registry lists codes under the categories of every bundled schema version
+  // (ocr-blank, ocr-no-text are 2026-07's), whichever is in use; a team's file in the same format
+  // may too (spec sections 7, 8.3 and 9). Read only when there is a file to hold to them.
+  const allowed = categories.length === 0 || extraFiles.length === 0 ? [] : [...new Set([...categories, ...bundledVersionCategories()])];
   for (const path of extraFiles) {
     const file = readCodesFile(path);
     assertCodes(file, path);

@@ -1,5 +1,12 @@
 import { quote } from '../envelope.js';
 import type { EnvelopeRule } from './rule.js';
+import { otherVersionsWith } from '../schema-load.js';
+
+/** Where the categories are (spec section 8.3): the bundled version that has them, or another --schema. */
+function versionHint(categories: readonly string[], schema: { version?: string }): string {
+  const versions = [...new Set(categories.flatMap((category) => otherVersionsWith(category, schema)))].sort();
+  return versions.length === 0 ? "another schema's: --schema" : `schema version ${versions.join(', ')}: --schema-version ${versions.at(-1)!}`;
+}
 
 export const codeCategoryMismatch: EnvelopeRule = {
   id: 'code-category-mismatch',
@@ -18,7 +25,7 @@ export const codeCategoryMismatch: EnvelopeRule = {
     // A schema without a category enum has no category to rule out.
     const inSchema = schema.categories.length === 0 ? all : all.filter((name) => schema.categories.includes(name));
     const names = inSchema.length > 0 ? inSchema : all;
-    const elsewhere = inSchema.length > 0 ? '' : `, ${all.length === 1 ? 'a category' : 'categories'} this schema does not have (a newer schema's: --schema)`;
+    const elsewhere = inSchema.length > 0 ? '' : `, ${all.length === 1 ? 'a category' : 'categories'} this schema does not have (${versionHint(all, schema)})`;
     out.push({
       message: `error code ${quote(code)} belongs to ${names.join(' or ')}${elsewhere}, not ${quote(category)}`,
       pointer: '/error/category',

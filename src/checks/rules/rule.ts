@@ -17,7 +17,7 @@ export interface RuleSink {
 export interface RuleContext {
   registry: CodeRegistry;
   /** The schema in use: its categories are the ones a suggestion may name. */
-  schema: { readonly categories: readonly string[] };
+  schema: { readonly categories: readonly string[]; readonly version?: string };
 }
 
 /**
