@@ -15,7 +15,7 @@ import { fingerprint } from './fingerprint.js';
 import { frameBuffer, frameInput, framingFor, type Framing, type FramingOptions } from './framing/index.js';
 import { NdjsonFramer } from './framing/ndjson.js';
 import { InputDataError, decodeInput, needsDecoding, plainUtf8, type ChunkSource } from './sources/decode.js';
-import type { InputSource } from './sources/expand.js';
+import type { InputSource } from './sources/input-source.js';
 import { readSpecial } from './sources/special.js';
 import { asBytes, standardInput, untilAborted, type StdinChunks } from './sources/stdin.js';
 import { Tally } from './tally.js';

@@ -7,7 +7,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readJsonAsset } from './assets.js';
 import { ruleIds, unknownRule } from './checks/catalog.js';
-import { parseByteSize, parseCount, refuseTwoSchemas } from './cli-options.js';
+import { parseByteSize, parseCount, refuseTwoSchemas } from './option-values.js';
 import { schemaVersionChoices } from './checks/schema-versions.js';
 import { maxJobs } from './context.js';
 import { UsageError } from './errors.js';

@@ -9,7 +9,7 @@ import type { FormatOptions } from './formatters/options.js';
 import { LiveFindings, type StreamWriter } from './formatters/streamed.js';
 import { hintText } from './framing/ndjson.js';
 import type { LiveObserver } from './live.js';
-import type { InputSource } from './sources/expand.js';
+import type { InputSource } from './sources/input-source.js';
 import type { Finding, ParseHint, Report } from './types.js';
 
 const streamable: readonly FormatName[] = ['human', 'github', 'ndjson'];

@@ -1,7 +1,7 @@
 // What a run tells its caller while it goes on, for output written as inputs are read (spec section
 // 8.10). The run decides nothing about formats: it hands over each input's findings in command-line
 // order, a streamed input's as they become final.
-import type { InputSource } from './sources/expand.js';
+import type { InputSource } from './sources/input-source.js';
 import type { Finding, ParseHint } from './types.js';
 
 export interface LiveObserver {

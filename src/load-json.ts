@@ -9,7 +9,7 @@ import { LineIndex } from './framing/line-index.js';
 import { parseJson } from './framing/nesting.js';
 import { locateParseError } from './framing/parse-error.js';
 import { isObject } from './checks/envelope.js';
-import { schemaAt, typeMismatch } from './checks/schema.js';
+import { schemaAt, typeMismatch } from './checks/schema-lookup.js';
 import { didYouMean, nearestName } from './registry/nearest.js';
 import { decodeWhole } from './sources/decode.js';
 

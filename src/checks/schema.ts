@@ -7,6 +7,7 @@ import { isRedactedPointer, redactPointer, withheld } from '../redact.js';
 import { editDistance, nearestName, normalizeName } from '../registry/nearest.js';
 import { childPointer, holdsJsonObject, isEnvelopeList, isJsonRpcBatch, isObject, pointerName, quote } from './envelope.js';
 import { errorCount, errorsUnlisted, otherVersionsWith, type EnvelopeSchema } from './schema-load.js';
+import { listTypes, schemaAt, typeOf, valueAt } from './schema-lookup.js';
 
 export const schemaRule: RuleInfo = {
   id: 'schema',
@@ -31,35 +32,6 @@ function memberSuggestion(property: string, allowed: readonly string[], object: 
   const absent = isObject(object) ? allowed.filter((name) => !Object.hasOwn(object, name)) : allowed;
   const near = nearestName(property, absent);
   return near !== undefined && editDistance(normalizeName(property), normalizeName(near)) < Math.min(property.length, near.length) ? near : undefined;
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number' && Number.isInteger(value)) return 'integer';
-  return typeof value;
-}
-
-function article(type: string): string {
-  return /^[aeio]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
-function listTypes(types: unknown): string {
-  const list = Array.isArray(types) ? types.map(String) : String(types).split(',');
-  return list.map((type) => (type === 'null' ? 'null' : article(type))).join(' or ');
-}
-
-/** Follows a `#/a/b` schema path inside the schema document, if it stays inside it. */
-export function schemaAt(document: AnySchemaObject, schemaPath: string): unknown {
-  if (!schemaPath.startsWith('#')) return undefined;
-  let node: unknown = document;
-  for (const raw of schemaPath.slice(2).split('/')) {
-    if (raw === '') continue;
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
 }
 
 /** "ok is false" for `if: {properties: {ok: {const: false}}, required: [ok]}`. */
@@ -160,23 +132,6 @@ function nullProseOf(document: AnySchemaObject, member: string): string | undefi
 
 function wantsObject(type: unknown): boolean {
   return type === 'object' || (Array.isArray(type) && type.includes('object'));
-}
-
-/** "must be an object (got array)": a type error of a settings file, as the envelope's read. */
-export function typeMismatch(types: unknown, root: unknown, pointer: string): string {
-  return `must be ${listTypes(types)} (got ${typeOf(valueAt(root, pointer))})`;
-}
-
-/** The value at a JSON Pointer (RFC 6901) inside `root`. */
-function valueAt(root: unknown, pointer: string): unknown {
-  let node = root;
-  if (pointer === '') return node;
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
 }
 
 // ajv runs without `verbose` (the bundled schema's validator is generated at build time), so the

@@ -4,7 +4,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { Unit } from '../check-unit.js';
 import { framingFor, type InputMode } from '../framing/index.js';
 import { needsDecoding } from '../sources/decode.js';
-import type { InputSource } from '../sources/expand.js';
+import type { InputSource } from '../sources/input-source.js';
 
 /** Below this a file is not worth splitting: a worker's start costs about as much as 16 MiB of work. */
 export const splitThreshold = 16 * 1024 * 1024;

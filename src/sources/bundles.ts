@@ -8,20 +8,8 @@ import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { describeError } from '../errors.js';
 import type { InputFailure } from '../types.js';
 import { byCodePoint } from '../findings/order.js';
-import type { InputSource } from './expand.js';
+import type { BundleRole, InputSource } from './input-source.js';
 import { listZip, type ZipEntry } from './zip.js';
-
-/** A bundle file's part in it. */
-export type BundleRole = 'session' | 'transcript';
-
-/** Which bundle a source belongs to, for the cross-checks of session.json and its transcript. */
-export interface BundleMembership {
-  /** The bundle folder (resolved path, or `<zip name>!/<folder>`): one key per bundle. */
-  key: string;
-  role?: BundleRole;
-  /** session.json only: the bundle holds no tool-calls.jsonl (a run that made no tool call). */
-  noTranscript?: true;
-}
 
 const transcriptNames = new Set(['tool-calls.jsonl', 'tool-calls.jsonl.gz']);
 

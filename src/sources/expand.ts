@@ -14,25 +14,7 @@ import { underWorkingDirectory } from '../paths.js';
 import type { InputFailure } from '../types.js';
 import { byCodePoint } from '../findings/order.js';
 import { inBundlesAndZips } from './bundle-inputs.js';
-import type { BundleMembership } from './bundles.js';
-
-export interface InputSource {
-  /** The name used in reports. */
-  name: string;
-  /** Path to open; undefined for standard input. */
-  path?: string;
-  /**
-   * Named, and no regular file (a FIFO, `<(zcat run.gz)`, a device): read off the main thread, whose
-   * open or read may wait for a writer. Walks find regular files only, so only a named input is one.
-   */
-  special?: true;
-  /** An entry of the zip at `path` (spec section 8.2): read out of the archive, named `<zip>!/<entry>`. */
-  entry?: string;
-  /** The unit `--shard` deals out, when not the source alone: its bundle folder, or its zip. */
-  unit?: string;
-  /** The evidence bundle it belongs to. */
-  bundle?: BundleMembership;
-}
+import type { InputSource } from './input-source.js';
 
 export const searchedExtensions = ['json', 'jsonl', 'ndjson', 'log'];
 // Zips too, read when they hold an evidence bundle (spec section 8.2).
