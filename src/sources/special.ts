@@ -40,6 +40,9 @@ function releaseWaitingOpen(path: string, otherEnd: number): void {
  */
 export function openOffThread(path: string, flags: 'r' | 'w', signal: AbortSignal | undefined): Promise<number> {
   const otherEnd = flags === 'r' ? constants.O_WRONLY : constants.O_RDONLY;
+  // An abort event is dispatched once: a signal that came before this call is never heard below,
+  // and the open would wait for a writer no one is going to be.
+  if (signal?.aborted) return Promise.reject(new OpenAborted('the wait for the other end of the FIFO was stopped'));
   const fifo = isFifo(path);
   return new Promise((resolve, reject) => {
     let opened = false;
