@@ -1,4 +1,4 @@
-// A `.json` file too large to hold (spec section 7: over 256 MiB) is read as a stream when it is
+// A `.json` file too large to hold (spec section 7: over maxDocumentBytes) is read as a stream when it is
 // an array: its elements are cut out of the bytes one by one (strings and nesting tracked, lines
 // counted) and each is parsed on its own, at the line where it starts. Memory is bounded by the
 // largest element, as it is by the longest line in NDJSON.

@@ -61,7 +61,7 @@ export class NdjsonFramer {
   private unterminated = false;
   /**
    * A hint was given: a unit's findings word only its first (FindingStore keeps one), so later
-   * failing lines are not searched again (a log of 300k prefixed lines searched every one: 2x).
+   * failing lines are not searched again (a search costs a parse attempt per candidate).
    */
   private hinted = false;
   /** A parse error was framed: only the first one's line is searched for the prefix hint. */
@@ -135,17 +135,16 @@ export class NdjsonFramer {
 
   /**
    * Frames the lines in `chunk[start, last]` (`last` is an LF), decoding them a window of about 64
-   * KiB at a time: one decode per window instead of one per line was about 6 % of the parse floor.
+   * KiB at a time: one decode per window costs less than one per line.
    * A window is decoded only when it is ASCII, so a line's text is at its bytes' offsets; each line
    * is parsed from a slice of the window's text. Values JSON.parse makes are copies, so nothing keeps
    * a window alive, and a window stays small enough to die young; a parse error is described from a
    * string of the line's own, since its message may quote it.
    *
    * Only an ASCII window is decoded whole. One character past U+00FF makes V8 store a whole string
-   * two bytes a character, and JSON.parse reads such text more slowly: with one line in 280 holding
-   * an arrow, windows made the run 7 % slower while the floor, decoding line by line, did not slow
-   * at all. A window with any byte past ASCII is decoded line by line, so that only its lines that
-   * need it are two-byte.
+   * two bytes a character, and JSON.parse reads such text more slowly: one such line would slow
+   * every line of its window. A window with any byte past ASCII is decoded line by line, so that
+   * only its lines that need it are two-byte.
    */
   private frameWindows(chunk: Buffer, start: number, last: number, out: FramedSink): void {
     while (start <= last) {

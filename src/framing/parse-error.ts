@@ -216,7 +216,7 @@ const simpleEscapes = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
 
 /**
  * jsonc-parser files a bad character or escape at the start of its string: `"abcdefghij\u0001klm"`
- * was a parse error at the opening quote, 11 columns before the byte to fix. The string's own first
+ * is a parse error at the opening quote, 11 columns before the byte to fix. The string's own first
  * fault is found here, and the message is the fault's (a control character, an escape, a \u).
  */
 function faultInString(text: string, found: { offset: number; length: number }): { offset: number; message: string; token: string } | undefined {
