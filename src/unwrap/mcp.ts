@@ -44,7 +44,7 @@ function envelopeFromText(content: unknown, redact: boolean): TextSearch {
     if (!isObject(block) || block['type'] !== 'text') continue;
     const text = block['text'];
     if (typeof text !== 'string') {
-      // Was "is not JSON", which says the text was read: there was none to read.
+      // Not "is not JSON", which would say the text was read: there is none to read.
       instead ??= `its text block has no text string (text is ${has(block, 'text') ? withArticle(kindOf(text)) : 'missing'})`;
       continue;
     }
@@ -163,8 +163,8 @@ export function unwrapCallToolResult(result: unknown, redact = false): McpUnwrap
   }
   const findings: McpFinding[] = [];
   if (fromText.envelope && structured !== undefined && !structuredEnvelope) {
-    // Spec section 3: "when both are there they must agree". Compared only when it had ok, a
-    // structuredContent of another shape beside the text envelope passed without a word.
+    // Spec section 3: "when both are there they must agree": a structuredContent of any other
+    // shape beside the text envelope disagrees with it.
     findings.push({ rule: 'structured-content-mismatch', message: `structuredContent differs from the text block's envelope: it is ${describeStructured(structured, redact)}`, pointer: '' });
   } else if (fromText.envelope && structuredEnvelope) {
     const where = firstDifference(fromText.envelope, structuredEnvelope);
