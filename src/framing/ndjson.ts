@@ -1,7 +1,7 @@
 // Line-delimited framing (spec section 3): one record a line, blank lines skipped but counted, CRLF
 // tolerated, a lone CR is not a break. Line numbers are born here. Chunks go in as they arrive and
 // every framed entry goes straight to a sink, so a file is never held whole, no async hop is paid per
-// line, and each parsed value dies young (batching them made them survive into the old generation).
+// line, and each parsed value dies young (batched, they would survive into the old generation).
 import { constants } from 'node:buffer';
 import type { Framed, ParseHint } from '../types.js';
 
