@@ -96,14 +96,14 @@ interface Walked {
  * failing, or the glob's own folder, fails the whole argument.
  */
 async function walk(arg: string, pattern: string, cwd?: string, anyCase = false, name?: (folder: string) => string): Promise<Walked | InputFailure> {
-  // Synchronous: nothing else runs while inputs are listed. Async with objectMode cost a folder of
-  // 10k files ~40 ms more than async with plain paths; sync with objectMode costs no more than that.
+  // Synchronous: nothing else runs while inputs are listed, and sync with objectMode costs no more
+  // than async with plain paths (async with objectMode does).
   // A folder (`cwd`, with a pattern of ours) is walked by fast-glob itself: globby adds nothing a
-  // walk of one pattern uses (it reads globs, merges the paths of several patterns), and cost a
-  // folder of 10k files ~30 ms, loading its modules and normalizing every path into a Set.
+  // walk of one pattern uses (it reads globs, merges the paths of several patterns), and costs
+  // loading its modules and normalizing every path into a Set.
   const sync: (pattern: string, options: FastGlob.Options & { objectMode: true }) => FastGlob.Entry[] = cwd === undefined ? (await loadGlobby()).globbySync : (await loadFastGlob()).default.sync;
   // fast-glob stops at the first folder it cannot list (when the error is not ENOENT): one locked
-  // folder deep in a tree lost every file of the walk. Listed here, it is an empty folder to
+  // folder deep in a tree would lose every file of the walk. Listed here, it is an empty folder to
   // fast-glob and an unreadable input to the report.
   const unlisted: NodeJS.ErrnoException[] = [];
   const listFolder = ((path: string, options?: object) => {
@@ -118,11 +118,11 @@ async function walk(arg: string, pattern: string, cwd?: string, anyCase = false,
   }) as typeof readdirSync;
   let entries;
   try {
-    // `check .` at a project's root walked node_modules (thousands of package.json files checked as
-    // envelopes), as no JavaScript tool does; a glob that names node_modules still goes there.
+    // `check .` at a project's root leaves node_modules out (thousands of package.json files are no
+    // envelopes), as every JavaScript tool does; a glob that names node_modules still goes there.
     const ignore = pattern.includes('node_modules') ? [] : ['**/node_modules/**'];
-    // `unique: false`: fast-glob's own index of every path found cost ~10 ms of a folder of 10k
-    // files; one pattern finds each path once, globby drops repeated ones itself, and expandInputs
+    // `unique: false`: fast-glob's own index of every path found is a cost per path, and needless:
+    // one pattern finds each path once, globby drops repeated ones itself, and expandInputs
     // drops files named twice anyway.
     entries = sync(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true, caseSensitiveMatch: !anyCase, ignore, unique: false, fs: { readdirSync: listFolder } });
   } catch (error) {
@@ -324,7 +324,7 @@ const writtenStarts = [
 
 /**
  * Whether a file this run writes, found by a folder or glob, holds data of its own: anything but
- * nothing or an earlier report. Left out and replaced like an earlier report, a log was lost
+ * nothing or an earlier report. Left out and replaced like an earlier report, a log would be lost
  * (`check logs/ -o logs/2.jsonl`); what an earlier run wrote is known by how it starts, not by
  * "mcec-result" anywhere in it, which a record's detail may hold too.
  */
@@ -350,7 +350,7 @@ function holdsData(path: string): boolean {
 /**
  * A file a walk found that the run would write over, holding data: refused, as a file named would
  * be. Matched by its resolved path, and through links (a folder reached by a link) only where the
- * name is one the run writes: a realpath for each of 10k files cost 0.2 s of lstat calls.
+ * name is one the run writes: a realpath for each file found would cost lstat calls on every one.
  */
 function refuseFoundOverwrite(files: readonly Found[], arg: string, owned: ReadonlyMap<string, OwnFile>): void {
   const writtenNames = new Set<string>();
@@ -418,8 +418,8 @@ export function refuseClashes(own: readonly OwnFile[]): void {
 }
 
 /**
- * The files a run will write, tried before anything is read: a report to a folder that does not
- * exist failed only after the whole corpus was checked, the run's work lost. Nothing is created or
+ * The files a run will write, tried before anything is read, so that a report to a folder that does
+ * not exist fails before the corpus is checked, not after. Nothing is created or
  * truncated here, so a run refused for another reason leaves the old file as it was.
  */
 export function refuseUnwritable(own: readonly OwnFile[]): void {
@@ -449,8 +449,8 @@ function unwritable(path: string): string | undefined {
 
 /**
  * Standard input and a file under one name (`cat new.jsonl | check - a.jsonl --stdin-filename
- * a.jsonl`) were one source in the report, the baseline and the merged distributions: nothing told
- * their findings apart, and a baseline written so matched either.
+ * a.jsonl`) would be one source in the report, the baseline and the merged distributions: nothing
+ * would tell their findings apart, and a baseline written so would match either.
  */
 function refuseStdinTwin(sources: readonly InputSource[], stdinName: string): void {
   if (!sources.some((source) => source.path === undefined)) return;
@@ -463,8 +463,8 @@ function refuseStdinTwin(sources: readonly InputSource[], stdinName: string): vo
 
 /**
  * Arguments no input can come of: an empty one (a script's unset variable), a bare `!`, or only
- * exclusions. They were input failures, an empty report printed under them as if files had been
- * unreadable; they are usage errors, as merge's are, refused before anything is read.
+ * exclusions. They are usage errors, as merge's are, refused before anything is read, not input
+ * failures with an empty report under them as if files were unreadable.
  */
 export function refuseArgumentMistakes(args: readonly string[]): void {
   if (args.includes('')) throw new UsageError('an input argument is empty: name a file, folder or glob, or - for standard input');

@@ -1,7 +1,7 @@
 // A FIFO or device named as an input (`check pipe`, `check <(zcat run.jsonl.gz)`) or as a report
 // (`-o pipe`). Opening a FIFO blocks until the other end is opened, and reading one blocks until its
-// writer writes: done synchronously, the main thread waited there and no signal handler ran (Ctrl-C
-// and SIGTERM did nothing, for good when nobody ever opened the other end). Here the open is made on
+// writer writes: done synchronously, the main thread would wait there with no signal handler run
+// (Ctrl-C and SIGTERM ignored for good if nobody opens the other end). Here the open is made on
 // libuv's thread pool and a FIFO is read as process.stdin reads a pipe, so signals are handled.
 import { closeSync, constants, createReadStream, fstat, open, openSync, statSync, type Stats } from 'node:fs';
 import type { Readable } from 'node:stream';
