@@ -8,7 +8,7 @@ import { reportFindings, type StreamWriter } from './streamed.js';
 
 const barWidth = 24;
 const topCodes = 5;
-/** Rows of names (unknown codes, categories not in the schema, tools) a list shows, as in Markdown: 3,000 codes were 3,000 lines. */
+/** Rows of names (unknown codes, categories not in the schema, tools) a list shows, as in Markdown: a corpus may invent a code a record. */
 const maxNameRows = 100;
 
 function more(count: number, c: ChalkInstance): string {
