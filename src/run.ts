@@ -372,7 +372,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   try {
     ran = await runUnits(plan, inline, jobs, options, context, folder, live);
   } catch (error) {
-    // No report will read the spool: a process that checks again and again kept every failed run's.
+    // No report will read the spool: a process that checks again and again would keep every failed run's.
     folder.remove();
     throw error;
   }
