@@ -259,8 +259,8 @@ export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T
 
 /**
  * A count map's entries most frequent first, ties by code point, as the tally made it: an object
- * puts integer-like names (`"404"`) before the rest whatever their count, which listed a code seen
- * once above one seen a thousand times.
+ * puts integer-like names (`"404"`) before the rest whatever their count, which would list a code
+ * seen once above one seen a thousand times.
  */
 export function byCount(counts: Readonly<Record<string, number>>): [string, number][] {
   return Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));

@@ -54,7 +54,7 @@ function headline(report: Report, c: ChalkInstance, options: FormatOptions): str
 
 /**
  * What of `skipped` the summary can name: a JSON-RPC error response is skipped like a request, yet
- * it is a call that failed below the envelope, which "3 skipped" alone hid from a person reading.
+ * it is a call that failed below the envelope, which "3 skipped" alone would hide from a person reading.
  */
 function skippedParts(s: Report['summary']): string {
   const parts = [

@@ -130,7 +130,7 @@ export class JsonArrayStreamer {
   /**
    * Scans the current element from `chunk[from]` (never its first byte): returns where it ends (one
    * past its last byte), or -1 when it goes on past this chunk. One loop over locals, the state put
-   * back at the end: a method call and field writes per byte made the streamer half as fast.
+   * back at the end: a method call and field writes per byte would slow the streamer down.
    * Every line break inside the element counts, in strings too (where JSON allows none).
    */
   private scanElement(chunk: Buffer, from: number): number {

@@ -29,8 +29,8 @@ export const defaultMaxLineBytes = 64 * 1024 * 1024;
 
 /**
  * A line is parsed from one string, and V8 holds no string longer than this (2^29 - 24 UTF-16
- * units in Node 20): a longer limit let such a line fail its whole input ("Cannot create a string
- * longer than..."), and every record after it went unchecked. A UTF-8 line of this many bytes
+ * units in Node 20): under a longer limit such a line would fail its whole input ("Cannot create a
+ * string longer than..."), every record after it unchecked. A UTF-8 line of this many bytes
  * decodes to at most this many units, so every line under the limit fits.
  */
 export const maxLineBytesLimit = constants.MAX_STRING_LENGTH;
@@ -315,9 +315,9 @@ function failsInPrefix(line: string, offset: number): boolean {
 }
 
 /**
- * `2026-07-01T10:15:02Z INFO result {"ok":true}` in a .log file failed as "unexpected text after the
- * JSON value, found "-0"": the year parsed as a number. Asked only of lines JSON.parse rejected, and
- * of log-line sizes: the search may parse the rest of the line from each of 64 `{"`. The prefix hint
+ * `2026-07-01T10:15:02Z INFO result {"ok":true}` in a .log file fails JSON.parse as "unexpected text
+ * after the JSON value, found "-0"" (the year parses as a number), which says nothing of the
+ * prefix. Asked only of lines JSON.parse rejected, and of log-line sizes: the search may parse the rest of the line from each of 64 `{"`. The prefix hint
  * is the input's first parse error's only (spec section 8.8); the run's own count of its first lines
  * gives it otherwise.
  */

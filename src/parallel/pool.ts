@@ -43,7 +43,7 @@ const answerWithinMs = 5;
 /**
  * A worker's Node options: the process's, inherited (`undefined`), unless they hold `--input-type`.
  * A worker runs a file, and with that inherited (a library caller's `node --input-type=module -e
- * '...'`) every worker failed to start, ERR_INPUT_TYPE_NOT_ALLOWED, and check() with it. Given as a
+ * '...'`) every worker would fail to start, ERR_INPUT_TYPE_NOT_ALLOWED, and check() with it. Given as a
  * list, the options are parsed again, and a worker refuses V8's and the process's own
  * (`--max-old-space-size`, `--stack-size`, `--title`): those apply to every thread anyway.
  */

@@ -45,7 +45,7 @@ function toSlashes(path: string): string {
 /**
  * A glob with its backslashes as separators (Windows' `logs\*.jsonl`), but for one before a bracket,
  * brace or parenthesis, which escapes it as in fast-glob (`names/\[ab\].jsonl`): made a separator,
- * the escape matched nothing, and the message named `names//[ab/].jsonl`. `*` and `?` follow a
+ * the escape would match nothing. `*` and `?` follow a
  * backslash as a separator only: no Windows name holds them, and `[*]` matches one literally.
  */
 function globSlashes(glob: string): string {
@@ -90,8 +90,8 @@ interface Walked {
 
 /**
  * The files a folder walk or a glob finds: regular files, and links to files. Links to folders are
- * not followed: one pointing up the tree made a glob loop, on two such links for hours (fast-glob
- * follows each until the path is too long), and found the same files again under other names.
+ * not followed: one pointing up the tree would make a glob loop, on two such links for hours
+ * (fast-glob follows each until the path is too long), finding the same files again under other names.
  * `name` gives a folder the walk could not list the name the report shows; the folder walked
  * failing, or the glob's own folder, fails the whole argument.
  */
@@ -396,9 +396,9 @@ function replacedWhenWritten(path: string): boolean {
 }
 
 /**
- * The run's own files among themselves, before anything is read. Two reports named to one file left
- * the last of them, without a word (`-o run.txt -f sarif=run.txt`); a report over a settings file
- * (`--codes codes.json -o codes.json`) destroyed it. A file read and written in the same role is
+ * The run's own files among themselves, before anything is read. Two reports named to one file
+ * (`-o run.txt -f sarif=run.txt`) would leave the last of them; a report over a settings file
+ * (`--codes codes.json -o codes.json`) would destroy it. A file read and written in the same role is
  * allowed: `--baseline b.json --write-baseline b.json` brings a baseline up to date.
  */
 export function refuseClashes(own: readonly OwnFile[]): void {
@@ -475,8 +475,8 @@ export function refuseArgumentMistakes(args: readonly string[]): void {
 
 /**
  * Spec section 7's paths, expanded. `own` are the files the run reads as settings or writes: a folder
- * or glob that finds one leaves it out (`check .` found the config file and reported it as a broken
- * envelope, and a report written into the folder on the next run), and a file named as an input
+ * or glob that finds one leaves it out (`check .` must not check the config file, or a report
+ * written into the folder by an earlier run, as an envelope), and a file named as an input
  * that the run would write is refused before anything is read.
  */
 export async function expandInputs(args: readonly string[], stdinName = '-', own: readonly OwnFile[] = []): Promise<{ sources: InputSource[]; failures: InputFailure[]; notes: string[] }> {
@@ -510,7 +510,7 @@ export async function expandInputs(args: readonly string[], stdinName = '-', own
       // A folder that could not be listed says already why nothing was found.
       if (files.length === 0 && !result.failures?.length) {
         const why = beforeExclusions === 0 ? '' : `: ${exclusions.join(' ')} left out all ${beforeExclusions}`;
-        // As typed: with its backslashes made slashes, an escaped glob read as another one.
+        // As typed: with its backslashes made slashes, an escaped glob would read as another one.
         failures.push({ source: arg, message: `no input files in ${arg}${why}` });
         continue;
       }

@@ -22,7 +22,7 @@ function isFifo(path: string): boolean {
 
 /**
  * Opens the FIFO's other end for a moment, which ends a wait in open() for it: a thread-pool thread
- * left waiting kept the process from exiting (Node joins those threads at exit), even after
+ * left waiting keeps the process from exiting (Node joins those threads at exit), even after
  * process.exit(). With O_NONBLOCK this open never waits itself.
  */
 function releaseWaitingOpen(path: string, otherEnd: number): void {
@@ -74,7 +74,7 @@ export async function readSpecial(path: string, signal: AbortSignal | undefined)
     closeSync(fd);
     throw error;
   }
-  // A thread-pool read of a FIFO whose writer is idle held the exit up until the writer wrote again.
+  // A socket, not a thread-pool read: that would hold the exit up while the FIFO's writer is idle.
   if (stats.isFIFO()) return new (loadNet().Socket)({ fd, readable: true, writable: false });
   return createReadStream('', { fd, highWaterMark: 1 << 20 });
 }

@@ -292,8 +292,8 @@ interface Where {
   sessionId: string | undefined;
   /**
    * The session the line's requests and responses pair in: its sessionId, also when that is a
-   * number or a boolean (which is no session name to count: sessions 101 and 102 paired as one, and
-   * one's answer went to the other's tool), '' when there is none.
+   * number or a boolean (which is no session name to count, yet sessions 101 and 102 must not pair
+   * as one, one's answer going to the other's tool), '' when there is none.
    */
   pairing: string | number | boolean;
   /** The id-less request this transcript response answers by order (spec section 8.1); set on transcript lines only. */
@@ -315,7 +315,7 @@ const noFindings: RecordFinding[] = [];
 
 /**
  * A method that is no string reads as quote() has it: a container named, not printed. String() of a
- * 100k-deep array (or JSON.stringify of it) overflowed the stack and failed the whole input.
+ * deeply nested array (or JSON.stringify of it) would overflow the stack and fail the whole input.
  */
 function methodText(method: unknown): string {
   return typeof method === 'string' ? method : quote(method);
@@ -329,9 +329,9 @@ interface Before {
 }
 
 /**
- * Spec section 7's recognition, one unwrapper per input. Most inputs are bare envelopes only, and a
- * folder of 10k small files made 10k of the pairing machinery's closures and maps (~2 us a file, a
- * tenth of the per-file work): an input gets it at its first value that is not a bare envelope.
+ * Spec section 7's recognition, one unwrapper per input. Most inputs are bare envelopes only, and
+ * the pairing machinery's closures and maps are a real part of a small file's work: an input gets
+ * it at its first value that is not a bare envelope.
  */
 class AutoUnwrapper implements Unwrapper {
   private pairing: Unwrapper | undefined;
@@ -609,7 +609,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       if (has(value, 'jsonrpc')) return jsonRpc(value, where);
       if (isCallToolResult(value)) return mcpRecord(value, where, wrappingOf(where, 'mcp'), where.byOrder?.tool);
       // A report or baseline of an earlier run, written into the folder it checked: not a tool
-      // outcome (`check evidence/` failed on evidence/report.json, "missing required property ok").
+      // outcome (`check evidence/` must not fail evidence/report.json for "missing required property ok").
       if (!where.inTranscript && isOwnArtifact(value)) return { kind: 'skipped', own: true, findings: [] };
       // Spec section 8.4: a log's own JSON lines (a server's structured log inside a client's) are
       // no tool results; extracted, an object with no envelope member is noise.
