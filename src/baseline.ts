@@ -72,8 +72,8 @@ function identity(finding: Finding): Identity {
  * An input in one spelling, relative to the baseline's folder `base`: `check .` names a file
  * `./a.jsonl`, `check a.jsonl` `a.jsonl`, Windows `.\a.jsonl`, `check "$PWD/a.jsonl"` (as CI scripts
  * write it) `/work/repo/a.jsonl`, and a run from a subfolder (the config found upward names the
- * baseline) `a.jsonl` for the root's `evidence/a.jsonl`: a baseline recorded one way matched
- * nothing the other way (every finding new). `from` is the folder `source` is relative to: the
+ * baseline) `a.jsonl` for the root's `evidence/a.jsonl`: one key for all, so that a baseline
+ * recorded one way matches the other way too. `from` is the folder `source` is relative to: the
  * working directory for a finding, the baseline's folder for its entries. Relative to the
  * baseline, it matches on another machine too.
  */
@@ -91,8 +91,8 @@ const physicalFolders = new Map<string, string>();
 /**
  * A folder as the file system names it, its links followed: the working directory is (Node's cwd),
  * while `$PWD` is the shell's spelling. Through a linked folder (`cd link`, a CI workspace, macOS's
- * /tmp), `check "$PWD/logs"` named its files `../link/logs/a.jsonl` and `check logs` `logs/a.jsonl`:
- * the baseline one wrote matched nothing in the other, and no entry was counted stale. A folder
+ * /tmp), `check "$PWD/logs"` would name its files `../link/logs/a.jsonl` and `check logs`
+ * `logs/a.jsonl`, and the baseline one wrote would match nothing in the other. A folder
  * that is not there (an entry's input since removed) keeps the part that is missing as written.
  */
 function physicalFolder(folder: string): string {
@@ -136,8 +136,8 @@ function keyOf(entry: Omit<Identity, 'source'>, source: string): string {
 /**
  * The folder a baseline file's sources are relative to: its own; the working directory for standard
  * input, and for a pipe named by a path, which is in no folder of the run's (`--baseline <(git show
- * main:b.json)` read them relative to /dev/fd: every finding was new, and no entry counted stale,
- * since none was of an input the run read, so nothing said so).
+ * main:b.json)`: relative to /dev/fd, its sources would name no input the run reads, every finding
+ * new, no entry stale, and nothing to say so).
  */
 export function baselineFolder(path: string | undefined): string {
   if (path !== undefined && statSync(path, { throwIfNoEntry: false })?.isFile() === false) return process.cwd();
@@ -146,7 +146,7 @@ export function baselineFolder(path: string | undefined): string {
 
 /**
  * The folder a baseline written to `path` will be in, or undefined for standard output (`-`, and
- * `/dev/stdout` by its name, whose sources were written relative to /dev): where that lands is the
+ * `/dev/stdout` by its name, whose sources would otherwise be relative to /dev): where that lands is the
  * shell's, so its sources stay relative to the working directory, as a baseline without `sources` says.
  */
 export function writtenFolder(path: string | undefined): string | undefined {
@@ -205,8 +205,8 @@ function mergedSchemaVersion(baselines: readonly { baseline: Baseline; path?: st
 
 /**
  * A baseline's text (`JSON.stringify(baseline, null, 2)` and a line break), in pieces: as one string,
- * a baseline of ~1.9M entries passed V8's longest string, and the run that had read every input
- * failed with "Invalid string length", writing nothing.
+ * a baseline of a few million entries passes V8's longest string, and the run would fail after
+ * reading every input ("Invalid string length"), writing nothing.
  */
 export function baselinePieces(baseline: Baseline): Iterable<string> {
   return streamJson({ ...baseline, findings: streamedArray() }, baseline.findings);
@@ -258,7 +258,7 @@ export function matcher(baseline: Baseline, base: string): () => (finding: Findi
  */
 export function applyBaseline(report: Report, baseline: Baseline, base: string): Report {
   // Only entries of inputs this run read whole can be stale: with --shard, or on part of the corpus,
-  // the others were not looked at (every shard counted the rest of the corpus stale, and merge summed it).
+  // the others were not looked at (else every shard would count the rest of the corpus stale, and merge sum it).
   const sourceOf = sourcesKeyed(base);
   const read = report.inputsRead && new Set(report.inputsRead.map(sourceOf));
   const counted = (key: string) => !read || read.has(key);

@@ -82,7 +82,7 @@ function at(line: number, column?: number, tool?: string, wrapping?: Wrapping): 
   return { line, column, tool, wrapping, code: undefined, fingerprint: undefined };
 }
 
-/** Assigned field by field: object spreads here cost microseconds per finding, on every finding. */
+/** Assigned field by field: an object spread here costs more, on every finding. */
 function locate(finding: RecordFinding, source: string, place: Place): Finding {
   const location: Finding['location'] = { source, line: place.line };
   if (place.column !== undefined) location.column = place.column;
@@ -270,7 +270,7 @@ class SourceChecker {
     }
     const { tool, sessionId, wrapping } = unwrapped;
     let invalid = false;
-    // Indexed: a for-of made an iterator object for every record (with the tally's, ~40 MB a 1M-line run).
+    // Indexed: a for-of makes an iterator object for every record.
     for (let i = 0; i < findings.length; i++) if (findings[i]!.severity === 'error') invalid = true;
     this.tally.addRecord(facts, invalid, tool, sessionId);
     kinds.records++;
@@ -302,9 +302,8 @@ const maxChunk = 1 << 20;
 
 /**
  * Read buffers of this thread (each maxChunk long) that no read holds, for the next file. A fresh
- * 1 MiB buffer costs a page fault for each of its pages (in the kernel's copy and in the first look
- * at it): three a file larger than one chunk (its first chunk copied out, two to read on into) made
- * a folder of 200 files of 1.5 MB ~8 % slower than the same lines in one file, with 10-20k more faults.
+ * buffer costs a page fault for each of its pages (in the kernel's copy and in the first look at
+ * it), and a file larger than one chunk takes three (its first chunk copied out, two to read on into).
  */
 const spareBuffers: Buffer[] = [];
 const maxSpareBuffers = 4;
@@ -329,8 +328,7 @@ interface OpenFile {
 
 /**
  * A file of /proc or /sys: a regular file to stat, whose reads fall short of its end (a page or so
- * each), so that the first short read is no end. /proc/kallsyms (5 MB) was read as its first 100
- * lines, the rest dropped without a word.
+ * each), so that the first short read is no end: such a file (/proc/kallsyms, say) is read on to its end.
  */
 function isPseudoFile(path: string): boolean {
   if (process.platform !== 'linux') return false;
@@ -342,17 +340,17 @@ function isPseudoFile(path: string): boolean {
 
 /**
  * A file smaller than one chunk is read synchronously into a reused buffer: open, read, close.
- * Without a stat (each one also built a Stats object with four Dates: for 10k small files, stats,
- * async hops and their garbage were most of the time), and without the read that returns nothing:
- * a regular file's read returns less than asked only at its end, which readFileSync trusts its stat
- * for, so one read that falls short ends the file (10k files: ~20 ms of 0.57 s), but one of /proc
- * or /sys (isPseudoFile), which is read on. Only regular files
+ * Without a stat (each one also builds a Stats object with four Dates: for many small files, stats,
+ * async hops and their garbage would be most of the time), and without the read that returns
+ * nothing: a regular file's read returns less than asked only at its end, which readFileSync trusts
+ * its stat for, so one read that falls short ends the file, but one of /proc or /sys (isPseudoFile),
+ * which is read on. Only regular files
  * come here; FIFOs and devices, whose reads fall short all the time, are special sources. A file
  * that fills the chunk is read on from there, on the same descriptor; the caller closes it.
  *
  * The small file's bytes are returned in place, a view of the reused buffer: they are the caller's
  * only until this thread reads the next file, which the synchronous fast path of checkUnit keeps to;
- * any other path copies them first (`ownCopy`). A copy of every file was ~30 ms of 10k small files.
+ * any other path copies them first (`ownCopy`), so that the common path copies nothing.
  */
 function readFile(path: string): Buffer | OpenFile {
   const buffer = (scratch ??= takeBuffer());
@@ -398,9 +396,8 @@ function fileChunks(file: Buffer | OpenFile, framing: Framing, signal: AbortSign
 
 /**
  * Bytes [position, end) of `fd` (to its end, for Infinity), read into two buffers taken in turn,
- * one read ahead while the other is framed: a stream's fresh 1 MiB buffer a chunk cost a page fault
- * for each of its pages, in the kernel's copy and in the first look at it, about 4 % of a 1M-line
- * run here. A chunk is the consumer's only until it asks for the next, which line framing keeps to
+ * one read ahead while the other is framed: a stream's fresh buffer a chunk would cost a page fault
+ * for each of its pages, in the kernel's copy and in the first look at it. A chunk is the consumer's only until it asks for the next, which line framing keeps to
  * (it copies the end of a line it holds): used for plain line-delimited input only. `first`, when
  * given, comes before. Ctrl-C stops it at the next chunk; the descriptor is closed at the end, and
  * the buffers are given back for the next file (`first` too: nobody reads it once this one ends).
@@ -419,8 +416,8 @@ async function* reusedChunks(fd: number, position: number, end: number, signal: 
       if (signal?.aborted) throw signal.reason;
       if (n === 0) {
         // Read to its end: a file truncated under the run ends here with fewer bytes than were read
-        // (a log rotated by copy and truncate), and its last line read as cut off, a data fault; an
-        // input failure, as a byte range of it reports (the report was not the same for any --jobs).
+        // (a log rotated by copy and truncate): an input failure, not a last line cut off, as a byte
+        // range of it reports, so that the report is the same for any --jobs.
         // (A file of /proc says it holds 0 bytes and reads more: only a file that said it held some.)
         if (!Number.isFinite(end) && sizeAtStart > 0 && fstatSync(fd).size < position) throw new InputDataError(changedWhileRead);
         return;

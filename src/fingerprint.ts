@@ -9,7 +9,7 @@ type Open = { array: readonly unknown[]; keys?: undefined; index: number } | { a
 
 /**
  * The canonical text of `value`, handed to `write` a piece at a time, with its own stack: one entry
- * per open container, not per value (a frame per value of a 30M-item array held 60M of them).
+ * per open container, not per value (a huge array would hold a frame per item).
  */
 export function writeCanonical(value: unknown, write: (piece: string) => void): void {
   const stack: Open[] = [];
@@ -59,8 +59,8 @@ export function canonicalJsonDeep(value: unknown): string {
 /** Deeper than this, recursion gives up and the whole value is written by the explicit stack. */
 const maxRecursion = 200;
 /**
- * Past this many values too: a string built by `+=` is a rope of a node per piece, and a 60 MB line
- * of 30M array items took 2.4 GB to fingerprint (19 s). Such a value is hashed piece by piece.
+ * Past this many values too: a string built by `+=` is a rope of a node per piece, gigabytes for a
+ * line of millions of values. Such a value is hashed piece by piece.
  */
 const maxRecursiveValues = 100_000;
 
@@ -69,7 +69,7 @@ class GiveUp extends Error {}
 /** Values recursion may still write (set before each walk): a counter, not a parameter, on the hot path. */
 let valuesLeft = 0;
 
-/** The same text by recursion: a third of the time on records (baselines fingerprint every record with findings). */
+/** The same text by recursion: faster on records (baselines fingerprint every record with findings). */
 function canonicalShallow(v: unknown, depth: number): string {
   if (--valuesLeft < 0) throw new GiveUp();
   if (typeof v !== 'object' || v === null) return JSON.stringify(v) ?? 'null';
@@ -105,7 +105,7 @@ const hashedAtOnce = 64 * 1024;
 
 export function fingerprint(value: unknown): string {
   const crypto = loadCrypto();
-  // crypto.hash: one call, no Hash object (about half the time of createHash for a record's text).
+  // crypto.hash: one call, no Hash object (cheaper than createHash for a record's text).
   const text = typeof value === 'string' ? value : shallowOrUndefined(value, maxRecursiveValues);
   if (text !== undefined) return crypto.hash('sha256', text, 'hex').slice(0, 20);
   // The same bytes in pieces: every piece is whole JSON text (JSON.stringify escapes a lone

@@ -20,12 +20,12 @@ const versionContexts = new Map<string | undefined, CheckContext>();
 
 /** Checks one value as a bare envelope with a context made once by createCheckContext (for many values). */
 export function checkEnvelopeWith(context: CheckContext, value: unknown): readonly RecordFinding[] {
-  // `checkEnvelopeWith({}, v)` failed inside as "Cannot read properties of undefined (reading 'schema')".
+  // A context not made by createCheckContext() is refused here, with a message, not met deep inside.
   if (!isCheckContext(context)) throw new UsageError(`checkEnvelopeWith(): the first argument is a context made by createCheckContext(), got ${got(context)}`);
   return checkJsonEnvelope(context, jsonFormOf(value));
 }
 
-/** Options of a run over inputs: given to checkEnvelope(), they were accepted and did nothing. */
+/** Options of a run over inputs: checkEnvelope() refuses them rather than accept them to do nothing. */
 const runOptions = ['input', 'unwrap', 'stdinFilename', 'maxLineBytes', 'maxZipEntryBytes', 'extract', 'fingerprints', 'shard', 'stdin', 'signal', 'jobs', 'findingsInMemory', 'onProgress', 'ownFiles'] as const satisfies readonly (keyof CheckOptions)[];
 
 /**

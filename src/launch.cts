@@ -1,12 +1,12 @@
 // Starts the CLI bundle (dist/cli/cli.cjs, made by scripts/build-cli.mjs) with V8's code cache
 // (dist/cli/cli.cjs.cache, made at build time by running the CLI once): V8 then neither parses nor
-// compiles what the cache holds, about a fifth of a small run's start-up (issue 5). Node 20 has no
+// compiles what the cache holds, a large part of a small run's start-up (issue 5). Node 20 has no
 // module compile cache of its own, and vm.Script is the one API that takes one.
 //
 // The cache is only ever a hint: V8 checks it against its own version, its flags and the source,
 // and compiles as usual when it does not fit (another Node, a rebuilt bundle, a missing file).
 //
-// CommonJS, as bin/mcec-result.js is: an ES module entry costs Node ~10 ms more to start.
+// CommonJS, as bin/mcec-result.js is: an ES module entry costs Node more to start.
 import fs = require('node:fs');
 import nodeModule = require('node:module');
 import path = require('node:path');

@@ -1,7 +1,7 @@
 // Libraries that only some runs need, loaded on first use: start-up time is part of the product
 // (a CI step checking one small file should cost little more than `node -e 0`). ajv is needed only
 // for a --schema file (every schema the package ships has a validator generated at build time);
-// jsonc-parser only to word a syntax error; node:crypto (about 9 ms to load) only for fingerprints,
+// jsonc-parser only to word a syntax error; node:crypto (slow to load) only for fingerprints,
 // node:zlib only for gzip inputs, fast-glob only for folders, globby only for globs, micromatch only for `!` exclusions.
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
@@ -28,8 +28,8 @@ export const loadJsoncParser = (): typeof import('jsonc-parser') => packageRequi
 
 /**
  * globby is ESM only, so it is imported, not required. The CLI bundle holds it (a dynamic import
- * there is code that runs on first use): loaded from node_modules it was ~100 CommonJS modules,
- * 0.3 s on a slow file system before the first folder was read.
+ * there is code that runs on first use): loaded from node_modules it is many CommonJS modules,
+ * each a file to find and read before the first folder is.
  */
 export const loadGlobby = () => import('globby');
 /** fast-glob (globby's own walker) only for a folder's walk: src/sources/expand.ts says why. */
@@ -48,8 +48,8 @@ interface Generated extends ValidateFunction {
 /**
  * The validator of one of the package's own file kinds (config, codes, baseline, report): the one
  * generated at build time (dist/generated/<name>-validator.cjs) when it was made from this very
- * schema, else one compiled now. Loading ajv and compiling cost every run with a config file about
- * 0.12 s, twice what the rest of a small run's start-up takes.
+ * schema, else one compiled now: loading ajv and compiling would cost every run with a config file
+ * more than the rest of a small run's start-up.
  */
 export function ownSchemaValidator(name: string, schema: object): ValidateFunction {
   try {

@@ -1,7 +1,7 @@
 // The CLI's output while a run goes on (spec section 8.10): when an input is a pipe, a FIFO, a
 // terminal or a followed file, and one streamable format (human, github, ndjson) goes to standard
 // output, findings are written as they become final, inputs in command-line order, and the
-// summary at the end. Everything else is written at the end, as before.
+// summary at the end. Everything else is written at the end.
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { FormatTarget } from './cli-options.js';
 import type { FormatName } from './formatters/names.js';

@@ -57,8 +57,8 @@ export function readMergeInputs(paths: readonly string[]): MergeInputs {
     // Standard input is read whole: it cannot be read again for what is wrong in it.
     const streamed = path === '-' ? ({ kind: 'whole' } as const) : streamReport(path, isReportFinding, take as (finding: unknown) => void);
     // Streamed, the report but its findings (checked one by one); else the whole file, which says
-    // what the stream found wrong (an ndjson report, check --format ndjson: was a bare parse error
-    // at its line 2, now said with what merge takes).
+    // what the stream found wrong (an ndjson report, as check --format ndjson writes, is said with
+    // what merge takes, not as a bare parse error at its line 2).
     const data = streamed.kind === 'report' ? streamed.head : readJsonFile(path, 'report', path === '-', mergeTakes);
     if (isObject(data) && Object.hasOwn(data, 'baselineVersion')) {
       baselines.push({ path, baseline: validatedJson<Baseline>(data, path, 'baseline', baselineSchema, mergeTakes) });
@@ -77,9 +77,9 @@ export function readMergeInputs(paths: readonly string[]): MergeInputs {
 }
 
 /**
- * Assigned field by field, in the order check makes its findings: with object rest and spreads this
- * was 1.7 us a finding, a fifth of merging a report of 216k, and the findings' shapes, unlike
- * check's, slowed every later read of them.
+ * Assigned field by field, in the order check makes its findings: object rest and spreads cost more
+ * on every finding, and would give the findings shapes unlike check's, which slow every later read
+ * of them.
  */
 function fromJsonFinding(finding: JsonFinding): Finding {
   const location: Finding['location'] = { source: finding.source, line: finding.line };
@@ -123,14 +123,14 @@ interface MergedInput {
 
 /**
  * The merged report's findings. Shards take every n-th file of the sorted inputs, so the reports'
- * findings one after the other went shard by shard (a.jsonl, d.jsonl, b.jsonl, e.jsonl, ...): they
+ * findings one after the other go shard by shard (a.jsonl, d.jsonl, b.jsonl, e.jsonl, ...): they
  * are listed by input path (code point), then as in one input, by place: the order of a run over the
  * folders the shards split. Held per input, as check holds a unit's (each kind once, then two numbers
- * a finding, spooled past the budget): merging six reports of 216k findings each held them all as
- * objects, 1.4 GB. An input's findings come in place order, as a report lists them, but for its
+ * a finding, spooled past the budget), so that merging many large reports never holds them all as
+ * objects. An input's findings come in place order, as a report lists them, but for its
  * findings in a second report (and any a hand-edited report lists out of order): those are held as
  * objects, and merged in as the store is read, where a
- * stable sort of all of them put them before.
+ * stable sort of all of them would put them.
  */
 export class MergedFindings {
   private readonly budget = new SpillBudget();
@@ -203,7 +203,7 @@ export function mergeReports(reports: readonly ReadReport[], findings: MergedFin
     findings: findings.list(),
     suggestions: suggestionsFor(summary, registry),
     // A shard's unreadable inputs and Ctrl-C stay the merged run's: the merge is the verdict of the
-    // matrix, and it passed (exit 0) over shards that had exited 2 or 130.
+    // matrix, and must not pass (exit 0) over shards that exited 2 or 130.
     inputFailures: summary.unreadable ?? [],
     interrupted: summary.interrupted === true,
   };

@@ -6,7 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError, describeError } from './errors.js';
 import { forget, removeAtExit } from './at-exit.js';
 import { OpenAborted, openOffThread } from './sources/special.js';
-// node:crypto costs a start-up ~4 ms here; only a report written to a file needs it (its temporary name).
+// node:crypto weighs on start-up; only a report written to a file needs it (its temporary name).
 import { loadCrypto } from './lazy.js';
 
 /** A write that the caller's signal (Ctrl-C) stopped part way; `detail` says what it left. */
@@ -23,13 +23,13 @@ const betweenLooks = 1 << 20;
  * Pieces gathered to 64 KiB per write: a write per finding would cost a syscall each, and strings
  * of a megabyte or more live in V8's large-object space until a full collection. The writes are
  * synchronous, and nothing else runs meanwhile: with a signal, every megabyte the event loop gets a
- * turn, so that Ctrl-C stops a long report (a 600 MB SARIF took 20 s) rather than killing the
- * process, which left its temporary files behind.
+ * turn, so that Ctrl-C stops a long report rather than killing the process, which would leave its
+ * temporary files behind.
  */
 export async function writePieces(fd: number, reports: readonly Iterable<string>[], signal?: AbortSignal, stopped = `standard ${fd === 2 ? 'error' : 'output'} is cut short`): Promise<void> {
   let text = '';
   let sinceLook = 0;
-  // A full disk under `> report.txt` read "unexpected failure: no space left on device".
+  // A full disk under `> report.txt` is said as a write of standard output failing, not as an unexpected failure.
   const write = fd === 1 || fd === 2 ? (out: string) => writeStandard(fd, out) : (out: string) => writeAll(fd, out);
   for (const pieces of reports) {
     for (const piece of pieces) {
@@ -60,8 +60,8 @@ function writeStandard(fd: 1 | 2, text: string): void {
 
 /**
  * Where writeAll encodes a gathered piece (64 KiB of text, at most three bytes a UTF-16 unit): one
- * buffer for every write. Buffer.from made a new one each time, memory the kernel had to fault in,
- * and measured its text first: a run reporting 216k findings took 1.6 % longer (JSON), 4 % (SARIF).
+ * buffer for every write: Buffer.from would make a new one each time, memory the kernel has to fault
+ * in, and measure its text first.
  */
 const encodedBytes = 256 * 1024;
 let encoded: Buffer | undefined;
@@ -122,7 +122,7 @@ function replacedFile(path: string): Replaced | 'fifo' | undefined {
   let target = path;
   // A link, dangling too, is followed to the file it names.
   // Relative to the folder the link really is in: `..` from a path through a linked folder is not
-  // where the kernel goes (linkdir/out.json -> ../r.json wrote ./r.json, not real/r.json).
+  // where the kernel goes (linkdir/out.json -> ../r.json names real/r.json, not ./r.json).
   for (let hops = 0; hops < 40 && lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink(); hops++) target = resolve(realpathSync(dirname(target)), readlinkSync(target));
   const info = statSync(target, { throwIfNoEntry: false });
   if (!info) return { target };
@@ -145,8 +145,8 @@ function openTemporary(target: string): { path: string; fd: number } {
 
 /**
  * A report to `path`, written whole or not at all. Opened with 'w' and written in pieces, a run that
- * failed part way (a full disk, a file-size limit) had already destroyed last run's good report and
- * left a cut-off one (8 KiB of a 56 KB JSON report). The report goes to a temporary file beside the
+ * fails part way (a full disk, a file-size limit) would destroy last run's good report and leave a
+ * cut-off one. The report goes to a temporary file beside the
  * target, which replaces it only once it is complete. A hard link to the old file keeps the old
  * report, as with any tool that replaces files so.
  */
@@ -172,7 +172,7 @@ export async function writeReportFile(path: string, reports: readonly Iterable<s
     throw new UsageError(`cannot write ${path}: ${describeError(error)}`);
   }
   // SIGTERM and SIGHUP end the run with process.exit(), which skips the catch below: a cut-off
-  // report of up to 100 MB stayed beside the target.
+  // report must not stay beside the target.
   removeAtExit(temporary.path);
   try {
     try {

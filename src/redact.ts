@@ -15,7 +15,7 @@ export const withheld = '(value withheld by --redact)';
 /**
  * A pointer below a member --redact withholds, with the member names below it withheld as `*`
  * (array indices kept): they are the value's own keys, and `/result/acct-4111111111111111` or
- * `/error/lastObservation/jane.doe@corp.com/base64` showed in every format what the message withheld.
+ * `/error/lastObservation/jane.doe@corp.com/base64` would show in every format what the message withholds.
  * Baselines compare pointers this way whether or not the run redacts, so a baseline written with
  * --redact (which holds no key) matches a run without it, and the other way round.
  */

@@ -1,6 +1,5 @@
-// Reads a JSON report for `merge` a piece at a time. Findings are most of a report (216k of them
-// make 70 MB), and a report read whole is held several times over: its bytes, its text and
-// JSON.parse's objects, ~290 MiB for those 70 MB. Here its findings are cut out of the bytes one by
+// Reads a JSON report for `merge` a piece at a time. Findings are most of a report, and a report
+// read whole is held several times over: its bytes, its text and JSON.parse's objects. Here its findings are cut out of the bytes one by
 // one (src/framing/json-array-stream.ts), each parsed and checked on its own against the report
 // schema's definition of a finding, and handed on; the rest of the report, small, is parsed whole
 // with `"findings": []` in their place, and checked by the caller.
@@ -30,8 +29,8 @@ export type StreamedReport =
 const readBytes = 1024 * 1024;
 
 /**
- * Smaller reports are read whole: the byte loop runs in V8's interpreter until it is hot, and eight
- * shard reports of the fixtures (~30 KB each) merged in 104 ms streamed against 96 ms read whole.
+ * Smaller reports are read whole: the byte loop runs in V8's interpreter until it is hot, so a small
+ * report reads faster whole.
  */
 const streamedFrom = 1024 * 1024;
 /** Keys longer than this are none of the three the reader looks for. */

@@ -4,8 +4,8 @@ import { isObject } from './checks/envelope.js';
 
 /**
  * `summary.tools` and `summary.sessions` entries count `records` and `unknown` (spec section 8.6);
- * a report written before held a tool's ok and failed records only (records = ok + failed, unknown
- * 0) and a session's records, ok and failed (unknown = the rest). Changes `data` in place; anything
+ * a report of an earlier version holds a tool's ok and failed records only (records = ok + failed,
+ * unknown 0) and a session's records, ok and failed (unknown = the rest). Changes `data` in place; anything
  * that is no such entry is left for the schema to refuse.
  */
 export function withOutcomeCounts(data: unknown): unknown {

@@ -37,15 +37,13 @@ const signalWithinMs = 20;
 const parallelBytes = 8 * 1024 * 1024;
 
 /**
- * Unasked, only for 128 MiB of input divided by the threads or more (64 MiB on two cores, where
- * each thread gets 32 MiB), never below `parallelBytes`. A worker becomes useful ~0.1 s after it is made (Node's bootstrap of
- * it, then the JIT compiling the same hot code again, both slow while this thread and its compiler
- * keep the cores busy), and two threads on two cores each check slower than one alone. On the
- * bench's lines, with two cores, one file checked with a worker took, against one thread: 1.19-1.21x
- * the time at 20 MB, 1.01-1.15x at 42 MB, 1.01-1.09x at 63 MB, 0.91-0.99x at 84 MB, 0.91x at 111 MB,
- * 0.85x at 150 MB (two sets of paired runs, an hour apart; a folder of 20 MB in 1 MB files: 1.21x).
- * With more cores a worker's start weighs the same against a smaller share, and the cores are less
- * contended: by this rule 16 threads start at 8 MiB, as every run did before. Measured on two only.
+ * Unasked, only for 128 MiB of input divided by the threads or more, never below `parallelBytes`.
+ * A worker becomes useful only a while after it is made (Node's bootstrap of it, then the JIT
+ * compiling the same hot code again, both slow while this thread and its compiler keep the cores
+ * busy), and two threads on two cores each check slower than one alone, so a worker pays off only
+ * on a large input (`npm run bench`, docs/performance.md). With more cores a worker's start weighs
+ * the same against a smaller share, and the cores are less contended: by this rule 16 threads start
+ * at `parallelBytes`. The bench measures two cores only.
  */
 export function defaultParallelBytes(threads: number): number {
   return Math.max(parallelBytes, Math.floor((128 * 1024 * 1024) / threads));
@@ -160,7 +158,7 @@ export function planRun(sources: readonly InputSource[], jobs: number, options: 
 
 /**
  * The bytes of the units' inputs, stat'ed on the thread pool: the plan stats only the files it may
- * split and a sample of the rest (none on one thread; a stat each cost 10k small files 0.15 s), but a
+ * split and a sample of the rest (none on one thread: a stat each weighs on many small files), but a
  * progress line without a total says nothing of how far the run is. Undefined when an input has no
  * size to give (standard input, a FIFO) or cannot be stat'ed (its unit says why).
  */
@@ -186,9 +184,9 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
   let totalBytes = plan.unsized > 0 ? 0 : plan.bytes;
   const sized = progress && plan.unsized > 0 ? inputBytes(units).then((bytes) => (totalBytes = bytes ?? 0)) : undefined;
   const started = Date.now();
-  // A caller's callback that throws, on a timer, was an uncaught exception that ended the process:
-  // it stops being called, and check() rejects with its error once the run is over. So does an
-  // async one whose promise rejects (an unhandled rejection, which ended the process too).
+  // A caller's callback that throws, on a timer, would be an uncaught exception that ends the
+  // process: it stops being called instead, and check() rejects with its error once the run is over.
+  // So does an async one whose promise rejects (an unhandled rejection).
   let progressError: { error: unknown } | undefined;
   const fail = (error: unknown) => {
     progressError ??= { error };
@@ -242,7 +240,7 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
     }
     // A long run kept here gains from V8's higher shape limit (src/v8-tuning.ts). A short one would
     // only lose start-up to it, and the build's warm-up run would write a code cache that V8, which
-    // checks a cache against the flags it was made under, then refused at every start.
+    // checks a cache against the flags it was made under, would then refuse at every start.
     if (plan.estimated >= parallelBytes) threadsStarted();
     const results: UnitResult[] = [];
     const io = { tally, budget, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
@@ -253,7 +251,7 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
       if (options.signal?.aborted) break;
       results.push(await (live ? checkLive(unit, context, perUnit, io, live) : checkUnit(unit, context, perUnit, io)));
       // A small file is checked synchronously, and its promise settles without a macrotask turn:
-      // without one now and then, Ctrl-C was never delivered between files and the run went on.
+      // one now and then lets Ctrl-C be delivered between files.
       if (Date.now() - turned >= signalWithinMs) {
         await macrotask();
         turned = Date.now();
@@ -307,7 +305,7 @@ function assembleInput(source: InputSource, parts: readonly UnitResult[], contex
       hinted ||= wordHint;
       parseErrorBefore ||= firstParseError !== undefined;
       extractHint ||= wordHint && hint === 'prefix';
-      // Most inputs of a folder have none: a list each was 10k lists to make and walk for 10k files.
+      // Most inputs of a folder have none, and get no list to make and walk.
       if (storedCount(stored) > 0) findings.push(new StoredList(stored, { lineOffset, wordHint }));
     }
     offsets.push(lineOffset);
@@ -345,18 +343,19 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   assertInputs(inputs);
   // createCheckContext checks the options; a caller's own context was made without seeing these.
   if (given !== undefined) {
-    // `check(files, {}, {})` failed deep inside as "Cannot read properties of undefined".
+    // A context not made by createCheckContext() is refused here, not met deep inside.
     if (!isCheckContext(given)) throw new UsageError(`check(): the third argument is a context made by createCheckContext(), got ${got(given)}`);
     assertCheckOptions(options);
-    // They were checked, then dropped without a word: the context decides them.
+    // The context decides these: one that differs is refused, not ignored (checks.test.ts,
+    // 'beside a context of its own, the options that shape a context are refused, not dropped').
     const shaping = conflictsWithContext(options, given);
     if (shaping.length > 0) throw new UsageError(`check(): ${shaping.join(', ')} differ${shaping.length === 1 ? 's' : ''} from the context given, which decides ${shaping.length === 1 ? 'it' : 'them'}: pass the same options to createCheckContext(), or leave ${shaping.length === 1 ? 'it' : 'them'} out here`);
   }
   const context = given ?? createCheckContext(options);
-  // Read only for `-`: given without it, the caller's records were never looked at.
+  // Read only for `-`: given without it, the caller's records would never be looked at.
   if (options.stdin !== undefined && !inputs.includes('-')) throw new UsageError("check options: stdin is read as the input -, which the inputs do not name: add '-' to them");
   // The context's files are the run's own, as the command line's are: a folder that holds the schema
-  // or a codes file beside the logs did not check them as envelopes there, but did here.
+  // or a codes file beside the logs does not check them as envelopes, here as there.
   const contextFiles: OwnFile[] = [
     ...(context.schema.source === 'bundled' ? [] : [{ path: context.schema.source, role: 'the schema', written: false }]),
     ...(context.codes ?? []).map((path): OwnFile => ({ path, role: 'the codes file', written: false })),
@@ -374,7 +373,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   try {
     ran = await runUnits(plan, inline, jobs, options, context, folder, live);
   } catch (error) {
-    // No report will read the spool: a process that checks again and again kept every failed run's.
+    // No report will read the spool: a process that checks again and again would keep every failed run's.
     folder.remove();
     throw error;
   }
@@ -417,10 +416,10 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
   summary.errors = errors;
   summary.warnings = list.length - errors;
   // Said in the report itself: saved to a file, it is read long after the exit status is gone. Only
-  // when the abort cut something short: one that came as the last input was checked (during one
-  // long synchronous stretch) left a whole report that said it stopped early. A pipe may have been:
-  // Ctrl-C in a terminal ends every process of a pipeline, and the writer's end came here as the end
-  // of the input (`cat run.jsonl | mcec-result check -` said its report was whole).
+  // when the abort cut something short: one that comes as the last input is checked (during one
+  // long synchronous stretch) leaves a whole report. A pipe may have been: Ctrl-C in a terminal ends
+  // every process of a pipeline, and the writer's end comes here as the end of the input (`cat
+  // run.jsonl | mcec-result check -`), so a piped input's report is never taken for whole.
   const piped = plan.units.some((unit) => endsUnknown(unit.source, options.stdin !== undefined));
   const interrupted = options.signal?.aborted === true && (piped || plan.units.some((_, u) => results[u] === undefined || results[u]!.interrupted === true));
   if (interrupted) summary.interrupted = true;

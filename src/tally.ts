@@ -75,8 +75,8 @@ export class Tally {
   private readonly sessions = new Map<string, SessionCounts>();
   /**
    * The session counted last and its counts. A log holds a session's calls one after another, and
-   * each record's sessionId is a new string: a Map lookup hashed it first, which (with the lookup)
-   * was ~2 % of a 1M-line run; comparing it with the last one's text is most often all it takes.
+   * each record's sessionId is a new string, which a Map lookup hashes first; comparing it with the
+   * last one's text is most often all it takes.
    */
   private lastSession: string | undefined;
   private lastSessionCounts: SessionCounts | undefined;
@@ -100,7 +100,7 @@ export class Tally {
     this.records++;
     if (invalid) this.invalid++;
     const { ok, category, code } = facts;
-    // Branches, not `counts[outcome]++`: an increment keyed by a string was a third of this method.
+    // Branches, not `counts[outcome]++`: an increment keyed by a string is a lookup on every record.
     if (ok === true) this.ok++;
     else if (ok === false) this.failed++;
     else this.unknown++;
@@ -111,7 +111,7 @@ export class Tally {
       else bump(this.open ? this.categories : this.invalidCategories, category);
     }
     if (code !== undefined) bump(this.codes, code);
-    // Indexed: a for-of made an iterator object for every record.
+    // Indexed: a for-of makes an iterator object for every record.
     const { warnings } = facts;
     for (let i = 0; i < warnings.length; i++) {
       const code = warningCode(warnings[i]);
@@ -176,7 +176,7 @@ export class Tally {
 }
 
 // Sums go into Maps, not objects: a distribution can have as many keys as there are records
-// (an id in every code), and an object of 200k keys took seconds to fill, list and re-sort.
+// (an id in every code), and an object of that many keys is slow to fill, list and re-sort.
 function addCounts(into: Map<string, number>, from: Record<string, number>): void {
   for (const key of Object.keys(from)) into.set(key, (into.get(key) ?? 0) + from[key]!);
 }
@@ -237,8 +237,8 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   // A shard stopped by Ctrl-C leaves the whole incomplete.
   if (interrupted) merged.interrupted = true;
   if (unreadable.length > 0) merged.unreadable = unreadable;
-  // Last, where a baseline run puts it: merging one report wrote it before `tools`, and the JSON
-  // was not check's byte for byte.
+  // Last, where a baseline run puts it, so that merging one report writes check's JSON byte for
+  // byte.
   if (baseline) merged.baseline = baseline;
   return merged;
 }

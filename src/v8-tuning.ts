@@ -5,15 +5,13 @@ import { loadV8 } from './lazy.js';
  * V8 keeps at most four object shapes (hidden classes) per property read site in its inline caches;
  * past that, every read there takes the generic, hashed lookup. Envelopes parsed from JSON have a
  * shape per member order: a log's valid records have four, its invalid ones bring more, and from
- * the first of those on every member read of the validator, the rules and the tally was generic
- * (perf: ~4 % of a 1M-line `--jobs 1` run, gone with the invalid lines moved to the end). Sixteen
- * shapes a site: that run 4-7 % faster in paired runs, the same report.
+ * the first of those on every member read of the validator, the rules and the tally would be
+ * generic. Sixteen shapes a site keep them fast (`npm run bench`), the same report.
  *
  * Only once the bundle is loaded and no worker thread is still starting: V8 checks every code cache
  * against the flags it was made with, Node's cache of its own modules too, so a flag changed before a
- * worker started made its start ~40 ms slower (Node's modules compiled afresh in it): a 20 MB file in
- * the default mode took 6 % longer. Raised once the workers have started, it speeds them (the main
- * thread's read sites that went generic before stay so): the default mode on 1M lines ~2 % faster.
+ * worker starts makes its start slower (Node's modules compiled afresh in it). Raised once the
+ * workers have started, it speeds them (the main thread's read sites that went generic before stay so).
  * A default-mode run its plan keeps on this thread raises it once planned, if it is long (run.ts).
  */
 function raise(): void {

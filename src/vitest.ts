@@ -4,7 +4,7 @@
 // vitest is an optional peer dependency: only projects that run vitest import this entry point.
 // The reference keeps vitest in dist/vitest.d.ts, which tsc's emit would leave without any import
 // of it (`expect` is a value): without one, a TypeScript project's `declare module 'vitest'` below
-// merged with nothing, and `toBeMcecResult` did not type-check.
+// would merge with nothing, and `toBeMcecResult` would not type-check.
 /// <reference types="vitest" preserve="true" />
 import { expect } from 'vitest';
 import { ruleCatalog } from './checks/catalog.js';
@@ -29,7 +29,7 @@ export function mcecFindings(given: unknown, schemaVersion?: string): RecordFind
   const checkEnvelope = (envelope: unknown) => checkEnvelopeOf(envelope, schemaVersion === undefined ? undefined : { schemaVersion });
   if (!isCallToolResult(given)) return checkEnvelope(given);
   // checkEnvelope holds a bare value to JSON; a wrapper is held here, before unwrapping, since
-  // comparing a structuredContent that refers to itself never ended either.
+  // comparing a structuredContent that refers to itself would never end either.
   const value = jsonFormOf(given);
   if (!isCallToolResult(value)) return checkEnvelope(value);
   const unwrapped = unwrapCallToolResult(value);
@@ -46,10 +46,10 @@ function describeFindings(findings: readonly RecordFinding[]): string {
 }
 
 function toBeMcecResult(received: unknown, given: McecResultOptions = {}) {
-  // null read `options.strict` below as a TypeError of the matcher's own.
+  // null is no options: `options.strict` below must not be a TypeError of the matcher's own.
   const options = given ?? {};
   if (typeof options !== 'object' || Array.isArray(options)) throw new UsageError(`toBeMcecResult: expected an options object ({ strict, schemaVersion }), got ${got(options)}`);
-  // `{ strcit: true }` passed on warnings without a word, as if strict were off.
+  // A misspelt option (`{ strcit: true }`) is refused, not taken as strict off.
   const aVersion = expecting(`a bundled schema version: ${schemaVersionChoices.join(', ')}`, isSchemaVersionChoice);
   const problem = optionsProblem(options, { strict: aFlag, schemaVersion: aVersion }, () => undefined, ' (the options are strict and schemaVersion)');
   if (problem !== undefined) throw new UsageError(`toBeMcecResult: ${problem}`);

@@ -1,5 +1,5 @@
 // Where a unit's findings wait for the report. A large corpus can have hundreds of thousands of
-// findings; holding them as objects until the report is written made memory grow with the input. A
+// findings; holding them as objects until the report is written would make memory grow with the input. A
 // store keeps findings in memory (each kind once, then two numbers a finding: HeldFindings) up to a
 // budget shared by every store of a thread (a worker's, once posted, count against the main
 // thread's), and past it writes them to a temporary file (one per thread, append-only, a JSON array
@@ -22,13 +22,12 @@ import { byCodePoint, byPlace, writtenAlike } from './order.js';
 /**
  * Findings held in memory, in append order: each distinct finding (all of it but its line) once, in
  * `kinds`, and for each finding the index of its kind and its line, in `chunks` (two numbers a
- * finding). Findings repeat: the 54k findings of the bench's 1M-line corpus are 127 kinds. As
- * objects, the budget had to stay at 1,000 findings (held ones outlive young collections, and the
- * old generation grew with the input), and every finding past it went through the spool: written as
- * JSON, read back, ~100 ms of a 2.2 s run.
+ * finding). Findings repeat (the bench's corpus has a few kinds for many findings). Held as objects,
+ * they outlive young collections and the old generation grows with the input, so few could be held
+ * and the rest would go through the spool; as numbers, a budget's worth is held.
  *
- * Chunks, not one array that grows: an array grown to 100k findings was copied into a new backing
- * store at each step, and a 4M-line run peaked at 131-138 MiB against 113-117 MiB in chunks. A
+ * Chunks, not one array that grows: a growing array is copied into a new backing store at each
+ * step, which raises peak memory. A
  * store's first chunk holds 16 findings (a folder of many files with a finding or two each), each
  * next one twice as many, up to 4,096.
  */
@@ -86,8 +85,8 @@ export interface StoredFindings {
   head: HeldFindings;
   /**
    * Findings an input knows only at its end (unanswered requests), in place order among themselves:
-   * held and spooled as the rest are (a transcript of a million unanswered requests held them all
-   * as objects), and merged into the rest as it is read.
+   * held and spooled as the rest are (a transcript may leave a million requests unanswered), and
+   * merged into the rest as it is read.
    */
   late?: StoredFindings;
   /** Findings that came out of place order (merge: an input's in a second report): sorted, merged in as read. */
@@ -104,8 +103,8 @@ export interface StoredFindings {
 }
 
 /**
- * Findings held in memory per thread before stores write theirs out: two numbers each (HeldFindings),
- * ~1 MiB in all. Past it every store of the thread empties its head into the spool, so the cost is
+ * Findings held in memory per thread before stores write theirs out: two numbers each (HeldFindings).
+ * Past it every store of the thread empties its head into the spool, so the cost is
  * paid once per budget.
  */
 export const defaultMemoryBudget = 100_000;
@@ -113,21 +112,20 @@ export const defaultMemoryBudget = 100_000;
 /**
  * Distinct findings (kinds) held as objects per thread, at most; past them stores empty into the
  * spool too. Findings that never repeat (a baseline run's carry the record's digest) are each a kind,
- * and held objects outlive young-generation collections: with 20,000 held the old generation's peak,
- * and so RSS, grew by a fifth from 1M to 4M lines, with 4,000 by a sixth; with 1,000 it stays put.
+ * and held objects outlive young-generation collections: the more are held, the more the old
+ * generation's peak, and so RSS, grows with the input; at this budget it stays put (`npm run bench`).
  */
 const objectBudget = 1_000;
 
 /**
  * Text is written and read in pieces of 64 KiB: a string of a megabyte lives in V8's large-object
- * space until a full collection, and those made peak memory grow with the number of findings.
+ * space until a full collection, and those would make peak memory grow with the number of findings.
  */
 const pieceBytes = 64 * 1024;
 
 /**
- * Findings per spool line. Per finding, a call for 64 at a time wrote in 30 ms what took 44 ms one
- * at a time, and read back in 33 against 38 (16k findings, best of 15); a line stays far below V8's
- * large-object size.
+ * Findings per spool line: a call per batch writes and reads back faster than a call per finding,
+ * and a line stays far below V8's large-object size.
  */
 const findingsPerLine = 64;
 
@@ -356,7 +354,7 @@ export class FindingStore {
     const { kinds } = data.head;
     let kind = -1;
     // A finding that carries its record's digest (a baseline run's) is a kind of its own: searched
-    // for among the kinds of its message, it was a search of up to 1,000 a finding, 12 % of a run.
+    // for among the kinds of its message, it would cost a search of up to objectBudget a finding.
     if (finding.fingerprint === undefined) {
       const byMessage = (this.byMessage ??= new Map());
       let known = byMessage.get(finding.message);
@@ -488,8 +486,8 @@ export class LineFindings {
     this.held.push(finding);
     if (hint !== undefined && this.hinted === undefined) (this.hinted = finding), (this.hint = hint);
     // Only once records share the line: one record's findings are in report order already and
-    // were held whole before (a record's size bounds them); bucketing those too wrote each past a
-    // tiny --findings-in-memory to the spool twice (3x the time; found by a reviewer).
+    // are held whole (a record's size bounds them); bucketing those too would write each past a
+    // tiny --findings-in-memory to the spool twice.
     if (this.mixed && this.held.length > this.budget.objects) this.toBuckets();
   }
 
@@ -548,9 +546,8 @@ export class LineFindings {
 
 /**
  * A finding as the spool holds it: its fields by position, absent ones null, trailing absent ones
- * left off. JSON.parse builds arrays for about half what it costs to build objects with keys (16k
- * findings read back in 14 ms against 25, written in 14 against 18), and the file is a quarter
- * smaller.
+ * left off. JSON.parse builds arrays for less than it costs to build objects with keys, and the
+ * file is smaller.
  */
 type Packed = [
   rule: RuleId,
@@ -598,8 +595,7 @@ function sameKind(a: Finding, b: Finding): boolean {
 
 /**
  * A finding as an object of its own: `kind`'s fields, at `line`, `suffix` added to its message. Field
- * by field: object spreads cost a default-mode run (half its findings in a later byte range) about
- * 1 µs a finding.
+ * by field: an object spread costs more, on every finding of a later byte range.
  */
 function atLine(kind: Finding, line: number, suffix: string): Finding {
   const { location } = kind;
@@ -665,7 +661,7 @@ export interface Placement {
 
 /**
  * What `JSON.stringify(report)` writes for the findings: all of them, as a walk gives them. Left to
- * itself it wrote a list's fields, the store's internals, without a spooled finding among them.
+ * itself it would write a list's fields, the store's internals, without a spooled finding among them.
  */
 abstract class WalkedList implements FindingList {
   abstract readonly length: number;

@@ -11,8 +11,8 @@ export function messageWithSuggestion(finding: Pick<Finding, 'message' | 'sugges
 /**
  * GitHub's runner reads a line of a job's log as a workflow command when it starts with `::` (after
  * white space), and, in the legacy form it still parses for every command, when it holds `##[`
- * anywhere: `##[stop-commands]token` in a code or a file name switched off every annotation after
- * it, `##[add-mask]` hid text, `##[error]` forged one. A report printed in a CI log quotes the data,
+ * anywhere: `##[stop-commands]token` in a code or a file name switches off every annotation after
+ * it, `##[add-mask]` hides text, `##[error]` forges one. A report printed in a CI log quotes the data,
  * so each format that may be printed there writes those two openings with an escape of its own
  * (`bracket` for the `[`, `colon` for the first `:`), which its readers take as the same text.
  * Only data can hold them: no format writes either itself.
@@ -79,8 +79,8 @@ export function* listedBySource(findings: Iterable<Finding>, maxListed: number):
 const placeholder: readonly unknown[] = Object.freeze([]);
 
 /**
- * Items stringified in one call: one call for 64 took half the time of 64 calls (larger batches
- * gained nothing more), and a batch's text stays far below V8's large-object size.
+ * Items stringified in one call: a call per batch costs less than a call per item (larger batches
+ * gain nothing more), and a batch's text stays far below V8's large-object size.
  */
 const batchSize = 64;
 
@@ -97,8 +97,8 @@ export type ItemWriter<T> = (item: T, stringified: (value: unknown) => string) =
 
 export function* streamJson<T>(value: unknown, items: Iterable<T>, write?: ItemWriter<T>): Generator<string> {
   // The array is written as a marker string, whose place in the text is where the items go. A
-  // fixed marker was found in the data first when a code or a sessionId held it (the findings were
-  // streamed into summary.codes, and the report was no JSON): a marker found twice is drawn again.
+  // code or a sessionId may hold any fixed marker, which would then be found in the data first: a
+  // marker found twice is drawn again.
   let text = '';
   let marker = '';
   let at = -1;
@@ -168,9 +168,9 @@ export function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): Generato
 // C0 and C1 controls, the bidirectional controls that can make text read in another order than
 // it is stored ("Trojan Source", U+061C and U+200E/F among them), and characters that show as
 // nothing (U+00AD, U+180E, U+200B, U+2060-2064, U+FEFF, U+FFF9-FFFB, the tag characters
-// U+E0000-E007F): two codes that differ by one of them printed alike; U+2028/U+2029, which
+// U+E0000-E007F): two codes that differ by one of them print alike; U+2028/U+2029, which
 // some viewers break lines at; and lone surrogates, half a character that no UTF-8 holds (written
-// out, one became U+FFFD, and a code or file name read as another; messages quote it as `\ud800`).
+// out, one becomes U+FFFD, and a code or file name reads as another; messages quote it as `\ud800`).
 // Report data comes from whatever produced the records. U+200C/D stay: emoji sequences and several
 // scripts need them.
 const hidden = '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\ufff9-\\ufffb';
@@ -203,8 +203,8 @@ export function printableLines(text: string): string {
 
 /**
  * A name from the data (code, session, tool, category) for an aligned column: printable, and cut to
- * 60 characters, since the widest name sets the column's width (one 5,000-character code pushed every
- * count of its table 5,000 columns right).
+ * 60 characters, since the widest name sets the column's width (a long code would push every count
+ * of its table as far right).
  */
 export function columnName(text: string): string {
   // An empty code, session or tool is a row of its own, not a blank one that reads as a glitch.
@@ -224,8 +224,8 @@ export function columnName(text: string): string {
 
 /**
  * The length of the longest of `texts`, at least `least`. A loop: `Math.max(...lengths)` passes
- * every length as an argument, and past ~125,000 of them (distinct codes, or findings listed with
- * --max-listed 0) the call overflowed the stack and the report was lost.
+ * every length as an argument, and past V8's limit of them (distinct codes, or findings listed with
+ * --max-listed 0) the call overflows the stack.
  */
 export function widest(texts: Iterable<string>, least = 0): number {
   let width = least;
@@ -259,8 +259,8 @@ export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T
 
 /**
  * A count map's entries most frequent first, ties by code point, as the tally made it: an object
- * puts integer-like names (`"404"`) before the rest whatever their count, which listed a code seen
- * once above one seen a thousand times.
+ * puts integer-like names (`"404"`) before the rest whatever their count, which would list a code
+ * seen once above one seen a thousand times.
  */
 export function byCount(counts: Readonly<Record<string, number>>): [string, number][] {
   return Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));

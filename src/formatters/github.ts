@@ -40,7 +40,7 @@ function command(name: CommandName, properties: Record<string, string | number>,
 
 function annotation(finding: Finding, message: string, cwd: string): string {
   const { source, line, column } = finding.location;
-  // Standard input is no file of the repository: `file=-` pointed the annotation at a file named "-".
+  // Standard input is no file of the repository: `file=-` would point the annotation at a file named "-".
   if (source === '-') return command(finding.severity, { title: finding.rule }, `standard input, line ${line}${column === undefined ? '' : `:${column}`}: ${message}`);
   // GitHub annotates files of the checkout: an entry of a zip is named, with its line, in the message.
   const inZip = zipEntrySource(source);

@@ -8,7 +8,7 @@ import { reportFindings, type StreamWriter } from './streamed.js';
 
 const barWidth = 24;
 const topCodes = 5;
-/** Rows of names (unknown codes, categories not in the schema, tools) a list shows, as in Markdown: 3,000 codes were 3,000 lines. */
+/** Rows of names (unknown codes, categories not in the schema, tools) a list shows, as in Markdown: a corpus may invent a code a record. */
 const maxNameRows = 100;
 
 function more(count: number, c: ChalkInstance): string {
@@ -54,7 +54,7 @@ function headline(report: Report, c: ChalkInstance, options: FormatOptions): str
 
 /**
  * What of `skipped` the summary can name: a JSON-RPC error response is skipped like a request, yet
- * it is a call that failed below the envelope, which "3 skipped" alone hid from a person reading.
+ * it is a call that failed below the envelope, which "3 skipped" alone would hide from a person reading.
  */
 function skippedParts(s: Report['summary']): string {
   const parts = [

@@ -24,9 +24,9 @@ const byName = {
 } satisfies Record<FormatName, Formatter>;
 
 /**
- * What a JavaScript caller passes, checked, and the options left out given their defaults: a
- * misspelt option (`maxListd`) listed no finding at all, a misspelt format gave "formatters[name] is
- * not a function", and a formatter called without options crashed ("reading 'color'").
+ * What a JavaScript caller passes, checked, and the options left out given their defaults, so that
+ * a misspelt option (`maxListd`) or format, or a call without options, is refused with a message
+ * that names it.
  */
 function checkedOptions(caller: string, name: FormatName, report: Report, options: Partial<FormatOptions>): FormatOptions {
   const problem = formatNameProblem(name) ?? reportProblem(report) ?? formatOptionsProblem(options);
@@ -76,8 +76,8 @@ function reportProblem(report: unknown): string | undefined {
   const { summary, findings, suggestions, inputFailures } = (typeof report === 'object' && report !== null ? report : {}) as Partial<Report>;
   const fits = typeof summary === 'object' && summary !== null && typeof findings?.[Symbol.iterator] === 'function';
   if (!fits) return 'expected the report check() or merge gave';
-  // The JSON report (the file --format json writes, toJsonReport()) passed the test above, then
-  // failed deep in every format (findings without a location, no suggestions).
+  // The JSON report (the file --format json writes, toJsonReport()) passes the test above, but is
+  // not what formats read (findings without a location, no suggestions).
   const first: unknown = Array.isArray(findings) ? findings[0] : undefined;
   const flat = typeof first === 'object' && first !== null && !('location' in first);
   if (flat || typeof suggestions !== 'object' || suggestions === null || !Array.isArray(inputFailures)) {

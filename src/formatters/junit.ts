@@ -39,7 +39,7 @@ const maybeNotXmlChar = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD]/;
  */
 function escapeWith(text: string, special: RegExp): string {
   const shown = printableLines(text);
-  // A lone surrogate is an escape by now, as in the other formats: dropped, w\ud800.jsonl read as w.jsonl.
+  // printableLines made a lone surrogate an escape, as in the other formats, so that w\ud800.jsonl is not w.jsonl.
   const chars = maybeNotXmlChar.test(shown) ? shown.replace(notXmlChar, '') : shown;
   return chars.replace(special, entity);
 }
@@ -62,8 +62,8 @@ function findingText(finding: Finding): string {
   const text = messageWithSuggestion(finding);
   const { line, column, pointer } = finding.location;
   const place = column === undefined ? `line ${line}` : `line ${line}, column ${column}`;
-  // A pointer names a property of the record, which may be of any length: 200 KB of one key was 200 KB of report.
-  // printable(): a key holding a line break put it raw into the failure text (escapeWith keeps them).
+  // A pointer names a property of the record, which may be of any length: it is cut, as messages are.
+  // printable(): a key holding a line break would put it raw into the failure text (escapeWith keeps them).
   const at = pointer === undefined ? '' : pointer === '' ? ' at the envelope' : ` at ${printable(pointer.length > 200 ? `${cutText(pointer, 199)}…` : pointer)}`;
   return `${finding.severity} ${finding.rule} (${place}${at}): ${text}`;
 }

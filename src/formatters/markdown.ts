@@ -16,7 +16,7 @@ import { byCount, interruptedText, notCovered, tooManyWarnings, listedBySource, 
  * file name's line breaks are escapes too (printable() before the cell): as <br>, `n\nl.jsonl`
  * and `n\rl.jsonl` read alike, and neither as the name it is.
  * GFM also turns `https://…`, `www.…` and `a@b.example` in plain text into links ("extended
- * autolinks"): a code or detail from a record became a link in the job summary. A backslash before
+ * autolinks"), so a code or detail from a record would be a link in the job summary. A backslash before
  * the `:` of `://`, before `@` and before the dot after `www` keeps them text, and shows as nothing.
  */
 function escapeCell(text: string): string {
@@ -76,7 +76,7 @@ function totals(report: Report): string[] {
 /**
  * Rows a table of names from the data lists (invalid categories, tools, unknown codes), each name
  * cut to 60 characters as the other formats cut them: a corpus that invents a name a record has as
- * many as records, and 20 codes of 60k characters made 1.2 MB.
+ * many as records.
  */
 const maxNameRows = 100;
 
@@ -130,8 +130,8 @@ function shortMessage(message: string): string {
 }
 
 /**
- * GitHub takes a job summary of at most 1 MiB per step and refuses a larger one whole; with
- * --max-listed per input, 120 inputs of 100 findings made 1.7 MB. The findings table stops where
+ * GitHub takes a job summary of at most 1 MiB per step and refuses a larger one whole, and
+ * --max-listed bounds each input, not their sum. The findings table stops where
  * the summary would pass this many bytes, and its last row says how many more there are.
  */
 const summaryBytes = 1_000_000;
@@ -163,7 +163,7 @@ function findings(report: Report, options: FormatOptions, budget: number): strin
   return lines;
 }
 
-// Not streamed: the findings table is bounded (--max-listed per input, 1 MB in all).
+// Not streamed: the findings table is bounded (--max-listed per input, summaryBytes in all).
 export function* formatMarkdown(report: Report, options: FormatOptions): Generator<string> {
   const unread = report.summary.unreadable ?? [];
   const unreadable = unread.slice(0, maxNameRows).map((failure) => `> **unreadable:** ${escapeCell(printable(shortMessage(failure.message)))}`);

@@ -26,7 +26,7 @@ export interface StreamWriter {
 
 /**
  * A finished report's findings through `writer`: one piece per input listed, one for its end, as the
- * whole-report formatters wrote them (only the listed findings of an input are held at once).
+ * whole-report formatters write them (only the listed findings of an input are held at once).
  */
 export function* reportFindings(writer: StreamWriter, findings: Iterable<Finding>): Generator<string> {
   for (const group of listedBySource(shownBy(writer, findings), writer.maxListed)) {

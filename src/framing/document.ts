@@ -14,8 +14,8 @@ import { RecordValueStarts } from './value-starts.js';
 import { invalidUtf8Fault, isUtf8, type DecodedFrom } from './utf8.js';
 
 /**
- * Frames the document into `sink`, entry by entry: an array of 100M elements made as many entries
- * at once (and the line of each) before the first was checked, gigabytes past what the document held.
+ * Frames the document into `sink`, entry by entry, so that a large array is never held as all its
+ * entries (and the line of each) at once before the first is checked.
  */
 export function frameDocument(bytes: Buffer, options: { redact?: boolean; decodedFrom?: DecodedFrom }, sink: FramedSink): void {
   if (!isUtf8(bytes)) {
@@ -33,8 +33,8 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
   while (isJsonSpace(bytes[last - 1]!)) last--;
   const newline = bytes.indexOf(0x0a, first);
   let text: string | undefined;
-  // The syntax error JSON.parse already found in `text`: a document of up to 256 MiB is not parsed
-  // a second time to report it.
+  // The syntax error JSON.parse already found in `text`: a document of up to maxDocumentBytes is
+  // not parsed a second time to report it.
   let syntaxError: unknown;
   // An array is parsed whole, at the speed of the floor; on one line every element starts on the
   // line of its `[`, on several a pass over the bytes finds where each starts. A broken one goes
@@ -42,13 +42,13 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
   if (bytes[first] === 0x5b) {
     text = bytes.toString('utf8');
     try {
-      // That pass comes first, and finds nesting JSON.parse is not given as it goes: parseJson's own
-      // scan of a 60 MB array, after it, made checking it 9 % slower.
+      // That pass comes first, and finds nesting JSON.parse is not given as it goes, so parseJson
+      // skips its own scan for depth (`depthChecked`, nesting.ts).
       const starts = newline === -1 || newline >= last ? undefined : new Uint32List();
       const lines = starts && elementLines(bytes, first, line, starts);
       const value: unknown = parseJson(text, lines !== undefined);
       if (Array.isArray(value)) {
-        // Indexed: in code run once per small file an array iterator's results were not optimised away.
+        // Indexed: code run once per small file is not optimised enough to take an array iterator's results away.
         if (lines === undefined) {
           for (let k = 0; k < value.length; k++) sink.push({ kind: 'value', line, value: value[k] });
           return;
@@ -66,7 +66,7 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
     if (syntaxError === undefined) return streamElements(bytes, options, sink);
     // An array JSON.parse refused is cut into its elements on the bytes, each parsed alone at the
     // line where it starts: when every one reads, those are the records. Counted first, and framed
-    // again to be handed on: entries held until the last was known took the memory of them all. One
+    // again to be handed on: entries held until the last is known would take the memory of them all. One
     // refused for its nesting or size is not: its elements would be refused again, or read only to
     // end as the one parse error the document is.
     if (!(syntaxError instanceof NestingError)) {
@@ -111,11 +111,11 @@ function streamElements(bytes: Buffer, options: { redact?: boolean }, sink: Fram
 function ndjsonHint(text: string, offset: number): string {
   if (!(/\n[ \t\r]*$/.test(text.slice(Math.max(0, offset - 64), offset)) && /^[{[]/.test(text.slice(offset, offset + 1)))) return '';
   // Only after a whole value: a comma left out between two elements of an array also puts a { at a
-  // line's start, and was told it was several values one after another. That takes parsing what
-  // comes before once more: not past a log's worth of it (a 200 MB document parsed again for a hint).
+  // line's start, and is not several values one after another. That takes parsing what comes
+  // before once more: only up to hintParseBytes, a log's worth of it.
   if (offset > hintParseBytes || !parses(text.slice(0, offset))) return '';
-  // The first value spread over lines (what `jq .` writes) is no NDJSON either: that advice led back
-  // to --input json's. Only the first 64 KiB are looked at, as a line of a log is shorter.
+  // The first value spread over lines (what `jq .` writes) is no NDJSON either: that advice would
+  // lead back to --input json's. Only the first 64 KiB are looked at, as a line of a log is shorter.
   const first = text.slice(0, Math.min(offset, 64 * 1024)).trim();
   return first.includes('\n')
     ? ' (pretty-printed values one after another: a .json file holds one value, and NDJSON one a line: make them one a line with jq -c . and check that)'
@@ -139,9 +139,9 @@ function parses(text: string): boolean {
  * a push an element here costs less than a second pass over the bytes once a record asks);
  * throws NestingError at an element nested past what JSON.parse is given (nesting.ts). Run before
  * JSON.parse, its lines are used only for bytes JSON.parse then accepts, so nothing is checked:
- * brackets balance and no string holds a raw line break. One pass with locals only: the
- * element-by-element streamer below took a 90 MB array of one envelope a line 1.8 times as long as
- * the same lines as NDJSON.
+ * brackets balance and no string holds a raw line break. One pass with locals only, so that a large
+ * array is framed about as fast as the same lines as NDJSON; the element-by-element streamer below
+ * is the slow path.
  */
 function elementLines(bytes: Buffer, open: number, line: number, starts: Uint32List): Uint32List {
   const lines = new Uint32List();

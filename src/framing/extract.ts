@@ -16,8 +16,8 @@ const maxAttempts = 64;
 
 /**
  * Nor may a long one cost 64 parses of itself: `x {"a":{"a":{"a":...` fails each attempt only at
- * its end, and deep nesting makes V8 parse slowly (a 2 MB line took 9 s, a 64 MiB one would take
- * minutes). So the attempts parse at most this many characters in all: four times the line, and
+ * its end, and deep nesting makes V8 parse slowly. So the attempts parse at most this many
+ * characters in all: four times the line, and
  * never less than 64 attempts on a 16 KiB line. An attempt counts up to where JSON.parse stopped,
  * so that the early failures of a prefix's fragments (`ctx={"req" user={"id"`) cost little.
  */

@@ -36,8 +36,8 @@ function tooLargeDocument(limit: number): InputDataError {
 }
 
 /**
- * Frames a whole input already in memory (UTF-8, no BOM) into `sink`, without an async hop: most of
- * the per-file cost of 10k small files was the async generators, not the work. Returns the number of
+ * Frames a whole input already in memory (UTF-8, no BOM) into `sink`, without an async hop: for a
+ * small file the async generators, not the work, would be most of its cost. Returns the number of
  * lines read, as frameInput does.
  */
 export function frameBuffer(bytes: Buffer, framing: Framing, options: FramingOptions, sink: FramedSink): number {
@@ -70,7 +70,7 @@ export async function frameInput(chunks: AsyncIterable<Buffer>, framing: Framing
       for await (const chunk of chunks) framer.push(chunk, sink);
     } catch (error) {
       // A .gz cut short ends where a plain file cut short would: its last line, cut off with it, is
-      // a parse error that says so, where it was dropped without a word. (Not after Ctrl-C, nor
+      // a parse error that says so. (Not after Ctrl-C, nor
       // after corrupt data, whose last decoded piece ends wherever zlib stopped.)
       if (error instanceof InputEndsEarly) framer.end(sink);
       throw error;
@@ -98,7 +98,7 @@ export async function frameInput(chunks: AsyncIterable<Buffer>, framing: Framing
     }
   } catch (error) {
     // A .json.gz cut short, as a .jsonl.gz: what was decoded is framed (a document cut off is a
-    // parse error where its text ends), where it was dropped without a word.
+    // parse error where its text ends).
     if (error instanceof InputEndsEarly) {
       if (streamer) streamer.end(sink);
       else frameDocument(Buffer.concat(parts, length), options, sink);

@@ -1,4 +1,4 @@
-// A `.json` file too large to hold (spec section 7: over 256 MiB) is read as a stream when it is
+// A `.json` file too large to hold (spec section 7: over maxDocumentBytes) is read as a stream when it is
 // an array: its elements are cut out of the bytes one by one (strings and nesting tracked, lines
 // counted) and each is parsed on its own, at the line where it starts. Memory is bounded by the
 // largest element, as it is by the longest line in NDJSON.
@@ -130,7 +130,7 @@ export class JsonArrayStreamer {
   /**
    * Scans the current element from `chunk[from]` (never its first byte): returns where it ends (one
    * past its last byte), or -1 when it goes on past this chunk. One loop over locals, the state put
-   * back at the end: a method call and field writes per byte made the streamer half as fast.
+   * back at the end: a method call and field writes per byte would slow the streamer down.
    * Every line break inside the element counts, in strings too (where JSON allows none).
    */
   private scanElement(chunk: Buffer, from: number): number {

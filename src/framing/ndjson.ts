@@ -1,7 +1,7 @@
 // Line-delimited framing (spec section 3): one record a line, blank lines skipped but counted, CRLF
 // tolerated, a lone CR is not a break. Line numbers are born here. Chunks go in as they arrive and
 // every framed entry goes straight to a sink, so a file is never held whole, no async hop is paid per
-// line, and each parsed value dies young (batching them made them survive into the old generation).
+// line, and each parsed value dies young (batched, they would survive into the old generation).
 import { constants } from 'node:buffer';
 import type { Framed, ParseHint } from '../types.js';
 
@@ -29,8 +29,8 @@ export const defaultMaxLineBytes = 64 * 1024 * 1024;
 
 /**
  * A line is parsed from one string, and V8 holds no string longer than this (2^29 - 24 UTF-16
- * units in Node 20): a longer limit let such a line fail its whole input ("Cannot create a string
- * longer than..."), and every record after it went unchecked. A UTF-8 line of this many bytes
+ * units in Node 20): under a longer limit such a line would fail its whole input ("Cannot create a
+ * string longer than..."), every record after it unchecked. A UTF-8 line of this many bytes
  * decodes to at most this many units, so every line under the limit fits.
  */
 export const maxLineBytesLimit = constants.MAX_STRING_LENGTH;
@@ -61,7 +61,7 @@ export class NdjsonFramer {
   private unterminated = false;
   /**
    * A hint was given: a unit's findings word only its first (FindingStore keeps one), so later
-   * failing lines are not searched again (a log of 300k prefixed lines searched every one: 2x).
+   * failing lines are not searched again (a search costs a parse attempt per candidate).
    */
   private hinted = false;
   /** A parse error was framed: only the first one's line is searched for the prefix hint. */
@@ -135,17 +135,16 @@ export class NdjsonFramer {
 
   /**
    * Frames the lines in `chunk[start, last]` (`last` is an LF), decoding them a window of about 64
-   * KiB at a time: one decode per window instead of one per line was about 6 % of the parse floor.
+   * KiB at a time: one decode per window costs less than one per line.
    * A window is decoded only when it is ASCII, so a line's text is at its bytes' offsets; each line
    * is parsed from a slice of the window's text. Values JSON.parse makes are copies, so nothing keeps
    * a window alive, and a window stays small enough to die young; a parse error is described from a
    * string of the line's own, since its message may quote it.
    *
    * Only an ASCII window is decoded whole. One character past U+00FF makes V8 store a whole string
-   * two bytes a character, and JSON.parse reads such text more slowly: with one line in 280 holding
-   * an arrow, windows made the run 7 % slower while the floor, decoding line by line, did not slow
-   * at all. A window with any byte past ASCII is decoded line by line, so that only its lines that
-   * need it are two-byte.
+   * two bytes a character, and JSON.parse reads such text more slowly: one such line would slow
+   * every line of its window. A window with any byte past ASCII is decoded line by line, so that
+   * only its lines that need it are two-byte.
    */
   private frameWindows(chunk: Buffer, start: number, last: number, out: FramedSink): void {
     while (start <= last) {
@@ -316,9 +315,9 @@ function failsInPrefix(line: string, offset: number): boolean {
 }
 
 /**
- * `2026-07-01T10:15:02Z INFO result {"ok":true}` in a .log file failed as "unexpected text after the
- * JSON value, found "-0"": the year parsed as a number. Asked only of lines JSON.parse rejected, and
- * of log-line sizes: the search may parse the rest of the line from each of 64 `{"`. The prefix hint
+ * `2026-07-01T10:15:02Z INFO result {"ok":true}` in a .log file fails JSON.parse as "unexpected text
+ * after the JSON value, found "-0"" (the year parses as a number), which says nothing of the
+ * prefix. Asked only of lines JSON.parse rejected, and of log-line sizes: the search may parse the rest of the line from each of 64 `{"`. The prefix hint
  * is the input's first parse error's only (spec section 8.8); the run's own count of its first lines
  * gives it otherwise.
  */

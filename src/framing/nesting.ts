@@ -1,9 +1,8 @@
 // JSON.parse of a text the data chose, within what V8 can hold. V8 parses any depth without
-// recursion, but takes ~100 bytes a level: a 64 MiB line of `[` (inside --max-line-bytes) took
-// 2.7 GB before it failed, and the same line closed again 3.3 GB and 12 s to succeed, once per
-// worker thread. An array of more elements than V8's largest (134,217,725; a .json of 256 MiB of
-// `0,` has them) ended the process with a fatal error. Such texts are refused before they are
-// parsed, as a parse error at the place that passes the limit.
+// recursion, but takes memory for every level, once per worker thread: a line of `[` within
+// --max-line-bytes would take gigabytes. An array of more elements than V8's largest (134,217,725)
+// ends the process with a fatal error. Such texts are refused before they are parsed, as a parse
+// error at the place that passes the limit.
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-bytes.js';
 
 /** Containers nested deeper than this are not parsed: an envelope is a few levels deep, and 100k-deep data must still read. */
@@ -31,7 +30,7 @@ export function tooDeep(offset: number, nesting = maxNesting): NestingError {
 /**
  * JSON.parse, but for a text nested deeper than maxNesting or with a container of more than
  * maxElements members, which throws NestingError. A text shorter than the limits cannot pass them,
- * so nearly every text costs one comparison more; a longer one a scan (~1.5 ns a character).
+ * so nearly every text costs one comparison more; a longer one a scan.
  * `depthChecked`: the caller's own pass over the text refused too-deep nesting already, so only a
  * text long enough to hold too many members is scanned.
  */
@@ -48,8 +47,8 @@ export function checkNesting(text: string, nesting = maxNesting, elements = maxE
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      // To the string's closing quote, found natively (a character loop made a 60 MB .json 9 %
-      // slower to check): one after an odd run of backslashes is escaped. Unterminated: JSON.parse says so.
+      // To the string's closing quote, found natively (faster than a character loop): one after an
+      // odd run of backslashes is escaped. Unterminated: JSON.parse says so.
       for (;;) {
         const quote = text.indexOf('"', i + 1);
         if (quote === -1) return;

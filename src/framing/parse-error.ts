@@ -110,9 +110,8 @@ export interface SyntaxFault {
 
 /**
  * The first error jsonc-parser's strict `visit` reports, found on its scanner's tokens with a stack
- * of open containers instead of its recursive descent: a line of 10,000 `[` overflowed the call
- * stack, and the whole input failed ("Maximum call stack size exceeded") with every record after it
- * unread. The grammar is visit's up to its first error (a property test compares the two), which is
+ * of open containers instead of its recursive descent, which a line of deep `[` would take past the
+ * call stack ("Maximum call stack size exceeded"), failing the whole input. The grammar is visit's up to its first error (a property test compares the two), which is
  * all a message needs; undefined for JSON.
  */
 export function firstSyntaxError(text: string): SyntaxFault | undefined {
@@ -132,8 +131,8 @@ export function firstSyntaxError(text: string): SyntaxFault | undefined {
       else if (kind !== token.trivia && kind !== token.lineBreak) return kind;
     }
   };
-  // Open containers, innermost last: 1 for an object. (A boolean[] of them passed V8's largest array
-  // on a text of 113M `[`, and the process ended with a fatal error.)
+  // Open containers, innermost last: 1 for an object. (A Uint32List, not a boolean[], which a text
+  // of enough `[` would take past V8's largest array, a fatal error.)
   const open = new Uint32List();
   let kind = next();
   if (kind === token.eof) fail(parseErrorCode.valueExpected);
@@ -216,7 +215,7 @@ const simpleEscapes = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
 
 /**
  * jsonc-parser files a bad character or escape at the start of its string: `"abcdefghij\u0001klm"`
- * was a parse error at the opening quote, 11 columns before the byte to fix. The string's own first
+ * is a parse error at the opening quote, 11 columns before the byte to fix. The string's own first
  * fault is found here, and the message is the fault's (a control character, an escape, a \u).
  */
 function faultInString(text: string, found: { offset: number; length: number }): { offset: number; message: string; token: string } | undefined {

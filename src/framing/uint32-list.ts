@@ -1,6 +1,6 @@
 // A list of small whole numbers that grows, four bytes each: per-position state of texts the data
-// chose (open brackets, element lines), where a number[] of hundreds of millions passed V8's
-// largest array and ended the process with a fatal error.
+// chose (open brackets, element lines), where a number[] of hundreds of millions would pass V8's
+// largest array and end the process with a fatal error.
 export class Uint32List {
   private data = new Uint32Array(64);
   length = 0;

@@ -24,7 +24,7 @@ export const utf16WithoutBom = 'unexpected NUL (U+0000): UTF-16 without a byte o
 /**
  * Why `bytes` (which isUtf8 refused) are no UTF-8, and where: UTF-16 without a byte order mark is
  * told by its NUL bytes (spec section 8.12), whatever characters it holds: its first non-ASCII
- * character was reported as a bad UTF-8 byte, a word of no help. It is not decoded: a BOM says
+ * character taken for a bad UTF-8 byte would be a word of no help. It is not decoded: a BOM says
  * what a file is, a guess does not.
  */
 export function invalidUtf8Fault(bytes: Uint8Array, from?: DecodedFrom): { index: number; column: number; message: string } {

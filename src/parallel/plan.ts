@@ -6,7 +6,7 @@ import { framingFor, type InputMode } from '../framing/index.js';
 import { needsDecoding } from '../sources/decode.js';
 import type { InputSource } from '../sources/input-source.js';
 
-/** Below this a file is not worth splitting: a worker's start costs about as much as 16 MiB of work. */
+/** Below this a file is not worth splitting: a worker's start costs about as much as checking it. */
 export const splitThreshold = 16 * 1024 * 1024;
 const probeBytes = 64 * 1024;
 
@@ -76,9 +76,9 @@ function sizeOf(path: string): number | undefined {
 
 /**
  * Every file that may be split is stat'ed: a line-delimited one, when there are workers to split it
- * for. A `.json` document is never split, and a stat per file cost 10k small files 0.15 s here: of
- * those, only a sample is stat'ed, to tell a folder of large documents, worth workers, from many
- * small ones (was: never, so that no run of .json files, however large, ever used a worker).
+ * for. A `.json` document is never split, and a stat per file weighs on a folder of many small
+ * ones: of those, only a sample is stat'ed, to tell a folder of large documents, worth workers,
+ * from many small ones.
  */
 export function planUnits(sources: readonly InputSource[], jobs: number, input: InputMode): Plan {
   const units: Unit[] = [];

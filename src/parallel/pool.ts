@@ -1,9 +1,8 @@
 // Runs units of work on this thread and on `jobs - 1` worker threads, and returns their results in
 // unit order, so that the report does not depend on which thread finished first. This thread starts
-// at once; a worker asks for its first batch when it has started (~0.1 s), so a run never waits for
+// at once; a worker asks for its first batch when it has started, so a run never waits for
 // a worker that is still starting, and a run has one thread fewer to start and to hold in memory.
-// Small units travel in batches: one message per small file made 10k files slower on two workers
-// than on one thread. A worker holds two batches, and this thread reads its messages every few
+// Small units travel in batches: a message per small file costs more than checking it. A worker holds two batches, and this thread reads its messages every few
 // milliseconds, so that a worker is never left waiting for this thread to finish a batch.
 import { setImmediate as macrotask } from 'node:timers/promises';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
@@ -44,7 +43,7 @@ const answerWithinMs = 5;
 /**
  * A worker's Node options: the process's, inherited (`undefined`), unless they hold `--input-type`.
  * A worker runs a file, and with that inherited (a library caller's `node --input-type=module -e
- * '...'`) every worker failed to start, ERR_INPUT_TYPE_NOT_ALLOWED, and check() with it. Given as a
+ * '...'`) every worker would fail to start, ERR_INPUT_TYPE_NOT_ALLOWED, and check() with it. Given as a
  * list, the options are parsed again, and a worker refuses V8's and the process's own
  * (`--max-old-space-size`, `--stack-size`, `--title`): those apply to every thread anyway.
  */
@@ -66,10 +65,9 @@ function startWorker(url: URL, options: Omit<WorkerOptions, 'execArgv'>): Worker
 }
 
 /**
- * A worker's young generation, in which every parsed record lives and dies. V8 grows it to two 16 MB
- * semi-spaces; with both cores busy, two threads' nurseries that size evict each other from the
- * shared cache. At 12 MB (two 4 MB semi-spaces) the default mode checked a 1M-line file ~4.5 %
- * faster, with less CPU (16 alternating runs); a smaller one for --jobs 1 (a V8 flag) gained nothing.
+ * A worker's young generation, in which every parsed record lives and dies. V8 grows it larger; with
+ * both cores busy, two threads' nurseries that size evict each other from the shared cache, so a
+ * worker's is held smaller (`npm run bench`, default mode). This thread's is left as V8 sizes it.
  */
 const workerYoungGenerationMb = 12;
 
@@ -148,8 +146,8 @@ export async function runOnWorkers(
         const worker = startWorker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined, spoolFolder }, resourceLimits: { maxYoungGenerationSizeMb: workerYoungGenerationMb } });
         workers.push(worker);
         worker.on('message', (reply: WorkerReply) => {
-          // Two batches in flight: a worker holding one waited for this thread's answer after each
-          // (idle 400 of 1500 ms on 1000 files of 300 lines, when answers came between batches).
+          // Two batches in flight, so that a worker never waits idle for this thread's answer
+          // between batches.
           if ('ready' in reply) {
             if (++ready === workerCount) threadsStarted();
             for (let k = 0; k < inFlight; k++) feed(worker);
@@ -175,7 +173,7 @@ export async function runOnWorkers(
         for (let batch; (batch = takeFirst()) !== undefined; ) {
           for (let i = 0; i < batch.units.length && !signal?.aborted; i++) {
             results[batch.first + i] = await local(batch.units[i]!);
-            // A worker waits for this thread's answer; a batch of small files takes ~0.1 s here.
+            // A worker may wait for this thread's answer, which comes within answerWithinMs, not after the batch.
             if (performance.now() - turned >= answerWithinMs) {
               // A macrotask turn: worker messages are delivered only between them.
               await macrotask();

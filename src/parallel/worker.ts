@@ -23,7 +23,7 @@ function sendProgress(): void {
 if (watched) setInterval(sendProgress, 250).unref();
 
 parentPort!.on('message', ({ first, units }: WorkerRequest) => {
-  // One tally per batch: a summary per small file cost more to sort, post and merge than to check
+  // One tally per batch: a summary per small file costs more to sort, post and merge than to check
   // the file. A byte range keeps its own, which the run drops if it checks that file again whole.
   const tally = new Tally(context.schema.categories, context.registry);
   void (async () => {

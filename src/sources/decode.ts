@@ -43,7 +43,7 @@ export type Reread = () => ChunkSource;
 
 /**
  * pipeline, not .pipe(), which forwards no error: a source destroyed by Ctrl-C (or failing to read)
- * emitted an unhandled 'error' that ended the process; now it fails the gunzip stream, read below.
+ * fails the gunzip stream, read below, rather than emit an unhandled 'error' that ends the process.
  */
 function inflated(chunks: ChunkSource, chunkSize: number): AsyncIterable<Buffer> {
   return pipeline(Readable.from(chunks), loadZlib().createGunzip({ chunkSize }), () => {});
@@ -69,10 +69,9 @@ async function* gunzip(chunks: AsyncIterable<Buffer>, reread?: Reread): AsyncGen
 
 /**
  * zlib drops what it decoded in the call that met corrupt data (or garbage after the last member):
- * with 1 MiB pieces, up to 1 MiB of records before the fault were never checked (garbage after a
- * 550 KB `.gz` of 20,000 records: 17,483 reported). The input is decoded again, only on that path,
- * in 16 KiB pieces (which cost 2.5x the time of 1 MiB ones), and what the first pass did not
- * deliver is: at most 16 KiB before the fault is lost now.
+ * up to a first-pass piece of records before the fault. The input is decoded again, only on that
+ * path, in 16 KiB pieces (slower than the first pass's), and what the first pass did not deliver
+ * is: at most 16 KiB before the fault is lost.
  */
 async function* decodedBeforeFault(chunks: ChunkSource, delivered: number): AsyncGenerator<Buffer> {
   let seen = 0;
@@ -90,7 +89,7 @@ async function* decodedBeforeFault(chunks: ChunkSource, delivered: number): Asyn
 /**
  * UTF-8 bytes of `text`, a lone surrogate written as the three bytes it would take (ED A0 80 for
  * U+D800), which no UTF-8 holds: the line is then a parse error at its column, as the same text in
- * UTF-8 is. TextDecoder made it U+FFFD, and the record passed.
+ * UTF-8 is. TextDecoder would make it U+FFFD, and the record pass.
  */
 function utf8Marking(text: string): Buffer {
   if (!loneSurrogate.test(text)) return Buffer.from(text, 'utf8');

@@ -27,7 +27,7 @@ function toSlashes(path: string): string {
 /**
  * A glob with its backslashes as separators (Windows' `logs\*.jsonl`), but for one before a bracket,
  * brace or parenthesis, which escapes it as in fast-glob (`names/\[ab\].jsonl`): made a separator,
- * the escape matched nothing, and the message named `names//[ab/].jsonl`. `*` and `?` follow a
+ * the escape would match nothing. `*` and `?` follow a
  * backslash as a separator only: no Windows name holds them, and `[*]` matches one literally.
  */
 function globSlashes(glob: string): string {
@@ -72,20 +72,20 @@ interface Walked {
 
 /**
  * The files a folder walk or a glob finds: regular files, and links to files. Links to folders are
- * not followed: one pointing up the tree made a glob loop, on two such links for hours (fast-glob
- * follows each until the path is too long), and found the same files again under other names.
+ * not followed: one pointing up the tree would make a glob loop, on two such links for hours
+ * (fast-glob follows each until the path is too long), finding the same files again under other names.
  * `name` gives a folder the walk could not list the name the report shows; the folder walked
  * failing, or the glob's own folder, fails the whole argument.
  */
 async function walk(arg: string, pattern: string, cwd?: string, anyCase = false, name?: (folder: string) => string): Promise<Walked | InputFailure> {
-  // Synchronous: nothing else runs while inputs are listed. Async with objectMode cost a folder of
-  // 10k files ~40 ms more than async with plain paths; sync with objectMode costs no more than that.
+  // Synchronous: nothing else runs while inputs are listed, and sync with objectMode costs no more
+  // than async with plain paths (async with objectMode does).
   // A folder (`cwd`, with a pattern of ours) is walked by fast-glob itself: globby adds nothing a
-  // walk of one pattern uses (it reads globs, merges the paths of several patterns), and cost a
-  // folder of 10k files ~30 ms, loading its modules and normalizing every path into a Set.
+  // walk of one pattern uses (it reads globs, merges the paths of several patterns), and costs
+  // loading its modules and normalizing every path into a Set.
   const sync: (pattern: string, options: FastGlob.Options & { objectMode: true }) => FastGlob.Entry[] = cwd === undefined ? (await loadGlobby()).globbySync : (await loadFastGlob()).default.sync;
   // fast-glob stops at the first folder it cannot list (when the error is not ENOENT): one locked
-  // folder deep in a tree lost every file of the walk. Listed here, it is an empty folder to
+  // folder deep in a tree would lose every file of the walk. Listed here, it is an empty folder to
   // fast-glob and an unreadable input to the report.
   const unlisted: NodeJS.ErrnoException[] = [];
   const listFolder = ((path: string, options?: object) => {
@@ -100,11 +100,11 @@ async function walk(arg: string, pattern: string, cwd?: string, anyCase = false,
   }) as typeof readdirSync;
   let entries;
   try {
-    // `check .` at a project's root walked node_modules (thousands of package.json files checked as
-    // envelopes), as no JavaScript tool does; a glob that names node_modules still goes there.
+    // `check .` at a project's root leaves node_modules out (thousands of package.json files are no
+    // envelopes), as every JavaScript tool does; a glob that names node_modules still goes there.
     const ignore = pattern.includes('node_modules') ? [] : ['**/node_modules/**'];
-    // `unique: false`: fast-glob's own index of every path found cost ~10 ms of a folder of 10k
-    // files; one pattern finds each path once, globby drops repeated ones itself, and expandInputs
+    // `unique: false`: fast-glob's own index of every path found is a cost per path, and needless:
+    // one pattern finds each path once, globby drops repeated ones itself, and expandInputs
     // drops files named twice anyway.
     entries = sync(pattern, { ...(cwd !== undefined && { cwd }), onlyFiles: false, followSymbolicLinks: false, objectMode: true, caseSensitiveMatch: !anyCase, ignore, unique: false, fs: { readdirSync: listFolder } });
   } catch (error) {
@@ -306,7 +306,7 @@ const writtenStarts = [
 
 /**
  * Whether a file this run writes, found by a folder or glob, holds data of its own: anything but
- * nothing or an earlier report. Left out and replaced like an earlier report, a log was lost
+ * nothing or an earlier report. Left out and replaced like an earlier report, a log would be lost
  * (`check logs/ -o logs/2.jsonl`); what an earlier run wrote is known by how it starts, not by
  * "mcec-result" anywhere in it, which a record's detail may hold too.
  */
@@ -332,7 +332,7 @@ function holdsData(path: string): boolean {
 /**
  * A file a walk found that the run would write over, holding data: refused, as a file named would
  * be. Matched by its resolved path, and through links (a folder reached by a link) only where the
- * name is one the run writes: a realpath for each of 10k files cost 0.2 s of lstat calls.
+ * name is one the run writes: a realpath for each file found would cost lstat calls on every one.
  */
 function refuseFoundOverwrite(files: readonly Found[], arg: string, owned: ReadonlyMap<string, OwnFile>): void {
   const writtenNames = new Set<string>();
@@ -378,9 +378,9 @@ function replacedWhenWritten(path: string): boolean {
 }
 
 /**
- * The run's own files among themselves, before anything is read. Two reports named to one file left
- * the last of them, without a word (`-o run.txt -f sarif=run.txt`); a report over a settings file
- * (`--codes codes.json -o codes.json`) destroyed it. A file read and written in the same role is
+ * The run's own files among themselves, before anything is read. Two reports named to one file
+ * (`-o run.txt -f sarif=run.txt`) would leave the last of them; a report over a settings file
+ * (`--codes codes.json -o codes.json`) would destroy it. A file read and written in the same role is
  * allowed: `--baseline b.json --write-baseline b.json` brings a baseline up to date.
  */
 export function refuseClashes(own: readonly OwnFile[]): void {
@@ -400,8 +400,8 @@ export function refuseClashes(own: readonly OwnFile[]): void {
 }
 
 /**
- * The files a run will write, tried before anything is read: a report to a folder that does not
- * exist failed only after the whole corpus was checked, the run's work lost. Nothing is created or
+ * The files a run will write, tried before anything is read, so that a report to a folder that does
+ * not exist fails before the corpus is checked, not after. Nothing is created or
  * truncated here, so a run refused for another reason leaves the old file as it was.
  */
 export function refuseUnwritable(own: readonly OwnFile[]): void {
@@ -431,8 +431,8 @@ function unwritable(path: string): string | undefined {
 
 /**
  * Standard input and a file under one name (`cat new.jsonl | check - a.jsonl --stdin-filename
- * a.jsonl`) were one source in the report, the baseline and the merged distributions: nothing told
- * their findings apart, and a baseline written so matched either.
+ * a.jsonl`) would be one source in the report, the baseline and the merged distributions: nothing
+ * would tell their findings apart, and a baseline written so would match either.
  */
 function refuseStdinTwin(sources: readonly InputSource[], stdinName: string): void {
   if (!sources.some((source) => source.path === undefined)) return;
@@ -445,8 +445,8 @@ function refuseStdinTwin(sources: readonly InputSource[], stdinName: string): vo
 
 /**
  * Arguments no input can come of: an empty one (a script's unset variable), a bare `!`, or only
- * exclusions. They were input failures, an empty report printed under them as if files had been
- * unreadable; they are usage errors, as merge's are, refused before anything is read.
+ * exclusions. They are usage errors, as merge's are, refused before anything is read, not input
+ * failures with an empty report under them as if files were unreadable.
  */
 export function refuseArgumentMistakes(args: readonly string[]): void {
   if (args.includes('')) throw new UsageError('an input argument is empty: name a file, folder or glob, or - for standard input');
@@ -457,8 +457,8 @@ export function refuseArgumentMistakes(args: readonly string[]): void {
 
 /**
  * Spec section 7's paths, expanded. `own` are the files the run reads as settings or writes: a folder
- * or glob that finds one leaves it out (`check .` found the config file and reported it as a broken
- * envelope, and a report written into the folder on the next run), and a file named as an input
+ * or glob that finds one leaves it out (`check .` must not check the config file, or a report
+ * written into the folder by an earlier run, as an envelope), and a file named as an input
  * that the run would write is refused before anything is read.
  */
 export async function expandInputs(args: readonly string[], stdinName = '-', own: readonly OwnFile[] = []): Promise<{ sources: InputSource[]; failures: InputFailure[]; notes: string[] }> {
@@ -492,7 +492,7 @@ export async function expandInputs(args: readonly string[], stdinName = '-', own
       // A folder that could not be listed says already why nothing was found.
       if (files.length === 0 && !result.failures?.length) {
         const why = beforeExclusions === 0 ? '' : `: ${exclusions.join(' ')} left out all ${beforeExclusions}`;
-        // As typed: with its backslashes made slashes, an escaped glob read as another one.
+        // As typed: with its backslashes made slashes, an escaped glob would read as another one.
         failures.push({ source: arg, message: `no input files in ${arg}${why}` });
         continue;
       }

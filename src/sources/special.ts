@@ -1,7 +1,7 @@
 // A FIFO or device named as an input (`check pipe`, `check <(zcat run.jsonl.gz)`) or as a report
 // (`-o pipe`). Opening a FIFO blocks until the other end is opened, and reading one blocks until its
-// writer writes: done synchronously, the main thread waited there and no signal handler ran (Ctrl-C
-// and SIGTERM did nothing, for good when nobody ever opened the other end). Here the open is made on
+// writer writes: done synchronously, the main thread would wait there with no signal handler run
+// (Ctrl-C and SIGTERM ignored for good if nobody opens the other end). Here the open is made on
 // libuv's thread pool and a FIFO is read as process.stdin reads a pipe, so signals are handled.
 import { closeSync, constants, createReadStream, fstat, open, openSync, statSync, type Stats } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -22,7 +22,7 @@ function isFifo(path: string): boolean {
 
 /**
  * Opens the FIFO's other end for a moment, which ends a wait in open() for it: a thread-pool thread
- * left waiting kept the process from exiting (Node joins those threads at exit), even after
+ * left waiting keeps the process from exiting (Node joins those threads at exit), even after
  * process.exit(). With O_NONBLOCK this open never waits itself.
  */
 function releaseWaitingOpen(path: string, otherEnd: number): void {
@@ -77,7 +77,7 @@ export async function readSpecial(path: string, signal: AbortSignal | undefined)
     closeSync(fd);
     throw error;
   }
-  // A thread-pool read of a FIFO whose writer is idle held the exit up until the writer wrote again.
+  // A socket, not a thread-pool read: that would hold the exit up while the FIFO's writer is idle.
   if (stats.isFIFO()) return new (loadNet().Socket)({ fd, readable: true, writable: false });
   return createReadStream('', { fd, highWaterMark: 1 << 20 });
 }

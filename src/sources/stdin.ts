@@ -1,8 +1,7 @@
 // Standard input as a stream of chunks. A file redirected in (`< big.jsonl`) is read in 1 MiB
 // chunks, as a named file is: process.stdin reads a file 64 KiB at a time, a thread-pool round trip
-// each (90 MB took 148 ms to read that way, 64 ms in 1 MiB chunks). A pipe or a terminal stays
-// process.stdin: a read from a pipe returns what the pipe holds (64 KiB) however much is asked, and
-// fs reads of a pipe were slower than process.stdin's (180 against 137 ms).
+// each. A pipe or a terminal stays process.stdin: a read from a pipe returns what the pipe holds
+// however much is asked, and fs reads of a pipe are slower than process.stdin's.
 import { setImmediate as macrotask } from 'node:timers/promises';
 import { createReadStream, fstatSync } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -42,17 +41,16 @@ export function isChunk(value: unknown): value is string | Uint8Array {
 }
 
 /**
- * A library caller's standard input as Buffers. Text chunks (`process.stdin.setEncoding('utf8')`)
- * failed with "chunk.subarray is not a function", and a plain Uint8Array was read as no record at
- * all: now text is UTF-8 encoded and any Uint8Array viewed as a Buffer; anything else is a
- * TypeError, which the run reports as an input failure of `-`.
+ * A library caller's standard input as Buffers: text chunks (`process.stdin.setEncoding('utf8')`)
+ * UTF-8 encoded, any Uint8Array viewed as a Buffer; anything else is a TypeError, which the run
+ * reports as an input failure of `-`.
  */
 export async function* asBytes(chunks: StdinChunks): AsyncGenerator<Buffer> {
   let count = 0;
   for await (const chunk of chunks) {
     // A caller's source that answers in microtasks alone (an async generator that never waits on
-    // I/O, Readable.from of an endless iterable) never let a timer run, AbortSignal.timeout's
-    // included: the event loop gets a turn now and then, and the abort fires.
+    // I/O, Readable.from of an endless iterable) never lets a timer run, AbortSignal.timeout's
+    // included: the event loop gets a turn now and then, so that the abort fires.
     if (++count % 1024 === 0) await macrotask();
     if (Buffer.isBuffer(chunk)) yield chunk;
     else if (typeof chunk === 'string') yield Buffer.from(chunk, 'utf8');
@@ -63,12 +61,12 @@ export async function* asBytes(chunks: StdinChunks): AsyncGenerator<Buffer> {
 
 /**
  * Chunks that end when `signal` aborts, even while the source is waiting: a stream is destroyed by
- * the signal, but a caller's async generator that never yields again kept check() pending for good
+ * the signal, and a caller's async generator that never yields again must not keep check() pending
  * after the abort. The source's own return() is asked for, not awaited (it may be waiting too).
  */
 export async function* untilAborted<T>(chunks: AsyncIterable<T> | Iterable<T>, signal: AbortSignal): AsyncGenerator<T> {
   if (!(Symbol.asyncIterator in chunks)) {
-    // A synchronous source answers at once and never lets a timer run (an endless one kept the
+    // A synchronous source answers at once and never lets a timer run (an endless one would keep the
     // abort from firing): it is read directly, giving the event loop a turn now and then.
     let count = 0;
     for (const chunk of chunks) {
@@ -80,8 +78,8 @@ export async function* untilAborted<T>(chunks: AsyncIterable<T> | Iterable<T>, s
   }
   const iterator = chunks[Symbol.asyncIterator]();
   for (;;) {
-    // One listener a wait, removed after it: a race against one abort promise added a reaction to
-    // it per chunk, 357 MB for 1M chunks.
+    // One listener a wait, removed after it: a race against one abort promise would add a reaction
+    // to it per chunk, held until the run ends.
     const next = await new Promise<IteratorResult<T> | 'aborted'>((resolve, reject) => {
       if (signal.aborted) return resolve('aborted');
       const onAbort = () => resolve('aborted');

@@ -44,7 +44,7 @@ class Queue {
   private head = 0;
 
   /**
-   * An array made with its first request is one element long, where one pushed onto `[]` took room
+   * An array made with its first request is one element long, where one pushed onto `[]` takes room
    * for 17: most queues only ever hold one, and a transcript of a million unanswered requests has a
    * million of them.
    */
@@ -63,8 +63,8 @@ class Queue {
   take(): Request | undefined {
     const request = this.items[this.head++];
     // Emptied: start again, so that a long-lived id holds no answered requests. One that never
-    // empties (a client pipelining on one id) held every request it had answered, ~100 bytes each:
-    // those go once they are half the array, which costs each request one move at most.
+    // empties (a client pipelining on one id) would hold every request it has answered: those go
+    // once they are half the array, which costs each request one move at most.
     if (this.head >= this.items.length) (this.items.length = 0), (this.head = 0);
     else if (this.head >= compactFrom && 2 * this.head >= this.items.length) this.items.splice(0, this.head), (this.head = 0);
     return request;
@@ -97,11 +97,10 @@ class Queue {
 /**
  * One JSON-RPC id of a session: its requests not answered yet and the last one answered. More than
  * one is open when the server's own requests (`roots/list`, `ping`) number from 1 as the client's
- * do, or a client reuses an id: each is answered in turn, where the later one used to overwrite the
- * earlier. A result that reads as another method's answer (see answersOtherMethod) answers the first
+ * do, or a client reuses an id: each is answered in turn, none overwriting another. A result that reads as another method's answer (see answersOtherMethod) answers the first
  * open request of another method, any other response the first open `tools/call`, else the first
  * open one: two queues, each taken from the front, so that no message walks the others (a chain
- * walked per message took 3.7 s for 40k requests of one id).
+ * walked per message is quadratic in the requests of one id).
  */
 interface Slot {
   toolCalls: Queue;
@@ -113,8 +112,7 @@ interface Slot {
    * `notifications/cancelled` for this id: either side may cancel a request it sent, and a
    * transcript does not say which sent it, so as many of the requests left open are not reported
    * unanswered (MCP: a cancelled request should not be answered). Never more than are open: a
-   * cancellation concerns the requests pending when it came, not a later one that reuses the id
-   * (which it excused once the cancelled request was answered).
+   * cancellation concerns the requests pending when it came, not a later one that reuses the id.
    */
   cancels: number;
   /**
@@ -150,10 +148,10 @@ function isSlot(state: IdState): state is Slot {
 /**
  * The answered ids of a session that are small whole numbers, as clients count them (from 0 or 1),
  * out of its Map: per id the answered request's line and its (method, tool), as numbers in typed
- * arrays. A Map entry and a Slot kept for every id answered made a transcript of 200k calls ~18 %
- * slower (the Map growing, and the garbage collector walking it again and again) and 60 MB larger.
- * Made only for a session whose Map grew large (`tableFrom`): a table for each of 100k sessions of
- * two calls cost more than their Maps. An id is taken only while the table stays dense (below 64 +
+ * arrays. A Map entry and a Slot kept for every id answered make a long transcript slower (the Map
+ * growing, and the garbage collector walking it again and again) and larger. Made only for a
+ * session whose Map grows large (`tableFrom`): for many sessions of a few calls, a table each costs
+ * more than their Maps. An id is taken only while the table stays dense (below 64 +
  * 4 x the ids held here and in the Map), so that a few huge ids cannot make it huge; any other id
  * stays in the Map.
  */
@@ -250,8 +248,8 @@ function answerOf(slot: Slot, toolCallFirst: boolean, toolResult: boolean, isErr
     request = toolCallFirst ? (toolCalls.size > 0 ? toolCalls.takeFrom(from) : others?.takeFrom(from)) : others && others.size > 0 ? others.takeFrom(from) : toolCalls.takeFrom(from);
   }
   // The guess stands while another method's request is open to have had the error, whatever answers
-  // other tool calls meanwhile: dropped at the first tool result after it, the next one went to the
-  // open ping, and its envelope was skipped unchecked.
+  // other tool calls meanwhile, so that no later tool result goes to the open ping (its envelope
+  // skipped unchecked).
   if (isError && request?.method === 'tools/call' && others !== undefined && others.size > 0) slot.guessed = request;
   else if (request === slot.guessed || others === undefined || others.size === 0) slot.guessed = undefined;
   slot.cancels = Math.min(slot.cancels, openCount(slot));
@@ -278,9 +276,9 @@ const shapedAsToolOutcome = (result: unknown): boolean => isObject(result) && (h
 
 /**
  * An object that is neither a CallToolResult nor an envelope: ping's `{}`, roots/list's roots. Only
- * such a result goes to another method's request before a tool call: a JSON-RPC error (a timed-out
- * tool call) or a broken tool answer (an envelope with no content array) took the ping's place, and
- * the ping's `{}` was then failed as the tool's envelope.
+ * such a result goes to another method's request before a tool call, so that a JSON-RPC error (a
+ * timed-out tool call) or a broken tool answer (an envelope with no content array) does not take the
+ * ping's place and leave the ping's `{}` to be failed as the tool's envelope.
  */
 const answersOtherMethod = (result: unknown): boolean => isObject(result) && !looksLikeToolResult(result) && !has(result, 'ok');
 
@@ -294,8 +292,8 @@ interface Where {
   sessionId: string | undefined;
   /**
    * The session the line's requests and responses pair in: its sessionId, also when that is a
-   * number or a boolean (which is no session name to count: sessions 101 and 102 paired as one, and
-   * one's answer went to the other's tool), '' when there is none.
+   * number or a boolean (which is no session name to count, yet sessions 101 and 102 must not pair
+   * as one, one's answer going to the other's tool), '' when there is none.
    */
   pairing: string | number | boolean;
   /** The id-less request this transcript response answers by order (spec section 8.1); set on transcript lines only. */
@@ -317,7 +315,7 @@ const noFindings: RecordFinding[] = [];
 
 /**
  * A method that is no string reads as quote() has it: a container named, not printed. String() of a
- * 100k-deep array (or JSON.stringify of it) overflowed the stack and failed the whole input.
+ * deeply nested array (or JSON.stringify of it) would overflow the stack and fail the whole input.
  */
 function methodText(method: unknown): string {
   return typeof method === 'string' ? method : quote(method);
@@ -331,9 +329,9 @@ interface Before {
 }
 
 /**
- * Spec section 7's recognition, one unwrapper per input. Most inputs are bare envelopes only, and a
- * folder of 10k small files made 10k of the pairing machinery's closures and maps (~2 us a file, a
- * tenth of the per-file work): an input gets it at its first value that is not a bare envelope.
+ * Spec section 7's recognition, one unwrapper per input. Most inputs are bare envelopes only, and
+ * the pairing machinery's closures and maps are a real part of a small file's work: an input gets
+ * it at its first value that is not a bare envelope.
  */
 class AutoUnwrapper implements Unwrapper {
   private pairing: Unwrapper | undefined;
@@ -346,7 +344,7 @@ class AutoUnwrapper implements Unwrapper {
     // The common case, before anything is built for the line: an object with `ok` and no wrapper
     // member is a bare envelope whatever the order in recognise() would say (the marker has one
     // member, transcript lines and JSON-RPC messages have theirs).
-    // Read, not Object.hasOwn (three builtin calls a record, ~1.5 % of a 1M-line run): a framed value
+    // Read, not Object.hasOwn (three builtin calls a record): a framed value
     // is JSON.parse's, whose members are own and never undefined.
     const { value, extracted } = framed;
     if (isObject(value) && value['ok'] !== undefined && value['direction'] === undefined && value['jsonrpc'] === undefined) {
@@ -451,8 +449,8 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     const { requests } = session;
     const wrapping = wrappingOf(where, 'jsonrpc');
     // `"error": null` beside a result is JSON-RPC 1.0's success, which some stacks still send; and a
-    // capture tool may copy `method` into the response. Either way a result makes it a response:
-    // read as an error or a request, its envelope was skipped without a word.
+    // capture tool may copy `method` into the response. Either way a result makes it a response,
+    // so that its envelope is checked, not skipped as an error's or a request's.
     const isError = has(message, 'error') && message['error'] !== null;
     const isResponse = isError || has(message, 'result');
 
@@ -512,7 +510,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     const unpaired = state === undefined || (slot !== undefined && open === 0 && slot.answered === null);
     if (unpaired && where.inTranscript && firstRequestLine !== undefined && firstRequestLine < where.line) {
       // A null (or missing, or container) id can never be a request's: it is as unpaired as an id
-      // no request had, where it used to pass without a word.
+      // no request had.
       const said =
         key !== undefined
           ? `response to id ${quote(id)} has no request of that id before it in this transcript${unlessUnreadableBefore()}`
@@ -522,8 +520,8 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
 
     const secondResponse = () => `a second response to id ${quote(id)}${request ? ` (${shorten(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`;
     if (isError) {
-      // A second answer is a record whatever it holds (spec section 7): skipped, its error finding
-      // made `errors` count what neither `invalid` nor JUnit's failures did. It holds no envelope
+      // A second answer is a record whatever it holds (spec section 7), so that `errors`, `invalid`
+      // and JUnit's failures count its error finding alike. It holds no envelope
       // (outcome unknown), and answers nothing, so it is no protocol error of a request.
       if (duplicate) {
         findings.push(...finding('duplicate-response', `${secondResponse()}: a JSON-RPC error`));
@@ -604,14 +602,14 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
           waitForAnswer(value['method'], payload, inner);
           return { kind: 'skipped', wrapping: 'transcript', findings: [] };
         }
-        // Recognised in turn whatever it is, as an object payload always was (spec section 7): a
+        // Recognised in turn whatever it is, as an object payload is (spec section 7): a
         // non-object is a bare envelope, a schema-invalid record.
         return recognise(payload, inner);
       }
       if (has(value, 'jsonrpc')) return jsonRpc(value, where);
       if (isCallToolResult(value)) return mcpRecord(value, where, wrappingOf(where, 'mcp'), where.byOrder?.tool);
       // A report or baseline of an earlier run, written into the folder it checked: not a tool
-      // outcome (`check evidence/` failed on evidence/report.json, "missing required property ok").
+      // outcome (`check evidence/` must not fail evidence/report.json for "missing required property ok").
       if (!where.inTranscript && isOwnArtifact(value)) return { kind: 'skipped', own: true, findings: [] };
       // Spec section 8.4: a log's own JSON lines (a server's structured log inside a client's) are
       // no tool results; extracted, an object with no envelope member is noise.
@@ -657,7 +655,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     paired: () => sawJsonRpc,
     *finish() {
       const unanswered: { request: Request; left?: LeftOpen<Request> }[] = [];
-      // Plain loops: a generator and a spread per id cost a 200k-call transcript ~140 ms here.
+      // Plain loops, not a generator and a spread per id: this runs for every id of the input.
       for (const { requests } of sessions.values()) {
         for (const slot of requests.values()) {
           if (!isSlot(slot)) continue;

@@ -44,7 +44,7 @@ function envelopeFromText(content: unknown, redact: boolean): TextSearch {
     if (!isObject(block) || block['type'] !== 'text') continue;
     const text = block['text'];
     if (typeof text !== 'string') {
-      // Was "is not JSON", which says the text was read: there was none to read.
+      // Not "is not JSON", which would say the text was read: there is none to read.
       instead ??= `its text block has no text string (text is ${has(block, 'text') ? withArticle(kindOf(text)) : 'missing'})`;
       continue;
     }
@@ -92,8 +92,8 @@ interface OpenPair {
 /** The pointer of the first place where `a` and `b` differ, or undefined when they are equal. */
 export function firstDifference(a: unknown, b: unknown): string | undefined {
   // An explicit stack: envelopes come from untrusted producers and may nest deeply. An entry per open
-  // pair of containers, not per member (one per member of a 10M-item array, each with its pointer
-  // written, held 2 GB); a member's pointer is written only for a container or a difference.
+  // pair of containers, not per member (a huge array would hold one per item, each with its pointer
+  // written); a member's pointer is written only for a container or a difference.
   const stack: OpenPair[] = [];
   let x = a;
   let y = b;
@@ -107,7 +107,7 @@ export function firstDifference(a: unknown, b: unknown): string | undefined {
         const keys = Object.keys(x);
         const others = Object.keys(y);
         // The member only one side has, not the object that holds it: returning the parent as soon as
-        // the counts differed pointed at the root for one extra member anywhere in the envelope.
+        // the counts differ would point at the root for one extra member anywhere in the envelope.
         const odd = keys.find((key) => !has(y as JsonObject, key)) ?? (keys.length === others.length ? undefined : others.find((key) => !has(x as JsonObject, key)));
         if (odd !== undefined) return childPointer(pointer, odd);
         stack.push({ x, y, keys, next: 0, pointer });
@@ -163,8 +163,8 @@ export function unwrapCallToolResult(result: unknown, redact = false): McpUnwrap
   }
   const findings: McpFinding[] = [];
   if (fromText.envelope && structured !== undefined && !structuredEnvelope) {
-    // Spec section 3: "when both are there they must agree". Compared only when it had ok, a
-    // structuredContent of another shape beside the text envelope passed without a word.
+    // Spec section 3: "when both are there they must agree": a structuredContent of any other
+    // shape beside the text envelope disagrees with it.
     findings.push({ rule: 'structured-content-mismatch', message: `structuredContent differs from the text block's envelope: it is ${describeStructured(structured, redact)}`, pointer: '' });
   } else if (fromText.envelope && structuredEnvelope) {
     const where = firstDifference(fromText.envelope, structuredEnvelope);
