@@ -1,7 +1,8 @@
 // What a rule is: its metadata, and for the envelope rules the check. Each rule is one
 // `defineRule({...})` in `rules/<id>.ts`; `rules/index.ts` lists them, and the rule ids, the
 // catalog, `explain`, SARIF's rules and the report schema's `rule` enum all follow that list.
-// This module imports no other of ours but types, so that `types.ts` can derive `RuleId` from the list.
+// `types.ts` derives `RuleId` from the list, so nothing the rule files import may import `types.ts`:
+// `Severity` lives here for that reason (`types.ts` re-exports it).
 import type { CodeRegistry } from '../../registry/registry.js';
 import type { EnvelopeFacts } from '../envelope.js';
 
