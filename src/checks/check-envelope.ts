@@ -180,7 +180,6 @@ function deepProblem(value: unknown): string | undefined {
  * ajv's code recurses with a recursive schema (a tree through `$ref`), and a record nested deep
  * enough runs the stack out. That record is invalid, with a finding that says why, and the records
  * after it are still read (cli.test.ts, '--schema: a referenced file resolves its own $refs').
-
  */
 function validates(context: CheckContext, envelope: unknown): boolean {
   const { validate } = context.schema;

@@ -194,7 +194,6 @@ export function isEnvelopeList(data: unknown): boolean {
  * printed: they may be huge, or nest deeper than JSON.stringify's stack (robustness.test.ts, 'a
  * 100k-deep truncation marker is named, not printed'); and a long code would make a message a
  * screen long.
-
  */
 export function quote(value: unknown): string {
   if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'an array' : 'an object';

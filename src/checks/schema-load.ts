@@ -319,7 +319,6 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
  * `x.json` -> `y.json` -> `x.json`, or a `$dynamicRef` with no anchor, compiles, then validates
  * without end on any value: the stack would overflow on every record. One value tried at load time
  * finds such a loop before anything is read.
-
  */
 function refuseEndlessLoop(validate: ValidateFunction, label: string): void {
   try {

@@ -328,7 +328,6 @@ export function describeSchemaErrors(schema: EnvelopeSchema, value: unknown, red
   }
   // A record the schema rejects is never left without a finding (it would count as valid): when
   // every error is one dropped as vacuous (a schema with no type to say it), they are said as they are.
-
   if (byPlace.size === 0) {
     for (next = 0; next < errors.length; next++) {
       const error = errors[next]!;

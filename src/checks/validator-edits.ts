@@ -48,7 +48,6 @@ export function boundedList(code: string, limit: number): string {
  * props0.ok = true;}`. Where nothing reads them (no `unevaluatedProperties` beside them: the
  * bundled schema has none, and the function's own `evaluated` is fixed at `props: true`), they are
  * dropped: two objects of garbage a record, most of what the validator would otherwise allocate.
-
  * Any other use of such a variable, or an `evaluated` that can change, refuses the code.
  */
 export function untrackedProps(code: string): string {

@@ -92,7 +92,6 @@ function mayBeImage(value: unknown, depth: number): boolean {
 // The walk's open containers (not the values to visit: a stack entry per member of a huge array
 // would hold one per item), as parallel arrays reused by every record: many records carry an
 // observation, and an object per container would be a visible share of the run's allocations.
-
 // An explicit stack, not recursion: observations come from untrusted producers and may nest deeply.
 const openValues: unknown[] = [];
 /** An open object's keys; undefined for an array. */
