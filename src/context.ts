@@ -46,11 +46,11 @@ export interface CheckOptions {
   stdin?: StdinChunks;
   /** Stops reading (Ctrl-C); the report then covers what was read, and says it was interrupted. */
   signal?: AbortSignal;
-  /** Worker threads (default: the cores available, for 128 MiB of line-delimited input divided by them or more, 64 MiB on two cores; given, from 8 MiB). The report is the same for any number. */
+  /** Worker threads (default: the cores available, for line-delimited input large enough that workers pay for their start, `defaultParallelBytes` in src/run.ts; given, from its `parallelBytes`). The report is the same for any number. */
   jobs?: number;
   /**
-   * Findings held in memory per thread (default 100,000: ~16 bytes each, and each distinct one, but
-   * for its line, once, at most 1,000 of those); beyond them findings wait in a temporary file,
+   * Findings held in memory per thread (default 100,000; each distinct one, but for its line, is
+   * held once, at most 1,000 of those); beyond them findings wait in a temporary file,
    * removed once the report is garbage-collected (or when the process exits), so memory does not
    * grow with the input.
    */
@@ -85,8 +85,8 @@ const aSettingsPath = (value: unknown): boolean => isString(value) && value !== 
 const aPath = expecting('a path (a file, not -)', aSettingsPath);
 const atLeastOne = expecting('a whole number of at least 1', (value) => Number.isSafeInteger(value) && (value as number) >= 1);
 /**
- * Each worker is an isolate of its own (tens of MiB): --jobs 1000000 started a worker per byte range
- * and per file until the heap ran out (a V8 fatal error, after 85 s and 12 GB).
+ * Each worker is an isolate of its own, with a heap of its own: without a bound, --jobs 1000000
+ * would start a worker per byte range and per file until the heap runs out (a V8 fatal error).
  */
 export const maxJobs = 256;
 const aJobCount = expecting(`a whole number from 1 to ${maxJobs}`, (value) => Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= maxJobs);
@@ -95,12 +95,12 @@ const oneOf = (values: readonly string[]) => expecting(values.length === 2 ? val
 function stdinProblem(stdin: unknown): string | undefined {
   // A string is iterable too, a character at a time: most likely the text itself, given whole.
   if (typeof stdin === 'string') return 'expected chunks (a Readable, or an array of Buffers or strings), got a string: give [text]';
-  // A Buffer is iterable too, a number at a time: the bytes given whole (was an unreadable "-", "gave a number, not bytes").
+  // A Buffer is iterable too, a number at a time: the bytes given whole, refused here, not read as an unreadable "-".
   if (stdin instanceof Uint8Array) return `expected chunks (a Readable, or an array of Buffers or strings), got a ${Buffer.isBuffer(stdin) ? 'Buffer' : 'Uint8Array'}: give [bytes]`;
   const iterable = typeof stdin === 'object' && stdin !== null && (Symbol.asyncIterator in stdin || Symbol.iterator in stdin);
   if (!iterable) return `expected chunks (a Readable, or an array of Buffers or strings), got ${got(stdin)}`;
-  // An array can be held to its chunks before anything is read: a wrong one was an unreadable
-  // input (exit 2 on the command line), not the caller's mistake it is.
+  // An array can be held to its chunks before anything is read: a wrong one is the caller's
+  // mistake, not an unreadable input (exit 2 on the command line).
   if (!Array.isArray(stdin)) return undefined;
   const chunks: readonly unknown[] = stdin;
   const wrong = chunks.findIndex((chunk) => !isChunk(chunk));
@@ -117,7 +117,7 @@ function rulesProblem(rules: unknown): string | undefined {
   return undefined;
 }
 
-/** The object given, as JSON where it can be: a BigInt member or a cycle made JSON.stringify throw. */
+/** The object given, as JSON where it can be: a BigInt member or a cycle makes JSON.stringify throw. */
 function shownShard(shard: object): string {
   try {
     return JSON.stringify(shard, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
@@ -140,14 +140,14 @@ const isOwnFile = (file: unknown) => {
 
 /**
  * One check per option, every option (the mapped type makes a new option without one a compile
- * error). A JavaScript caller's slip reached the run as given: `signal: 5` read no record and
- * reported 0 without a word, `codes: 'team.json'` read files named t, e, a and m, and
- * `maxLineByte` was ignored.
+ * error). A JavaScript caller's slip would otherwise reach the run as given: `signal: 5` would
+ * read no record and report 0 without a word, `codes: 'team.json'` would read files named t, e, a
+ * and m, and `maxLineByte` would be ignored.
  */
 const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
   schema: aPath,
   schemaVersion: expecting(`a bundled schema version: ${schemaVersionChoices.join(', ')}`, isSchemaVersionChoice),
-  // Every index, holes too: every() passes over a hole, which reached the run as a path of undefined.
+  // Every index, holes too: every() passes over a hole, which would reach the run as a path of undefined.
   codes: expecting('an array of paths (files, not -)', (value) => Array.isArray(value) && Array.from(value).every(aSettingsPath)),
   strictCodes: aFlag,
   rules: rulesProblem,
@@ -163,8 +163,8 @@ const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
   shard: shardProblem,
   stdin: stdinProblem,
   // By its shape: a signal of another realm (a vm context, a test environment) is no instanceof.
-  // What the run calls on it, all of it: a look-alike without removeEventListener passed, and its
-  // TypeError was thrown from a stream's callback, an uncaught exception that ended the process.
+  // What the run calls on it, all of it: a look-alike without removeEventListener would fail with a
+  // TypeError in a stream's callback, an uncaught exception that ends the process.
   signal: expecting('an AbortSignal', (value) => typeof (value as AbortSignal | null)?.aborted === 'boolean' && ['addEventListener', 'removeEventListener'].every((method) => typeof (value as unknown as Record<string, unknown>)[method] === 'function')),
   jobs: aJobCount,
   findingsInMemory: atLeastOne,
@@ -178,8 +178,8 @@ const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
 
 /**
  * The options a library caller passes, held to what the command line accepts (which parses its
- * own): a shard of 3/2 checked nothing, and `rules: {schema: 'loud'}` gave findings a severity no
- * format knows, without a word. `undefined` is an option left out.
+ * own): a shard of 3/2 would check nothing, and `rules: {schema: 'loud'}` would give findings a
+ * severity no format knows, without a word. `undefined` is an option left out.
  */
 export function assertCheckOptions(options: unknown): asserts options is CheckOptions {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new UsageError(`check options: expected an object, got ${got(options)}`);
@@ -200,10 +200,10 @@ export function isCheckContext(value: unknown): value is CheckContext {
 
 /** check()'s first argument: a caller's `check('run.jsonl')` would be read a character at a time. */
 export function assertInputs(inputs: unknown): asserts inputs is readonly string[] {
-  // An empty list (a glob list that found nothing) passed as a clean run of 0 inputs; the command
-  // line reads standard input then, and exits 2 on a folder without input files.
+  // An empty list (a glob list that found nothing) is refused, not a clean run of 0 inputs; the
+  // command line reads standard input then, and exits 2 on a folder without input files.
   if (Array.isArray(inputs) && inputs.length === 0) throw new UsageError('check inputs: the list is empty: name files, folders or globs, or - for standard input');
-  // Holes read as undefined: every() and find() skip them, and `[,]` passed as a clean run of 0 inputs.
+  // Holes read as undefined: every() and find() skip them, and `[,]` would pass as a clean run of 0 inputs.
   const items: unknown[] | undefined = Array.isArray(inputs) ? Array.from(inputs as unknown[]) : undefined;
   if (items?.every(isString)) return;
   const hint = isString(inputs) ? `: give [${JSON.stringify(shorten(inputs))}]` : '';
@@ -225,8 +225,8 @@ export function createCheckContext(options: CheckOptions = {}): CheckContext {
 
 /**
  * The options of `options` that would make another context than `context`: given beside a context,
- * check() used the context's, the caller's schema or rules dropped without a word. The same options
- * passed to both (`check(files, opts, createCheckContext(opts))`) are no conflict.
+ * check() would use the context's, the caller's schema or rules dropped without a word, so they are
+ * refused. The same options passed to both (`check(files, opts, createCheckContext(opts))`) are no conflict.
  */
 export function conflictsWithContext(options: CheckOptions, context: CheckContext): string[] {
   // The same file by any spelling: relative or absolute, through a link.

@@ -1,5 +1,5 @@
 // A JavaScript caller's options, held to a table of checks: check(), formatReport() and the Vitest
-// matcher each take options no compiler checked for them, where a misspelt one was ignored.
+// matcher each take options no compiler checked for them, so that a misspelt one is refused, not ignored.
 import { quote } from './checks/envelope.js';
 import { didYouMean } from './registry/nearest.js';
 
@@ -10,9 +10,9 @@ export type Check = (value: unknown) => string | undefined;
 export function got(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   // Never in a record, but in a caller's options: JSON.stringify throws on a BigInt ("Do not know
-  // how to serialize a BigInt"), which named no option.
+  // how to serialize a BigInt"), which names no option.
   if (typeof value === 'bigint') return `${value}n, a BigInt`;
-  // JSON has none of them: quote() wrote null for each.
+  // JSON has none of them: quote() would write null for each.
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   return quote(value);
 }
@@ -34,8 +34,8 @@ export function optionsProblem(options: object, checks: Readonly<Record<string, 
   for (const key of Object.keys(options)) {
     if (!Object.hasOwn(checks, key)) return `unknown option ${JSON.stringify(key)}${didYouMean(nearest(key, Object.keys(checks)), otherwise)}`;
   }
-  // Each option read as the run reads it, through getters and prototypes: an own-keys walk let a
-  // class's `get shard()` (or an option inherited with Object.create) through unchecked.
+  // Each option read as the run reads it, through getters and prototypes: an own-keys walk would let
+  // a class's `get shard()` (or an option inherited with Object.create) through unchecked.
   for (const [key, check] of Object.entries(checks)) {
     const value: unknown = (options as Record<string, unknown>)[key];
     const problem = value === undefined ? undefined : check(value);

@@ -25,7 +25,7 @@ function unitsUnder(max: number): string {
 
 /** A size as people write it, the unit binary as `head -c` and the help's "64 MiB": 65536, 64K, 64MiB. */
 export function parseByteSize(option: string, value: string, max: number): number {
-  // A blank only between the number and its unit ("64 M"): "5 " was taken, " 5" and "5M " refused.
+  // A blank only between the number and its unit ("64 M"): " 5", "5 " and "5M " are all refused alike.
   const match = /^(\d+)(?: ?([a-z]+))?$/i.exec(value);
   const unit = byteUnits[match?.[2]?.toLowerCase() ?? ''];
   const bytes = match && unit !== undefined ? Number(match[1]) * unit : Number.NaN;
@@ -42,7 +42,7 @@ export function parseByteSize(option: string, value: string, max: number): numbe
 export function parseCount(option: string, value: string, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max || !Number.isSafeInteger(Number(value))) {
     const range = max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : min > 0 ? ` of at least ${min}` : '';
-    // 9007199254740992 is a whole number: it is too large, which "expected a whole number" did not say.
+    // 9007199254740992 is a whole number: it is too large, which "expected a whole number" alone would not say.
     const tooLarge = /^\d+$/.test(value) && max === Number.MAX_SAFE_INTEGER && Number(value) > max ? ` (at most ${max})` : '';
     throw new UsageError(`${option}: expected a whole number${range}${tooLarge}, got "${value}"`);
   }

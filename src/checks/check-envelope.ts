@@ -30,15 +30,15 @@ export function ruleFinding(context: CheckContext, rule: RuleId, report: RuleRep
 
 /**
  * A record lists at most this many findings of one rule, then one more that says how many it left
- * out. One line of a million unexpected members or bad warnings was a million findings, and their
- * objects, several per finding, exhausted the heap (a 4.7 MB line took 680 MB; a 64 MiB one would
- * have ended the process). Past the first hundred they say nothing the first did not.
+ * out: one line can hold a million unexpected members or bad warnings, and a finding per member
+ * (several objects each) would exhaust the heap. Past the first hundred they say nothing the first
+ * did not (robustness.test.ts, 'one line of 300k bad warnings').
  */
 export const maxFindingsPerRule = 100;
 
 /**
- * boundedAtRunTime (schema-load.ts) listed a large record's first schema error only. Made when first
- * needed: toLocaleString loads ICU's locale data, ~4 ms of every start here when it ran at load.
+ * boundedAtRunTime (schema-load.ts) lists a large record's first schema error only. Made when first
+ * needed: toLocaleString loads ICU's locale data, which a run that never says this should not pay at start.
  */
 function unlistedMessage(): string {
   return `only the first schema error of this record is listed: it holds more than ${maxValuesListedAtRunTime.toLocaleString('en-US')} values, and a schema compiled at run time (not the bundled one) is not asked for every error of so large a record`;
@@ -76,7 +76,7 @@ const outcomePart = 4;
 /**
  * Which of the parts rules read (EnvelopePart) an envelope has. Its outcome is one to look at unless
  * it is a plain success (ok true, with a result) or a plain failure (ok false, without one): most
- * records are, and the two outcome rules were two calls on every record (~1 % of a 1M-line run).
+ * records are, and they skip the two outcome rules' calls.
  */
 function partsOf(facts: EnvelopeFacts): number {
   const plain = facts.ok === true ? facts.hasResult : facts.ok === false && !facts.hasResult;
@@ -119,11 +119,11 @@ function rulePlan(severities: Severities): RulePlan {
 const noFindings: readonly RecordFinding[] = Object.freeze([]);
 
 /**
- * A library caller's value may be anything JavaScript allows; the checks walk JSON. A value that
- * refers to itself made a rule's walk run until the heap ran out (a V8 fatal error, no exception),
- * so one with no JSON form (a cycle, a BigInt) is a TypeError here, saying where. One with a JSON
- * form is checked as that JSON, what a client reads on the wire: `result: new Date()` passed as an
- * object where the wire holds a string, and a function member (absent from the wire) was faulted.
+ * A library caller's value may be anything JavaScript allows; the checks walk JSON. A rule's walk
+ * of a value that refers to itself would run until the heap runs out (a V8 fatal error, no
+ * exception), so one with no JSON form (a cycle, a BigInt) is a TypeError here, saying where. One
+ * with a JSON form is checked as that JSON, what a client reads on the wire: `result: new Date()` is
+ * the string the wire holds, and a function member is absent, as on the wire.
  * A value nested too deep for JSON.stringify's stack, or with no JSON text at all (undefined), is
  * checked as it is.
  */
@@ -134,8 +134,8 @@ export function jsonFormOf(value: unknown): unknown {
     text = JSON.stringify(value) as string | undefined;
   } catch (error) {
     // Nesting deeper than JSON.stringify's stack (about 5,000 levels) is JSON all the same, as the
-    // command line reads it: was refused as "Maximum call stack size exceeded". A BigInt's message
-    // names no place (V8's message for a cycle names the property that closes it); the walk does.
+    // command line reads it, so a RangeError is no refusal unless the walk finds a cycle. A BigInt's
+    // message names no place (V8's message for a cycle names the property that closes it); the walk does.
     const message = error instanceof Error ? error.message.replace(/\s*\n\s*/g, ' ') : String(error);
     reason = error instanceof RangeError ? deepProblem(value) : isBigIntError(error) ? (deepProblem(value) ?? message) : message;
   }
@@ -178,8 +178,8 @@ function deepProblem(value: unknown): string | undefined {
 
 /**
  * ajv's code recurses with a recursive schema (a tree through `$ref`), and a record nested deep
- * enough ran the stack out: the whole input was reported unreadable, every record after it unread.
- * That record is invalid instead, with a finding that says why.
+ * enough runs the stack out. That record is invalid, with a finding that says why, and the records
+ * after it are still read (cli.test.ts, '--schema: a referenced file resolves its own $refs').
  */
 function validates(context: CheckContext, envelope: unknown): boolean {
   const { validate } = context.schema;

@@ -31,8 +31,8 @@ export interface EnvelopeSchema {
 
 /**
  * The bundled schema's validator lists at most this many errors of a record, and counts the rest as
- * `errorCount` (scripts/build-validator.mjs): ajv's allErrors list had no end, and one line of a
- * million bad array items exhausted the heap. Enough for the findings a record lists
+ * `errorCount` (scripts/build-validator.mjs): ajv's allErrors list has no end of its own, and one
+ * line of a million bad array items would exhaust the heap. Enough for the findings a record lists
  * (maxFindingsPerRule in src/checks/check-envelope.ts) and the errors that merge into them.
  */
 export const maxListedErrors = 1000;
@@ -42,7 +42,7 @@ export const maxListedErrors = 1000;
  * rejects has all its errors listed only while it holds at most this many values. Such a validator's
  * list has no end, and cannot be cut as the bundled one's is (an edit of its generated code, which a
  * schema with `$ref`s to itself or to other files does not allow): a line of millions of bad items
- * exhausted the heap. A larger record lists the first error found, and says the rest are not listed.
+ * would exhaust the heap. A larger record lists the first error found, and says the rest are not listed.
  */
 export const maxValuesListedAtRunTime = 20_000;
 
@@ -67,8 +67,8 @@ export function holdsMoreThan(value: unknown, limit: number): boolean {
  * at the first error) gives every verdict; a record it rejects is validated again by `listAll` when
  * it is small enough to list its errors (maxValuesListedAtRunTime), else keeps that first error and
  * is marked `unlisted`. The verdicts are ajv's either way, which allErrors does not change. `listAll`
- * is compiled when a record first needs it: compiling a schema twice at start made a `--schema`
- * run on one small file ~75 ms slower (235 -> 310 ms here), and a run of valid records never needs it.
+ * is compiled when a record first needs it: compiling a schema twice would double a `--schema`
+ * run's start-up, and a run of valid records never needs it.
  */
 function boundedAtRunTime(compileListAll: () => ValidateFunction, firstOnly: ValidateFunction): ValidateFunction {
   let listAll: ValidateFunction | undefined;
@@ -123,7 +123,7 @@ const drafts = /^https?:\/\/json-schema\.org\/(?:(draft-0[67])\/schema|draft\/(2
 
 /**
  * An ajv for the draft the schema names (none: 2020-12), with ajv-formats: left to itself ajv skips
- * a `format` it does not know, so `"format": "uuid"` passed any string, without a word.
+ * a `format` it does not know, so `"format": "uuid"` would pass any string, without a word.
  */
 /** Each draft's meta-schema as ajv knows it: `http://...` for 2020-12, or `https://` for draft-07, read as theirs. */
 const canonical: Record<string, string> = {
@@ -179,9 +179,8 @@ function followed(document: AnySchemaObject, node: unknown): unknown {
 /**
  * The schema's closed set of categories: the enum of error.category, found at
  * /$defs/error/properties/category as in the bundled schema, or through the envelope's `error`
- * property, each `$ref` on the way followed (a category enum in a $defs of its own was read as no
- * categories: every category of every record was counted "not a category of the schema", and
- * codes files were no longer held to it). Empty when the schema closes no set.
+ * property, each `$ref` on the way followed (a category enum in a $defs of its own is the schema's
+ * set, so that records' categories and codes files are held to it). Empty when the schema closes no set.
  */
 export function categoriesOf(document: AnySchemaObject): string[] {
   const defs = member(document, '$defs') ?? member(document, 'definitions');
@@ -242,8 +241,8 @@ function addReferenced(ajv: { addSchema(schema: AnySchemaObject, key: string): u
   }
   const schema = asSchema(document, `${label}: ${path}`);
   try {
-    // Its own refs resolve against its own place: without an `$id`, ajv resolved `../d.json` in
-    // a/b/c.json, reached through `#/$defs/...`, against the first schema's folder, and read another file.
+    // Its own refs resolve against its own place: without an `$id`, ajv resolves `../d.json` in
+    // a/b/c.json, reached through `#/$defs/...`, against the first schema's folder, a different file.
     const added = Object.hasOwn(schema, '$id') ? schema : { ...schema, $id: key };
     ajv.addSchema(added, key);
     return added;
@@ -254,8 +253,8 @@ function addReferenced(ajv: { addSchema(schema: AnySchemaObject, key: string): u
 
 /**
  * A `$ref` into a schema that is there, to a place that is not (`#/$defs/nope`, a typo): what it
- * names, JSON Pointer or `$anchor`, said as such ("remote $ref not fetched" sent people looking
- * for a network problem).
+ * names, JSON Pointer or `$anchor`, said as such ("remote $ref not fetched" would send people
+ * looking for a network problem).
  */
 function missingPlace(missingRef: string): string {
   const hash = missingRef.indexOf('#');
@@ -268,18 +267,18 @@ function missingPlace(missingRef: string): string {
 const maxReferencedFiles = 100;
 
 /**
- * `folder` is where the schema file is: a `$ref` to a file beside it was refused as a "remote $ref"
- * (`"$ref": "common.json#/$defs/obj"` in a schema split over files); such files are read from
- * there, as many as are referenced. An http(s) `$ref` is still never fetched.
+ * `folder` is where the schema file is: a `$ref` to a file beside it (`"$ref":
+ * "common.json#/$defs/obj"` in a schema split over files) is read from there, as many as are
+ * referenced. An http(s) `$ref` is never fetched.
  */
 export function compileEnvelopeSchema(document: unknown, source: string, folder?: string): EnvelopeSchema {
   const label = source === 'bundled' ? 'the bundled schema' : `schema ${source}`;
   const schema = asSchema(document, label);
   // allErrors off: this one gives every verdict (boundedAtRunTime).
   const { ajv, metaSchema } = ajvFor(schema['$schema'], label, { ...ajvOptions, allErrors: false });
-  // ajv read a number here as a string ("id.replace is not a function").
+  // ajv reads a number here as a string, and fails as "id.replace is not a function".
   if (Object.hasOwn(schema, '$id') && typeof schema['$id'] !== 'string') throw new UsageError(`${label}: $id must be a string (got ${JSON.stringify(schema['$id'])})`);
-  // `http://` for `https://` named the draft all the same, and ajv said "no schema with key or ref".
+  // `http://` for `https://` names the draft all the same; ajv knows only its own spelling ("no schema with key or ref").
   const compiling = schema['$schema'] === undefined || schema['$schema'] === metaSchema ? schema : { ...schema, $schema: metaSchema };
   // Each `$ref`'s schema part: the file read for it, and the schema added from it.
   const added = new Map<string, { path: string; schema: AnySchemaObject }>();
@@ -318,8 +317,8 @@ export function compileEnvelopeSchema(document: unknown, source: string, folder?
 
 /**
  * `x.json` -> `y.json` -> `x.json`, or a `$dynamicRef` with no anchor, compiles, then validates
- * without end on any value: the stack overflowed on every record, and every input was reported
- * unreadable. One value tried at load time finds such a loop before anything is read.
+ * without end on any value: the stack would overflow on every record. One value tried at load time
+ * finds such a loop before anything is read.
  */
 function refuseEndlessLoop(validate: ValidateFunction, label: string): void {
   try {

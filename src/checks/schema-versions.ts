@@ -19,7 +19,7 @@ export const bundledSchemaVersions: readonly BundledSchemaVersion[] = [
 
 export const latestSchemaVersion = bundledSchemaVersions.at(-1)!.name;
 
-/** What reports and baselines written before versions were recorded were checked against. */
+/** The version a report or baseline that records none was checked against. */
 export const unversionedSchemaVersion = '2026-06';
 
 /** Every name `--schema-version` accepts: the versions, then `latest`. */

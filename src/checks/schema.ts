@@ -17,8 +17,8 @@ export interface SchemaFinding {
 }
 
 /**
- * The allowed member an unexpected one was probably meant to be: not one the object has already
- * (`{"ok":true,"result":{},"id":7}` was asked "did you mean ok?"), and nearer than a whole rename
+ * The allowed member an unexpected one is probably meant to be: not one the object has already
+ * (`{"ok":true,"result":{},"id":7}` gets no "did you mean ok?"), and nearer than a whole rename
  * (within two edits, any two-letter name is any other: `id` -> `ok`, `ts` -> `ok`).
  */
 function memberSuggestion(property: string, allowed: readonly string[], object: unknown): string | undefined {
@@ -95,9 +95,9 @@ function proseAllowsNull(schema: EnvelopeSchema, instancePath: string, root: unk
   if (!match || !isObject(root)) return '';
   const description = nullProseOf(schema.document, match[1]!);
   if (description === undefined) return '';
-  // "Omit it" is advice only where the record may go without it: `error: null` on a failure, where
-  // error is required, was told to omit it too. Copied key by key: `delete` on a spread copy made
-  // it a slow dictionary object, on every record of a producer that sends `error: null`.
+  // "Omit it" is advice only where the record may go without it: not for `error: null` on a
+  // failure, where error is required. Copied key by key: `delete` on a spread copy makes it a slow
+  // dictionary object, on every record of a producer that sends `error: null`.
   const member = match[1]!.replaceAll('~1', '/').replaceAll('~0', '~');
   const without: Record<string, unknown> = {};
   for (const key of Object.keys(root)) if (key !== member) without[key] = root[key];
@@ -166,8 +166,8 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
   const name = pointerName(redact && isRedactedPointer(instancePath) ? redactPointer(instancePath) : instancePath);
   const conditional = conditionalOf(schema.document, schemaPath);
   // `properties`/`required` in an `if` hold vacuously for a non-object, so the conditionals fire on
-  // `[1]` or `"x"`; the type error already says what is wrong there. Only there: a then-branch's
-  // constraint on a member (`sessionId` too short) was dropped too, and the record passed.
+  // `[1]` or `"x"`; the type error already says what is wrong there. Only there: on an object, a
+  // then-branch's constraint on a member (`sessionId` too short) is a finding of its own.
   if (conditional?.atIf && !isObject(data)) {
     if (vacuous) return undefined;
     return { ...base, message: `${name} fails ${keyword} at ${schemaPath}: the schema's if holds for any value that is not an object (got ${typeOf(data)})` };
@@ -187,7 +187,7 @@ function describe(error: ErrorObject, schema: EnvelopeSchema, data: unknown, red
       return { ...base, message: `${conditional ? `${conditional.condition}, so ` : ''}${name} must not match the schema at ${schemaPath}` };
     }
     // A --schema's unevaluatedProperties names its member as additionalProperties does: one finding
-    // each (was one for the envelope, "must NOT have unevaluated properties", naming none).
+    // each, not one for the envelope ("must NOT have unevaluated properties") naming none.
     case 'unevaluatedProperties':
     case 'additionalProperties': {
       const property = String(params['additionalProperty'] ?? params['unevaluatedProperty']);
@@ -298,7 +298,7 @@ export interface DescribedErrors {
   findings: SchemaFinding[];
   /** The validator's errors not described: those past `limit` findings, and those it did not list. */
   omitted: number;
-  /** Only the first error of a large record was asked for (a schema compiled at run time): the rest are not counted. */
+  /** Only the first error of a large record is asked for (a schema compiled at run time): the rest are not counted. */
   unlisted: boolean;
 }
 
@@ -327,7 +327,7 @@ export function describeSchemaErrors(schema: EnvelopeSchema, value: unknown, red
     }
   }
   // A record the schema rejects is never left without a finding (it would count as valid): when
-  // every error was one dropped as vacuous (a schema with no type to say it), they are said as they are.
+  // every error is one dropped as vacuous (a schema with no type to say it), they are said as they are.
   if (byPlace.size === 0) {
     for (next = 0; next < errors.length; next++) {
       const error = errors[next]!;

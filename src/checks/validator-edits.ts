@@ -8,8 +8,8 @@
  * an empty object onto the error list: `const err7 = {};if(vErrors === null){vErrors = [err7];}else
  * {vErrors.push(err7);}errors++;`. Every such subschema ends by setting `errors` back to its count
  * before it and cutting the list to that length, so only the count matters, and the push is dropped.
- * The bundled schema's two `if`s and its `not` made one to three such objects (and an array) for
- * every record: ~350 bytes of garbage a record, 2-4 % of a 1M-line run.
+ * The bundled schema's two `if`s and its `not` would make one to three such objects (and an array)
+ * of garbage for every record.
  */
 export function countOnly(code: string): string {
   const placeholder = /const (err\d+) = \{\};if\(vErrors === null\)\{vErrors = \[\1\];\}else \{vErrors\.push\(\1\);\}errors\+\+;/g;
@@ -17,9 +17,9 @@ export function countOnly(code: string): string {
 }
 
 /**
- * With allErrors, ajv lists every failure, and a record can hold millions: an 800 KB line of
- * `"warnings":[1,1,...]` was 400k error objects, and a 64 MiB line of them exhausted the heap before
- * a finding was made. The list stops at `limit` errors; `errors` still counts every one (the
+ * With allErrors, ajv lists every failure, and a record can hold millions (a long line of
+ * `"warnings":[1,1,...]`), enough to exhaust the heap before a finding is made. The list stops at
+ * `limit` errors; `errors` still counts every one (the
  * verdict and the `if`/`not`/`anyOf` logic read it), published as `errorCount`, so that the report
  * can say how many it does not list. The list is ajv's own, cut at that length: a push happens only
  * while fewer were counted (below the limit the list holds every error counted), and cutting back
@@ -47,8 +47,7 @@ export function boundedList(code: string, limit: number): string {
  * props0.error = true;props0.ok = true;` and `if(props0 !== true){props0 = props0 || {};
  * props0.ok = true;}`. Where nothing reads them (no `unevaluatedProperties` beside them: the
  * bundled schema has none, and the function's own `evaluated` is fixed at `props: true`), they are
- * dropped: two objects a record, ~50 bytes of garbage, half of what the validator allocated and
- * ~5 % of what a valid record costs in all (V8's sampling heap profile, 200k clean lines).
+ * dropped: two objects of garbage a record, most of what the validator would otherwise allocate.
  * Any other use of such a variable, or an `evaluated` that can change, refuses the code.
  */
 export function untrackedProps(code: string): string {

@@ -58,7 +58,7 @@ const inUse = (schema: SchemaCategories): string => schema.version ?? schema.sou
 
 function explainCategory(name: string, info: CategoryInfo, schema: SchemaCategories | undefined): string[] {
   // A category not every bundled version has (spec section 8.3) says which have it, and whether the
-  // schema in use does: a user already checking with such a schema was sent off to find one.
+  // schema in use does, so that a user already checking with such a schema is not sent off to find one.
   const versions = versionsListing(name);
   const listed = schema === undefined || schema.categories.length === 0 || schema.categories.includes(name);
   let note = '';

@@ -14,8 +14,9 @@ export function readCodesFile(path: string): CodesFile {
 }
 
 /**
- * A category the schema does not have (`"timout"`) made every code under it a code-category-mismatch
- * ("belongs to timout, not \"timeout\""), blaming the records for the file's typo.
+ * A category the schema does not have (`"timout"`) is a usage error naming the file: kept, it would
+ * make every code under it a code-category-mismatch ("belongs to timout, not \"timeout\""),
+ * blaming the records for the file's typo.
  */
 function assertCategories(file: CodesFile, path: string, categories: readonly string[]): void {
   for (const category of Object.keys(file.errorCodes ?? {})) {
@@ -43,7 +44,7 @@ function kebabOf(code: string): string | undefined {
  * Codes a file lists that no record's code can ever be, which would leave those codes unknown
  * without a word: `{n}` stands for the whole run of digits, so `{n}{n}` (the second has no digit
  * left) and `{n}0` match nothing; and a code that is not kebab-case is outside the registry (spec section
- * 6), so `Foo_Bar` listed made `Foo_Bar` in a record known, even under --strict-codes.
+ * 6), so listing `Foo_Bar` must not make `Foo_Bar` in a record known, even under --strict-codes.
  */
 function assertCodes(file: CodesFile, path: string): void {
   const lists = Object.entries(file.errorCodes ?? {}).map(([category, codes]): [string, readonly string[]] => [childPointer('/errorCodes', category), codes]);
@@ -52,7 +53,7 @@ function assertCodes(file: CodesFile, path: string): void {
     codes.forEach((code, index) => {
       const place = `codes file ${path} at ${at}/${index}: ${JSON.stringify(code)}`;
       if (code.includes('{n}{n}')) throw new UsageError(`${place} has two {n} side by side, which no code matches: one {n} is the whole number`);
-      // `focus-lost-{n}0`: {n} took every digit, so none is left for the 0.
+      // `focus-lost-{n}0`: {n} takes every digit, so none is left for the 0.
       if (/\{n\}\d/.test(code)) throw new UsageError(`${place} has a digit right after {n}, which no code matches: {n} is the whole number, its digits included`);
       if (isKebabCase(code.replaceAll('{n}', '0'))) return;
       const kebab = kebabOf(code);

@@ -8,15 +8,15 @@ export function normalizeName(name: string): string {
 }
 
 // Two rows reused by every call: a name is compared with every name of a list, and a fresh pair of
-// arrays per comparison was most of the time of a corpus of distinct unknown codes.
+// arrays per comparison would be most of the time of a corpus of distinct unknown codes.
 let rowA = new Uint32Array(64);
 let rowB = new Uint32Array(64);
 
 /**
  * Levenshtein distance, or `limit + 1` as soon as it is known to exceed `limit`. Only the band of
  * cells within `limit` of the diagonal is computed (a path through any other cell costs more than
- * the limit): a code is data, and a 100k-digit one against its `{n}` pattern took the full
- * quadratic table, minutes and gigabytes, before the band.
+ * the limit): a code is data, and a 100k-digit one against its `{n}` pattern would otherwise fill
+ * the full quadratic table.
  */
 export function editDistance(a: string, b: string, limit = maxEdits): number {
   const over = limit + 1;
@@ -64,7 +64,7 @@ const bandWidth = 2 * maxEdits + 1;
  * 0 to `over`): cell `k` is the distance between the trie prefix of length `depth` and `wanted`'s
  * prefix of length `depth - maxEdits + k` (`over` outside the text). -1 when every cell is over the
  * limit, so that nothing below this node can be near. A number, not an array: a search steps into
- * thousands of nodes, and a typed array per step was most of its time.
+ * thousands of nodes, and a typed array per step would be most of its time.
  */
 function step(previous: number, depth: number, unit: number, wanted: string): number {
   let band = 0;
@@ -95,7 +95,7 @@ function cell(band: number, k: number): number {
  * Candidate names in a trie of their normalized forms, searched with the edit-distance table's band
  * carried down it: only prefixes within two edits of the wanted name's are visited. A `--codes`
  * registry may list tens of thousands of codes, and comparing each unknown code with each of them
- * took 8 ms per distinct unknown code (20k of them against 50k codes: 4 minutes). Templates keep
+ * costs time in the product of the two counts. Templates keep
  * `{n}` as an edge that reads the unknown code's number, so they need no instances per code either.
  */
 export class CandidateTrie {

@@ -24,9 +24,9 @@ function isPattern(code: string): boolean {
 }
 
 /**
- * `{n}` is the whole run of digits there (`\d+` not followed by a digit), never part of one: as a
- * plain `\d+`, `x{n}{n}...` backtracked through every way of cutting a long number of a code
- * (25 placeholders and 40 digits: no answer in 30 s). Now each placeholder has one way to match.
+ * `{n}` is the whole run of digits there (`\d+` not followed by a digit), never part of one, so
+ * each placeholder has one way to match: as a plain `\d+`, `x{n}{n}...` would backtrack through
+ * every way of cutting a long number of a code.
  */
 function patternRegex(template: string): RegExp {
   const parts = template.split(placeholder).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
@@ -55,9 +55,9 @@ function* inOrder(n: number, k: number, from = 0, taken: number[] = []): Generat
 
 /**
  * A template as a suggestion for `code`: its placeholders given the code's own numbers, the nearest
- * of the ways to. The first run of digits for every one took `sel3ctor-matched-5` to
- * `selector-matched-3`, and `retry-2-off-3` to `retry-2-of-2` (`retry-{n}-of-{n}`): a typo
- * elsewhere in the code changed the number it reported.
+ * of the ways to, so that a typo elsewhere in the code does not change the number it reports: the
+ * first run of digits for every one would take `sel3ctor-matched-5` to `selector-matched-3`, and
+ * `retry-2-off-3` to `retry-2-of-2` (`retry-{n}-of-{n}`).
  */
 function filled(template: string, code: string, runs: readonly string[]): string | undefined {
   const parts = template.split(placeholder);
@@ -80,12 +80,12 @@ function filled(template: string, code: string, runs: readonly string[]): string
 
 class CodeSet {
   private readonly exact = new Map<string, Set<string>>();
-  // By template, in the order added: a search of a list per code added made 50k patterns take 38 s to load.
+  // By template, in the order added: a Map, so that adding a code searches no list of the codes before it.
   private readonly patterns = new Map<string, CodePattern>();
   /**
    * The templates by their text before the first `{n}`, which a code they match starts with: a code
-   * is tested against the templates of its own prefixes only, not every one (5k templates and 10k
-   * distinct unknown codes: 15 s, most of it regexes that could not match).
+   * is tested against the templates of its own prefixes only, not every one (most of which are
+   * regexes that cannot match).
    */
   private readonly byPrefix = new Map<string, CodePattern[]>();
   /** The lengths of those prefixes, each once. */
@@ -96,7 +96,7 @@ class CodeSet {
   private readonly matched = new Map<string, Set<string>>();
   /**
    * The last code asked about and its answer: two rules ask about a record's code in turn, with the
-   * same string, and a Map lookup a record was ~1 % of a 1M-line run. Cleared by add().
+   * same string, and the second is spared a Map lookup. Cleared by add().
    */
   private lastCode: string | undefined;
   private lastCategories: ReadonlySet<string> | undefined;
@@ -139,7 +139,7 @@ class CodeSet {
     if (this.misses.has(code)) return undefined;
     const exact = this.exact.get(code);
     // Listed as itself and matching a template, or matching two: each gives its categories (the
-    // first alone made 'retry-15' under timeout a mismatch when 'retry-1{n}' listed it there).
+    // first alone would make 'retry-15' under timeout a mismatch when 'retry-1{n}' lists it there).
     const matching: CodePattern[] = [];
     for (const length of this.prefixLengths) {
       if (length > code.length) continue;

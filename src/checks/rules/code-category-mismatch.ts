@@ -22,7 +22,7 @@ export const codeCategoryMismatch = defineRule({
     const listed = registry.errorCodeCategories(code);
     if (!listed || listed.has(category)) return;
     // The registry lists codes under categories of newer schemas too (ocr-blank): suggesting one the
-    // schema in use rejects sent the producer from this warning to a schema error.
+    // schema in use rejects would send the producer from this warning to a schema error.
     const all = [...listed].sort();
     // A schema without a category enum has no category to rule out.
     const inSchema = schema.categories.length === 0 ? all : all.filter((name) => schema.categories.includes(name));

@@ -7,9 +7,9 @@ const dataUrl = /^data:[^,]{0,200},/i;
 const notBase64 = /[^A-Za-z0-9+/]/;
 
 /**
- * `^[A-Za-z0-9+/]{200,}={0,2}$`, without that regex: V8 ran it out of its stack on a string of ~5.6M
- * characters (a 4 MiB screenshot), and the rule's RangeError failed the whole input, every record
- * after it unread. A search for a character outside the set keeps no state per character.
+ * `^[A-Za-z0-9+/]{200,}={0,2}$`, without that regex: V8 runs it out of its stack on a string of
+ * millions of characters (a screenshot), a RangeError that would fail the whole input. A search for
+ * a character outside the set keeps no state per character.
  */
 function isBase64Run(value: string): boolean {
   let end = value.length;
@@ -18,7 +18,7 @@ function isBase64Run(value: string): boolean {
   return end >= 200 && !notBase64.test(end === value.length ? value : value.slice(0, end));
 }
 // MIME base64 (what many encoders write) breaks its lines every 76 characters (PEM every 64), and
-// text often ends with a line break: those passed as no image at all. Such a string is base64 in
+// text often ends with a line break: those are image bytes too, which the unbroken test above misses. Such a string is base64 in
 // lines of one length (the last no longer), with a letter past F somewhere: a list of commit hashes
 // or ids a line, which is all hex or of uneven lines, is no image.
 const wrappedBase64 = /^[A-Za-z0-9+/]+(?:\r?\n[A-Za-z0-9+/]+)*={0,2}\s*$/;
@@ -47,8 +47,8 @@ function imageBytesIn(value: unknown, key: string | number, inArray: boolean): s
 
 /**
  * Whether the walk must visit a member: a container, or a value imageBytesIn could report. Most
- * members of an observation are short strings, numbers and booleans; not stacking them took a
- * seventh off the rule's time, and changes nothing it reports, nor the order it reports in.
+ * members of an observation are short strings, numbers and booleans; not stacking them saves the
+ * walk most of its steps, and changes nothing it reports, nor the order it reports in.
  */
 function worthVisiting(value: unknown, key: string | number, inArray: boolean): boolean {
   if (typeof value === 'object') return value !== null || (key === 'base64' && !inArray);
@@ -68,7 +68,7 @@ const lookDepth = 32;
  * Whether a container may hold anything the walk reports: a member named base64, a string of 200
  * characters or more, or one that starts with d/D (a data: URL), at most `lookDepth` levels down;
  * true past them. Most observations hold none, and the walk, which must name the pointer and keep
- * the order, made an array of keys per object: with no image anywhere, it was 4 % of a 1M-line run.
+ * the order, makes an array of keys per object, which this look spares the records without an image.
  * for-in allocates nothing on JSON's objects; on a caller's object it may also see inherited
  * members, which can only make the answer true, so the walk decides.
  */
@@ -89,9 +89,9 @@ function mayBeImage(value: unknown, depth: number): boolean {
   return typeof value === 'object' && value !== null && mayHoldImage(value, depth + 1);
 }
 
-// The walk's open containers (not the values to visit: a stack entry per member of a 20M-item array
-// held 20M of them, 3.6 GB), as parallel arrays reused by every record: a quarter of the records
-// carry an observation, and an object per container was a visible share of the run's allocations.
+// The walk's open containers (not the values to visit: a stack entry per member of a huge array
+// would hold one per item), as parallel arrays reused by every record: many records carry an
+// observation, and an object per container would be a visible share of the run's allocations.
 // An explicit stack, not recursion: observations come from untrusted producers and may nest deeply.
 const openValues: unknown[] = [];
 /** An open object's keys; undefined for an array. */
