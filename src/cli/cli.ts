@@ -4,29 +4,29 @@
 import { setImmediate as macrotask } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { ruleIds } from './checks/catalog.js';
+import { ruleIds } from '../checks/catalog.js';
 import { applyConfig, dashMeansStdout, decideColor, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseSchemaVersion, parseShard, refuseBaselineOnStdout, refuseMissingPaths, refuseSharedStream, stdoutOwnFile, type CheckFlags, type FormatTarget } from './cli-options.js';
 import { byteLimitText, parseByteSize, parseCount, refuseTwoSchemas } from './option-values.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
-import { UsageError, describeError } from './errors.js';
-import { printable, withoutCommands } from './formatters/common.js';
-import { WriteInterrupted, standardStream, writePieces, writeReportFile } from './output.js';
-import { loadFormatter } from './formatters/load.js';
-import { inputModes } from './framing/index.js';
-import { maxLineBytesLimit } from './framing/ndjson.js';
-import { formatNames } from './formatters/names.js';
-import { packageVersion } from './assets.js';
-import { check, threadsFor, type CheckOptions, type OwnFile } from './run.js';
-import { raiseShapeLimit } from './v8-tuning.js';
-import { maxJobs } from './context.js';
-import { expandReportPaths, ownFilesByKey, refuseArgumentMistakes, refuseClashes, refuseOverwrite, refuseStdinOverwrite, refuseUnwritable, uniquePaths } from './sources/expand.js';
-import type { Baseline } from './baseline.js';
-import type { Report } from './types.js';
-import { loadEnvelopeSchema } from './checks/schema-load.js';
-import { schemaVersionChoices } from './checks/schema-versions.js';
+import { UsageError, describeError } from '../errors.js';
+import { printable, withoutCommands } from '../formatters/common.js';
+import { WriteInterrupted, standardStream, writePieces, writeReportFile } from '../output.js';
+import { loadFormatter } from '../formatters/load.js';
+import { inputModes } from '../framing/index.js';
+import { maxLineBytesLimit } from '../framing/ndjson.js';
+import { formatNames } from '../formatters/names.js';
+import { packageVersion } from '../assets.js';
+import { check, threadsFor, type CheckOptions, type OwnFile } from '../run.js';
+import { raiseShapeLimit } from '../v8-tuning.js';
+import { maxJobs } from '../context.js';
+import { expandReportPaths, ownFilesByKey, refuseArgumentMistakes, refuseClashes, refuseOverwrite, refuseStdinOverwrite, refuseUnwritable, uniquePaths } from '../sources/expand.js';
+import type { Baseline } from '../baseline.js';
+import type { Report } from '../types.js';
+import { loadEnvelopeSchema } from '../checks/schema-load.js';
+import { schemaVersionChoices } from '../checks/schema-versions.js';
 import { anyLiveInput, followProblem, liveOutput, streamedTarget } from './live-output.js';
-import { unwrapModes } from './unwrap/index.js';
+import { unwrapModes } from '../unwrap/index.js';
 
 /**
  * One line on stderr, which a CI log holds as it holds the report: file names, codes and messages in
@@ -39,7 +39,7 @@ function say(text: string): void {
 
 // What only some runs need (baselines, merge, explain, each formatter) is imported when needed: in
 // the CLI bundle each is a chunk of its own, so a plain `check` does not parse them (issue 5).
-const loadBaselines = () => import('./baseline.js');
+const loadBaselines = () => import('../baseline.js');
 
 function collect<T>(parse: (value: string) => T) {
   return (value: string, previous: T[] = []) => [...previous, parse(value)];
@@ -124,7 +124,7 @@ async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSig
     }
     const format = await loadFormatter(target.format);
     const pieces = format(report, { ...options, color: colorFor(file) });
-    const warning = target.format === 'sarif' ? (await import('./formatters/sarif.js')).sarifWarning(report) : undefined;
+    const warning = target.format === 'sarif' ? (await import('../formatters/sarif.js')).sarifWarning(report) : undefined;
     if (target.file === undefined) {
       main.push(pieces);
       mainWarning ??= warning;
@@ -437,7 +437,7 @@ function program(setStatus: (status: number) => void): Command {
       // A report named twice (`merge reports/*.json reports/part-1.json`) would count its records twice.
       const reports = uniquePaths(await expandReportPaths(paths));
       for (const path of reports) if (path !== '-') refuseOverwrite(path, path, owned);
-      const [{ mergeReports, readMergeInputs, sharedInputsWarning }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
+      const [{ mergeReports, readMergeInputs, sharedInputsWarning }, { loadRegistry }] = await Promise.all([import('../merge.js'), import('../registry/load.js')]);
       // Ctrl-C while the reports are read: no report, and the spool folder removed (exit handlers run),
       // where the signal's default action left it behind (merge had no handler until writing).
       const onSigint = () => {
@@ -482,7 +482,7 @@ function program(setStatus: (status: number) => void): Command {
       // may be a rule and a team's code at once, so even a rule's explanation reads them; a config
       // check would refuse is refused here in check's words, the file and key named.
       const { codes, settings } = configuredCodes(given, command, ['codes', 'schema']);
-      const [{ explain }, { loadRegistry }] = await Promise.all([import('./explain/explain.js'), import('./registry/load.js')]);
+      const [{ explain }, { loadRegistry }] = await Promise.all([import('../explain/explain.js'), import('../registry/load.js')]);
       // Its categories: those a codes file may list codes under, and those explain can name.
       refuseTwoSchemas(given);
       // One setting, as for check: either typed replaces both of the config's.
