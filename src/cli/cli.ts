@@ -56,6 +56,24 @@ function repeatable<T>(flags: string, description: string, parse: (value: string
   return shown === undefined ? option : option.default([], shown);
 }
 
+const count = (option: string, min = 0) => (value: string) => parseCount(option, value, { min });
+
+/**
+ * The report options `check` and `merge` share, declared once, as fresh options for each command:
+ * each adds them where its --help lists them.
+ */
+function reportOptions() {
+  return {
+    format: repeatable('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, parseFormatTarget, '"human"'),
+    output: new Option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)').argParser(parseNonEmpty('--output')),
+    maxListed: new Option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all').default(100).argParser(count('--max-listed')),
+    maxWarnings: new Option('--max-warnings <n>', 'exit 1 when warnings exceed n').argParser(count('--max-warnings')),
+    quiet: new Option('-q, --quiet', 'human output: errors and the summary only'),
+    color: new Option('--color', 'force colour (FORCE_COLOR is honoured too)'),
+    noColor: new Option('--no-color', 'no colour (NO_COLOR is honoured too)'),
+  };
+}
+
 /** The flags as commander hands them over: a repeatable option not given is undefined. */
 type GivenFlags = Omit<CheckFlags, 'codes' | 'rule'> & Partial<Pick<CheckFlags, 'codes' | 'rule'>>;
 
@@ -370,13 +388,13 @@ function program(setStatus: (status: number) => void): Command {
     // commander's own usage errors start like every other message of the tool, not with "error:".
     .configureOutput({ outputError: (text, write) => write(`mcec-result: ${dashFileHint(text.replace(/^error: /, ''))}`) })
     .showHelpAfterError('(run with --help for usage)');
-  const count = (option: string, min = 0) => (value: string) => parseCount(option, value, { min });
+  const checkReport = reportOptions();
   root
     .command('check')
     .description('check result envelopes in files, folders, globs or standard input (-)')
     .argument('[inputs...]', 'files, folders (searched for .json/.jsonl/.ndjson/.log and .gz), globs, - for stdin')
-    .addOption(repeatable('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, parseFormatTarget, '"human"'))
-    .option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)', parseNonEmpty('--output'))
+    .addOption(checkReport.format)
+    .addOption(checkReport.output)
     .option('--schema <file>', 'another envelope schema (default: the bundled MCEC schema)', parseOwnFile('--schema', 'input'))
     .option('--schema-version <name>', `the bundled envelope schema to check against: ${schemaVersionChoices.join(', ')} (default latest, the newest)`, parseSchemaVersion)
     .addOption(repeatable('--codes <file>', 'extra known codes, merged onto the bundled registry; repeatable', parseOwnFile('--codes', 'input')))
@@ -390,9 +408,9 @@ function program(setStatus: (status: number) => void): Command {
     .option('--stdin-filename <name>', 'the name standard input gets in reports', parseNonEmpty('--stdin-filename', 'name'))
     .option('--max-zip-entry-bytes <n>', 'a zip entry that inflates to more is refused as a zip bomb (default 1G; K, M and G are binary)', (value: string) => parseByteSize('--max-zip-entry-bytes', value, Number.MAX_SAFE_INTEGER))
     .option('--max-line-bytes <n>', `longer lines are parse errors, never held whole (default 64M; K and M are binary; at most ${byteLimitText(maxLineBytesLimit)})`, (value: string) => parseByteSize('--max-line-bytes', value, maxLineBytesLimit))
-    .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
-    .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
-    .option('-q, --quiet', 'human output: errors and the summary only')
+    .addOption(checkReport.maxListed)
+    .addOption(checkReport.maxWarnings)
+    .addOption(checkReport.quiet)
     .option('--no-quiet', 'no --quiet, whatever the config file says')
     .option('--jobs <n>', `worker threads, 1 to ${maxJobs} (default: the cores available, from 128 MiB of input divided by them); the report is the same for any n`, (value: string) => parseCount('--jobs', value, { min: 1, max: maxJobs }))
     .option('--findings-in-memory <n>', 'findings held in memory per thread before they wait in a temporary file (default 100000)', count('--findings-in-memory', 1))
@@ -408,20 +426,21 @@ function program(setStatus: (status: number) => void): Command {
     .option('--no-exit-zero', 'no --exit-zero, whatever the config file says')
     .option('--follow', 'read one growing log file as it is written, like tail -F (rotation and truncation too), until Ctrl-C or SIGTERM')
     .option('--from-start', 'with --follow: read the file from its beginning, not from its current end')
-    .option('--color', 'force colour (FORCE_COLOR is honoured too)')
-    .option('--no-color', 'no colour (NO_COLOR is honoured too)')
+    .addOption(checkReport.color)
+    .addOption(checkReport.noColor)
     .action(async (inputs: string[], flags: GivenFlags, command: Command) => setStatus(await runCheck(inputs, listsGiven(flags), command)));
+  const mergeReport = reportOptions();
   root
     .command('merge')
     .description('combine JSON reports (of --shard runs) into one report, in any format, or baselines into one baseline')
     .argument('<reports...>', 'reports written by check --format json, or baselines by check --write-baseline: files, globs, - for stdin')
-    .addOption(repeatable('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, parseFormatTarget, '"human"'))
-    .option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)', parseNonEmpty('--output'))
-    .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
-    .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
-    .option('-q, --quiet', 'human output: errors and the summary only')
-    .option('--color', 'force colour (FORCE_COLOR is honoured too)')
-    .option('--no-color', 'no colour (NO_COLOR is honoured too)')
+    .addOption(mergeReport.format)
+    .addOption(mergeReport.output)
+    .addOption(mergeReport.maxListed)
+    .addOption(mergeReport.maxWarnings)
+    .addOption(mergeReport.quiet)
+    .addOption(mergeReport.color)
+    .addOption(mergeReport.noColor)
     .addOption(repeatable('--codes <file>', "extra known codes, as check read them: the unknown codes' suggestions; repeatable", parseOwnFile('--codes', 'input')))
     .option('--config <file>', 'the config file whose codes to read (default: searched upward, as check does)', parseOwnFile('--config', 'input'))
     .option('--no-config', 'use no config file')
