@@ -28,9 +28,21 @@ export function readJsonAsset(relative: string): unknown {
 export const bundledSchemaPath = (file: string): string => assetPath(file);
 export const bundledCodesPath = (): string => assetPath('data/codes.json');
 
-let version: string | undefined;
+let manifest: { version: string; homepage: string } | undefined;
 
-/** Read when a report or --version needs it, not at import. */
+/** Read when a report, --version or --help needs it, not at import. */
+const packageManifest = () => (manifest ??= readJsonAsset('package.json') as { version: string; homepage: string });
+
 export function packageVersion(): string {
-  return (version ??= (readJsonAsset('package.json') as { version: string }).version);
+  return packageManifest().version;
+}
+
+/** package.json's `homepage`: the one place that names the project's home. */
+export function packageHomepage(): string {
+  return packageManifest().homepage;
+}
+
+/** Where a file of this release is read online: `docs/cli.md` under the homepage, at the version's tag. */
+export function releaseFileUrl(path: string): string {
+  return `${packageHomepage()}/blob/v${packageVersion()}/${path}`;
 }

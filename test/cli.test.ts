@@ -518,6 +518,15 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
     expect(help.stdout).toContain('--strict-codes');
   });
 
+  it("--help ends with a link to this release's CLI docs, from package.json's homepage", () => {
+    const { homepage, version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { homepage: string; version: string };
+    for (const args of [['--help'], ['check', '--help']]) {
+      const help = runCli(args);
+      expect(help.status).toBe(0);
+      expect(help.stdout.trimEnd().split('\n').at(-1), args.join(' ')).toBe(`Docs: ${homepage}/blob/v${version}/docs/cli.md`);
+    }
+  });
+
   it('--max-line-bytes: help and errors offer only the units a value under the limit can have, and say the limit in M', () => {
     // Was "K, M, G are binary" and "K, M or G": no G fits under Node's longest string.
     const help = runCli(['check', '--help']).stdout.replace(/\s+/g, ' ');

@@ -3,9 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ruleCatalog, ruleIds } from '../src/checks/catalog.js';
+import { ruleCatalog, ruleDefinition, ruleIds } from '../src/checks/catalog.js';
 import { UsageError } from '../src/errors.js';
-import { ruleExamples } from '../src/explain/examples.js';
 import { categoryInfo, explain } from '../src/explain/explain.js';
 import { loadRegistry } from '../src/registry/load.js';
 import { binary, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
@@ -69,7 +68,7 @@ describe('explain()', () => {
       [
         'missing-result: a rule, default severity warning',
         `  checks   ${ruleCatalog['missing-result'].description}`,
-        `  example  ${ruleExamples['missing-result']}`,
+        `  example  ${ruleDefinition('missing-result').example}`,
         '  setting  --rule missing-result=off|warning|error',
         '',
       ].join('\n'),
@@ -186,7 +185,7 @@ const bundleRules = new Set(['bundle-session-mismatch', 'bundle-truncation-misma
 
 describe('rule examples', () => {
   it.each(ruleIds.filter((id) => !bundleRules.has(id)))('the example of %s triggers it in the real checker', (id) => {
-    const example = ruleExamples[id];
+    const { example } = ruleDefinition(id);
     const dir = tempFiles({ 'example.jsonl': example === '' ? '' : `${example}\n` });
     const { report } = runJson([join(dir, 'example.jsonl')]);
     const rules = (report.findings as { rule: string }[]).map((finding) => finding.rule);

@@ -6,8 +6,7 @@ import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/formatters/index.js';
-import { ruleCatalog, ruleIds } from '../src/checks/catalog.js';
-import { ruleExamples } from '../src/explain/examples.js';
+import { ruleCatalog, ruleDefinition, ruleIds } from '../src/checks/catalog.js';
 import { relativeSourcePath } from '../src/formatters/paths.js';
 import { type SarifLog } from '../src/formatters/sarif.js';
 import type { Finding, Report, Summary } from '../src/types.js';
@@ -15,6 +14,7 @@ import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
 import { sampleSummary } from './helpers/report.js';
 
 const summary = sampleSummary;
+const { homepage, version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { homepage: string; version: string };
 
 const findings: Finding[] = [
   { rule: 'schema', severity: 'error', message: 'ok is false, so error is required', location: { source: 'a.jsonl', line: 4, pointer: '' }, keyword: 'required', schemaPath: '#/allOf/0/then/required', tool: 'find', wrapping: 'transcript' },
@@ -125,13 +125,15 @@ describe('formatSarif', () => {
     expectValidSarif(log);
     expect(log).toMatchObject({ $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0' });
     expect(log.runs).toHaveLength(1);
-    expect(run.tool.driver).toMatchObject({ name: 'mcec-result', version: '0.1.0', informationUri: 'https://github.com/tig/mcec' });
+    // The tool's own home (package.json's homepage), not MCEC's.
+    expect(run.tool.driver).toMatchObject({ name: 'mcec-result', version: '0.1.0', informationUri: homepage });
   });
 
   it('declares every rule of the catalog with its default level, whether it fired or not', () => {
     expect(run.tool.driver.rules.map((r) => r.id)).toEqual(ruleIds);
     expect(run.tool.driver.rules.find((r) => r.id === 'empty-input')).toEqual({
       id: 'empty-input',
+      helpUri: `${homepage}/blob/v0.1.0/docs/rules/empty-input.md`,
       shortDescription: { text: ruleCatalog['empty-input'].description },
       fullDescription: { text: `mcec-result rule empty-input: ${ruleCatalog['empty-input'].description}.` },
       help: {
@@ -142,7 +144,17 @@ describe('formatSarif', () => {
     });
     // Was a short description alone: the alert said what fired, not what breaks the rule.
     const missing = run.tool.driver.rules.find((r) => r.id === 'missing-result')!;
-    expect(missing.help.markdown).toContain(`A record that breaks it:\n\n\`\`\`json\n${ruleExamples['missing-result']}\n\`\`\``);
+    expect(missing.help.markdown).toContain(`A record that breaks it:\n\n\`\`\`json\n${ruleDefinition('missing-result').example}\n\`\`\``);
+  });
+
+  it("links every rule to its page in this release's docs, a page the checkout has", () => {
+    for (const rule of run.tool.driver.rules) {
+      const prefix = `${homepage}/blob/v${version}/`;
+      expect(rule.helpUri.startsWith(prefix), rule.helpUri).toBe(true);
+      const path = rule.helpUri.slice(prefix.length);
+      expect(path).toBe(`docs/rules/${rule.id}.md`);
+      expect(readFileSync(join(repoRoot, path), 'utf8').startsWith(`# ${rule.id}\n`), path).toBe(true);
+    }
   });
 
   it('gives each result its rule index, level, message with suggestion, place and properties', () => {

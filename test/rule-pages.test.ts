@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rules } from '../src/checks/rules/index.js';
 import { ruleCatalog } from '../src/index.js';
 import { binary, repoRoot, tempFiles } from './helpers/cli.js';
 
@@ -31,6 +32,16 @@ describe('the rule pages (docs/rules)', () => {
     const ids = pages.map((page) => page.replace(/\.md$/, ''));
     expect(ids.filter((id) => !catalogIds.includes(id))).toEqual([]);
     expect(catalogIds.filter((id) => !ids.includes(id))).toEqual([]);
+  });
+
+  it('the list of rules is the catalog, each naming its own page', () => {
+    expect(Object.keys(ruleCatalog)).toEqual(rules.map((rule) => rule.id));
+    for (const rule of rules) expect(rule.docs).toBe(`docs/rules/${rule.id}.md`);
+  });
+
+  it("the report schema's rule enum is the list of rules, in its order", () => {
+    const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas/report-v1.schema.json'), 'utf8')) as { $defs: { finding: { properties: { rule: { enum: string[] } } } } };
+    expect(schema.$defs.finding.properties.rule.enum).toEqual(rules.map((rule) => rule.id));
   });
 
   it.each(pages)('%s: titled by its id, the catalog\'s default severity, the five sections in order', (page) => {

@@ -1,19 +1,19 @@
-// Every rule of spec section 5, with its default severity and one-line description. The envelope
-// rules carry their own check; the others are produced by the stage named beside them.
+// The rules as the rest of the tool looks them up: by id, and the envelope rules in the order they
+// run. Each rule is defined once, in `rules/<id>.ts`; `rules/index.ts` lists them.
 import { didYouMean, nearestName } from '../registry/nearest.js';
 import type { RuleId, RuleInfo } from '../types.js';
 import { codeCategoryMismatch } from './rules/code-category-mismatch.js';
 import { codeFormat } from './rules/code-format.js';
+import { rules } from './rules/index.js';
 import { inlineImage } from './rules/inline-image.js';
 import { missingResult } from './rules/missing-result.js';
 import { resultOnFailure } from './rules/result-on-failure.js';
-import type { EnvelopeRule } from './rules/rule.js';
+import type { EnvelopeRule, RuleDefinition } from './rules/rule.js';
 import { unknownCode } from './rules/unknown-code.js';
 import { unknownWarningCode } from './rules/unknown-warning-code.js';
-import { schemaRule } from './schema.js';
 
 /** Checked on every envelope, in this order. */
-export const envelopeRules: readonly EnvelopeRule[] = [
+export const envelopeRules: readonly EnvelopeRule<RuleId>[] = [
   resultOnFailure,
   missingResult,
   unknownCode,
@@ -23,49 +23,22 @@ export const envelopeRules: readonly EnvelopeRule[] = [
   inlineImage,
 ];
 
-function info(rule: RuleInfo): RuleInfo {
-  return { id: rule.id, defaultSeverity: rule.defaultSeverity, description: rule.description };
+const definitions = new Map<RuleId, RuleDefinition<RuleId>>(rules.map((rule) => [rule.id, rule]));
+
+/** A rule's whole definition: its example and docs page besides what the catalog holds. */
+export function ruleDefinition(id: RuleId): RuleDefinition<RuleId> {
+  return definitions.get(id)!;
 }
 
 /**
  * Exported, and read by every run of the process: frozen, so that a library caller who edits an
  * entry (or the list) cannot change later runs' severities, SARIF rules or --rule checks.
  */
-function frozen<T extends Record<RuleId, RuleInfo>>(catalog: T): Readonly<T> {
-  for (const entry of Object.values(catalog)) Object.freeze(entry);
-  return Object.freeze(catalog);
-}
+export const ruleCatalog: Readonly<Record<RuleId, Readonly<RuleInfo>>> = Object.freeze(
+  Object.fromEntries(rules.map(({ id, defaultSeverity, description }) => [id, Object.freeze({ id, defaultSeverity, description })])) as Record<RuleId, RuleInfo>,
+);
 
-export const ruleCatalog = frozen({
-  // framing/
-  'parse-error': { id: 'parse-error', defaultSeverity: 'error', description: 'a record that is not valid JSON, not UTF-8, or over the line-size limit' },
-  // checks/schema.ts
-  schema: info(schemaRule),
-  'result-on-failure': info(resultOnFailure),
-  // unwrap/ (MCP)
-  'is-error-mismatch': { id: 'is-error-mismatch', defaultSeverity: 'error', description: 'the MCP isError flag does not equal !ok' },
-  'not-an-envelope': { id: 'not-an-envelope', defaultSeverity: 'error', description: 'a tool response whose content holds no JSON envelope, or an object with none of the envelope members ok, result, error, warnings' },
-  'unknown-code': info(unknownCode),
-  'unknown-warning-code': info(unknownWarningCode),
-  'code-category-mismatch': info(codeCategoryMismatch),
-  'code-format': info(codeFormat),
-  'missing-result': info(missingResult),
-  'inline-image': info(inlineImage),
-  // unwrap/ (transcripts)
-  'transcript-truncated': { id: 'transcript-truncated', defaultSeverity: 'warning', description: "a transcript's truncation marker: the log was cut off there by its size cap" },
-  'unpaired-response': { id: 'unpaired-response', defaultSeverity: 'warning', description: 'a transcript response with no request of the same id before it, once the input has held a request' },
-  'unanswered-request': { id: 'unanswered-request', defaultSeverity: 'warning', description: 'a transcript request that no response answers' },
-  'duplicate-response': { id: 'duplicate-response', defaultSeverity: 'error', description: 'a second response to a JSON-RPC id whose request an earlier response answered' },
-  'structured-content-mismatch': { id: 'structured-content-mismatch', defaultSeverity: 'error', description: "structuredContent and the text block's envelope differ" },
-  // run.ts
-  'empty-input': { id: 'empty-input', defaultSeverity: 'warning', description: 'an input that holds no record at all' },
-  'no-tool-results': { id: 'no-tool-results', defaultSeverity: 'warning', description: 'an input whose entries are all skipped (requests, other methods, noise): no tool result to check' },
-  // bundle-checks.ts (spec section 8.2)
-  'bundle-session-mismatch': { id: 'bundle-session-mismatch', defaultSeverity: 'error', description: "an evidence bundle's session.json names another session than its transcript" },
-  'bundle-truncation-mismatch': { id: 'bundle-truncation-mismatch', defaultSeverity: 'warning', description: "session.json's toolCallLogTruncated disagrees with the transcript's end" },
-} as const satisfies Record<RuleId, RuleInfo>);
-
-export const ruleIds: readonly RuleId[] = Object.freeze(Object.keys(ruleCatalog) as RuleId[]);
+export const ruleIds: readonly RuleId[] = Object.freeze(rules.map((rule) => rule.id));
 
 export function isRuleId(name: string): name is RuleId {
   return Object.hasOwn(ruleCatalog, name);

@@ -62,7 +62,7 @@ class ReportSink implements RuleSink {
 const sink = new ReportSink();
 
 interface ActiveRule {
-  rule: EnvelopeRule;
+  rule: EnvelopeRule<RuleId>;
   severity: Severity;
 }
 

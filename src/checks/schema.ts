@@ -2,18 +2,11 @@
 // (pointer, keyword); `if` errors dropped; an ok/error conditional reported as the invariant it
 // encodes ("ok is false, so error is required"), not as "must match then schema".
 import type { AnySchemaObject, ErrorObject } from 'ajv';
-import type { RuleInfo } from '../types.js';
 import { isRedactedPointer, redactPointer, withheld } from '../redact.js';
 import { editDistance, nearestName, normalizeName } from '../registry/nearest.js';
 import { childPointer, holdsJsonObject, isEnvelopeList, isJsonRpcBatch, isObject, pointerName, quote } from './envelope.js';
 import { errorCount, errorsUnlisted, otherVersionsWith, type EnvelopeSchema } from './schema-load.js';
 import { listTypes, schemaAt, typeOf, valueAt } from './schema-lookup.js';
-
-export const schemaRule: RuleInfo = {
-  id: 'schema',
-  defaultSeverity: 'error',
-  description: 'a violation of the envelope JSON Schema, ok/error conditionals included',
-};
 
 export interface SchemaFinding {
   message: string;

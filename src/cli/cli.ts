@@ -16,7 +16,7 @@ import { loadFormatter } from '../formatters/load.js';
 import { inputModes } from '../framing/index.js';
 import { maxLineBytesLimit } from '../framing/ndjson.js';
 import { formatNames } from '../formatters/names.js';
-import { packageVersion } from '../assets.js';
+import { packageVersion, releaseFileUrl } from '../assets.js';
 import { check, threadsFor, type CheckOptions, type OwnFile } from '../run.js';
 import { raiseShapeLimit } from '../v8-tuning.js';
 import { maxJobs } from '../context.js';
@@ -380,6 +380,9 @@ function dashFileHint(text: string): string {
   return `${text.trimEnd()}: ${option} is a file? Name it after --, or as ./${option}\n`;
 }
 
+/** The last line of `--help`: a function, so that only a help text reads package.json's homepage. */
+const docsLine = (): string => `\nDocs: ${releaseFileUrl('docs/cli.md')}`;
+
 function program(setStatus: (status: number) => void): Command {
   const root = new Command('mcec-result')
     .description('Conformance checker for MCEC 3.0 agent tool result envelopes.')
@@ -387,7 +390,8 @@ function program(setStatus: (status: number) => void): Command {
     .exitOverride()
     // commander's own usage errors start like every other message of the tool, not with "error:".
     .configureOutput({ outputError: (text, write) => write(`mcec-result: ${dashFileHint(text.replace(/^error: /, ''))}`) })
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', docsLine);
   const checkReport = reportOptions();
   root
     .command('check')
@@ -428,6 +432,7 @@ function program(setStatus: (status: number) => void): Command {
     .option('--from-start', 'with --follow: read the file from its beginning, not from its current end')
     .addOption(checkReport.color)
     .addOption(checkReport.noColor)
+    .addHelpText('after', docsLine)
     .action(async (inputs: string[], flags: GivenFlags, command: Command) => setStatus(await runCheck(inputs, listsGiven(flags), command)));
   const mergeReport = reportOptions();
   root

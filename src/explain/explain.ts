@@ -1,15 +1,14 @@
 // `mcec-result explain <name>`: what a category, an error or warning code, or a rule means. The
 // knowledge is data: data/categories.json (spec section 2's first table), the code registry, and
-// the rule catalog with one triggering example per rule. A name may be several things at once
+// the rules' definitions, each with a triggering example. A name may be several things at once
 // (`capture-blank` is a category and a warning code); every meaning is shown.
 import { readJsonAsset } from '../assets.js';
-import { isRuleId, ruleCatalog, ruleIds } from '../checks/catalog.js';
+import { isRuleId, ruleDefinition, ruleIds } from '../checks/catalog.js';
 import { quote } from '../checks/envelope.js';
 import { UsageError } from '../errors.js';
 import { didYouMean, nearestName } from '../registry/nearest.js';
 import type { CodeRegistry } from '../registry/registry.js';
 import type { RuleId } from '../types.js';
-import { ruleExamples } from './examples.js';
 import { categoriesOfVersion } from '../checks/schema-load.js';
 import { bundledSchemaVersions, isSchemaVersionChoice, latestSchemaVersion } from '../checks/schema-versions.js';
 
@@ -98,8 +97,8 @@ function explainWarningCode(name: string): string[] {
 }
 
 function explainRule(id: RuleId): string[] {
-  const rule = ruleCatalog[id];
-  const example: string = ruleExamples[id];
+  const rule = ruleDefinition(id);
+  const example = rule.example;
   return [
     `${id}: a rule, default severity ${rule.defaultSeverity}`,
     ...table([

@@ -4,8 +4,8 @@
 // full rule set and `ruleIndex` stays stable between runs. Lists all findings (spec section 7).
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ruleCatalog, ruleIds } from '../checks/catalog.js';
-import { ruleExamples } from '../explain/examples.js';
+import { packageHomepage, releaseFileUrl } from '../assets.js';
+import { ruleDefinition, ruleIds } from '../checks/catalog.js';
 import type { Finding, Report, RuleId, Severity, Wrapping } from '../types.js';
 import type { FormatOptions } from './options.js';
 import { relativeSourcePath } from './paths.js';
@@ -14,10 +14,11 @@ import { jsonWithoutCommands, mapped, messageWithSuggestion, streamJson, streame
 import { zipEntrySource } from './zip-sources.js';
 
 const sarifSchema = 'https://json.schemastore.org/sarif-2.1.0.json';
-const informationUri = 'https://github.com/tig/mcec';
 
 interface SarifRule {
   id: RuleId;
+  /** The rule's page in the docs of this release. */
+  helpUri: string;
   shortDescription: { text: string };
   /** GitHub shows it at the top of an alert; help below it. */
   fullDescription: { text: string };
@@ -79,12 +80,12 @@ export interface SarifLog {
  * description, an alert said what fired but not what breaks the rule or how to set it.
  */
 function sarifRule(id: RuleId): SarifRule {
-  const { description, defaultSeverity } = ruleCatalog[id];
-  const example: string = ruleExamples[id];
+  const { description, defaultSeverity, example, docs } = ruleDefinition(id);
   const setting = `--rule ${id}=off|warning|error (default ${defaultSeverity})`;
   const [exampleText, exampleMarkdown] = example === '' ? ['An input with no record (an empty file) breaks it.', 'An input with no record (an empty file) breaks it.'] : [`A record that breaks it:\n${example}`, `A record that breaks it:\n\n\`\`\`json\n${example}\n\`\`\``];
   return {
     id,
+    helpUri: releaseFileUrl(docs),
     shortDescription: { text: description },
     fullDescription: { text: `mcec-result rule ${id}: ${description}.` },
     help: {
@@ -211,7 +212,7 @@ function sarifLog(report: Report, results: SarifResult[], uriOf: (source: string
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: report.tool.name, version: report.tool.version, informationUri, rules: sarifRules() } },
+        tool: { driver: { name: report.tool.name, version: report.tool.version, informationUri: packageHomepage(), rules: sarifRules() } },
         columnKind: 'utf16CodeUnits',
         ...((report.summary.interrupted || report.summary.unreadable) && { invocations: [invocation(report, uriOf)] }),
         ...(zips.list.length > 0 && { artifacts: zips.list }),

@@ -1,5 +1,6 @@
 import { quote } from '../envelope.js';
-import type { EnvelopeRule } from './rule.js';
+import { line, sessionId } from './example-records.js';
+import { defineRule } from './rule.js';
 import { otherVersionsWith } from '../schema-load.js';
 
 /** Where the categories are (spec section 8.3): the bundled version that has them, or another --schema. */
@@ -8,10 +9,11 @@ function versionHint(categories: readonly string[], schema: { version?: string }
   return versions.length === 0 ? "another schema's: --schema" : `schema version ${versions.join(', ')}: --schema-version ${versions.at(-1)!}`;
 }
 
-export const codeCategoryMismatch: EnvelopeRule = {
+export const codeCategoryMismatch = defineRule({
   id: 'code-category-mismatch',
   defaultSeverity: 'warning',
   description: 'a known error code under a category the registry does not list it for',
+  example: line({ ok: false, error: { code: 'window-not-found', category: 'timeout', detail: 'no window matched' }, sessionId }),
   reads: ['error'],
   check({ code, category }, { registry, schema }, out) {
     // Spec section 5 makes no exception for a category outside the schema's enum: the schema rule
@@ -32,4 +34,4 @@ export const codeCategoryMismatch: EnvelopeRule = {
       ...(names.length === 1 && inSchema.length === 1 && { suggestion: names[0] }),
     });
   },
-};
+});

@@ -1,10 +1,12 @@
 import { childPointer, isKebabCase, quote, warningCode } from '../envelope.js';
-import type { EnvelopeRule } from './rule.js';
+import { line, sessionId } from './example-records.js';
+import { defineRule } from './rule.js';
 
-export const codeFormat: EnvelopeRule = {
+export const codeFormat = defineRule({
   id: 'code-format',
   defaultSeverity: 'warning',
   description: 'an error or warning code that is not kebab-case',
+  example: line({ ok: false, error: { code: 'WindowNotFound', category: 'no-target', detail: 'no window matched' }, sessionId }),
   reads: ['error', 'warnings'],
   check({ code, warnings }, _context, out) {
     if (code !== undefined && !isKebabCase(code)) {
@@ -19,4 +21,4 @@ export const codeFormat: EnvelopeRule = {
       });
     }
   },
-};
+});

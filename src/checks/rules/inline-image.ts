@@ -1,5 +1,6 @@
 import { childPointer, has, isObject } from '../envelope.js';
-import type { EnvelopeRule } from './rule.js';
+import { line, sessionId } from './example-records.js';
+import { defineRule } from './rule.js';
 
 // Invariant 5 of spec section 1; what counts as image bytes is spec section 7's definition.
 const dataUrl = /^data:[^,]{0,200},/i;
@@ -113,10 +114,15 @@ function pointerAt(depth: number): string {
   return pointer;
 }
 
-export const inlineImage: EnvelopeRule = {
+export const inlineImage = defineRule({
   id: 'inline-image',
   defaultSeverity: 'warning',
   description: 'image bytes inlined in error.lastObservation instead of written to an artifact file',
+  example: line({
+    ok: false,
+    error: { code: 'frame-all-black', category: 'capture-blank', detail: 'the frame is all black', lastObservation: { screenshot: 'data:image/png;base64,iVBORw0KGgo=' } },
+    sessionId,
+  }),
   reads: ['error'],
   check({ error }, _context, out) {
     if (!error || !has(error, 'lastObservation')) return;
@@ -159,4 +165,4 @@ export const inlineImage: EnvelopeRule = {
       if (!found) return;
     }
   },
-};
+});

@@ -1,10 +1,12 @@
 import { childPointer, quote, warningCode } from '../envelope.js';
-import type { EnvelopeRule } from './rule.js';
+import { line, sessionId } from './example-records.js';
+import { defineRule } from './rule.js';
 
-export const unknownWarningCode: EnvelopeRule = {
+export const unknownWarningCode = defineRule({
   id: 'unknown-warning-code',
   defaultSeverity: 'warning',
   description: 'warnings[].code is not in the code registry (with the nearest known code when one is close)',
+  example: line({ ok: true, result: {}, warnings: [{ code: 'minimised-window', detail: 'the window was restored first' }], sessionId }),
   reads: ['warnings'],
   check({ warnings }, { registry }, out) {
     for (let index = 0; index < warnings.length; index++) {
@@ -18,4 +20,4 @@ export const unknownWarningCode: EnvelopeRule = {
       });
     }
   },
-};
+});
