@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-const { loadCli } = require('../dist/launch.cjs');
+const { loadCli } = require('../dist/cli/launch.cjs');
 
 loadCli().cli.main(process.argv).then((status) => {
   process.exitCode = status;

@@ -128,7 +128,7 @@ const machine = {
   loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100),
 };
 
-if (!existsSync(join(root, 'dist/cli.js'))) {
+if (!existsSync(join(root, 'dist/cli/cli.js'))) {
   process.stderr.write('bench: dist/ is missing; run `npm run build` first (npm run bench does)\n');
   process.exit(2);
 }

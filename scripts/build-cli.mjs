@@ -1,7 +1,7 @@
 // Build step: bundles the CLI (tsc's output in dist/) into dist/cli/, so that `mcec-result check`
 // starts with one file instead of ~30 modules resolved one by one by Node's ESM loader, and writes
-// V8's code cache for it (issue 5: start-up within 1.4x `node -e 0`). src/launch.cts runs the bundle
-// with the cache (src/launch.cts); the library entry points stay tsc's output.
+// V8's code cache for it (issue 5: start-up within 1.4x `node -e 0`). src/cli/launch.cts runs the bundle
+// with the cache; the library entry points stay tsc's output.
 //
 // - dist/cli/cli.cjs is CommonJS because it runs as a vm.Script, the API that takes a code cache.
 //   Its `import.meta.url` comes from the launcher. A vm.Script cannot `import()` without an
@@ -64,10 +64,11 @@ const lazyBuiltin = {
   },
 };
 
-rmSync(outdir, { recursive: true, force: true });
+// Only the bundle's own files: dist/cli/ also holds tsc's output of src/cli/, the bundle's entry.
+for (const file of ['cli.cjs', 'cli.cjs.cache', 'worker.js']) rmSync(`${outdir}/${file}`, { force: true });
 await build({
   ...common,
-  entryPoints: ['dist/cli.js'],
+  entryPoints: ['dist/cli/cli.js'],
   outfile: `${outdir}/cli.cjs`,
   format: 'cjs',
   define: { 'import.meta.url': '__mcecModuleUrl' },
@@ -84,7 +85,7 @@ await build({
 
 const warmUp = `
 import { writeFileSync } from 'node:fs';
-import { codeCachePath, loadCli } from './dist/launch.cjs';
+import { codeCachePath, loadCli } from './dist/cli/launch.cjs';
 const { cli, script } = loadCli();
 for (const format of ['human', 'json']) await cli.main(['node', 'mcec-result', 'check', '--no-config', '--exit-zero', '-f', format, 'fixtures/samples/agent-run-2026-07-01.jsonl', 'fixtures/samples/nightly-smoke.json']);
 writeFileSync(codeCachePath, script.createCachedData());

@@ -14,7 +14,7 @@ describe('the published package', () => {
     for (const path of [
       'bin/mcec-result.js',
       'bin/package.json',
-      'dist/launch.cjs',
+      'dist/cli/launch.cjs',
       'dist/cli/cli.cjs',
       'dist/cli/cli.cjs.cache',
       'dist/cli/worker.js',
@@ -168,7 +168,7 @@ describe('the published package', () => {
 
   it('starts the CLI bundle with the code cache the build wrote, which this Node accepts', () => {
     // A cache V8 rejects is ignored without a word, and start-up quietly loses a fifth: say so here.
-    const probe = "import { loadCli } from './dist/launch.cjs'; process.stdout.write(String(loadCli().script.cachedDataRejected));";
+    const probe = "import { loadCli } from './dist/cli/launch.cjs'; process.stdout.write(String(loadCli().script.cachedDataRejected));";
     const rejected = execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: repoRoot, encoding: 'utf8' });
     expect(rejected).toBe('false');
   });

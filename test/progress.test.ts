@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { progressLine, progressText } from '../src/progress-line.js';
+import { progressLine, progressText } from '../src/cli/progress-line.js';
 
 function fakeStream(isTTY: boolean, columns?: number) {
   const writes: string[] = [];

@@ -1,15 +1,15 @@
 // Parsing of option values that commander leaves as strings. Each failure is a UsageError naming the
 // option and listing what is valid, so `--help` is rarely needed to fix it.
-import { isRuleId, unknownRule } from './checks/catalog.js';
-import { resolveSchemaVersion } from './checks/schema-versions.js';
-import { ruleSettings } from './checks/severity.js';
+import { isRuleId, unknownRule } from '../checks/catalog.js';
+import { resolveSchemaVersion } from '../checks/schema-versions.js';
+import { ruleSettings } from '../checks/severity.js';
 import { existsSync, fstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import type { ConfigSettings, LoadedConfig, PlainSettings } from './config.js';
-import type { OwnFile } from './context.js';
-import { UsageError } from './errors.js';
-import { formatNames, isFormatName, type FormatName } from './formatters/names.js';
-import { standardStream } from './output.js';
-import type { RuleId, RuleSetting } from './types.js';
+import type { OwnFile } from '../context.js';
+import { UsageError } from '../errors.js';
+import { formatNames, isFormatName, type FormatName } from '../formatters/names.js';
+import { standardStream } from '../output.js';
+import type { RuleId, RuleSetting } from '../types.js';
 
 export interface FormatTarget {
   format: FormatName;

@@ -18,7 +18,7 @@ const { join } = path;
 
 type Cli = { main(argv: readonly string[]): Promise<number> };
 
-const bundlePath = join(__dirname, 'cli', 'cli.cjs');
+const bundlePath = join(__dirname, 'cli.cjs');
 const codeCachePath = `${bundlePath}.cache`;
 
 function readCache(): Buffer | undefined {
@@ -38,7 +38,7 @@ function loadCli(): { cli: Cli; script: vm.Script } {
   // Filled in by the bundle's `module.exports`, as for any CommonJS module.
   const module = { exports: {} as Cli };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run(module.exports, nodeModule.createRequire(bundlePath), module, bundlePath, join(__dirname, 'cli'), url.pathToFileURL(bundlePath).href);
+  run(module.exports, nodeModule.createRequire(bundlePath), module, bundlePath, __dirname, url.pathToFileURL(bundlePath).href);
   return { cli: module.exports, script };
 }
 

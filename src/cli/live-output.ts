@@ -4,13 +4,13 @@
 // summary at the end. Everything else is written at the end.
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { FormatTarget } from './cli-options.js';
-import type { FormatName } from './formatters/names.js';
-import type { FormatOptions } from './formatters/options.js';
-import { LiveFindings, type StreamWriter } from './formatters/streamed.js';
-import { hintText } from './framing/ndjson.js';
-import type { LiveObserver } from './live.js';
-import type { InputSource } from './sources/input-source.js';
-import type { Finding, ParseHint, Report } from './types.js';
+import type { FormatName } from '../formatters/names.js';
+import type { FormatOptions } from '../formatters/options.js';
+import { LiveFindings, type StreamWriter } from '../formatters/streamed.js';
+import { hintText } from '../framing/ndjson.js';
+import type { LiveObserver } from '../live.js';
+import type { InputSource } from '../sources/input-source.js';
+import type { Finding, ParseHint, Report } from '../types.js';
 
 const streamable: readonly FormatName[] = ['human', 'github', 'ndjson'];
 
@@ -45,9 +45,9 @@ export function streamedTarget(targets: readonly FormatTarget[], output: string 
 }
 
 async function writerFor(format: FormatName, options: FormatOptions): Promise<StreamWriter> {
-  if (format === 'github') return (await import('./formatters/github.js')).githubWriter(options);
-  if (format === 'ndjson') return (await import('./formatters/ndjson.js')).ndjsonWriter();
-  return (await import('./formatters/human.js')).humanWriter(options);
+  if (format === 'github') return (await import('../formatters/github.js')).githubWriter(options);
+  if (format === 'ndjson') return (await import('../formatters/ndjson.js')).ndjsonWriter();
+  return (await import('../formatters/human.js')).humanWriter(options);
 }
 
 /** What a hint says as a sentence of its own: the text a report written at the end adds to the first parse error. */

@@ -1,6 +1,6 @@
 // The progress line on stderr (issue 5): one line, rewritten in place, only on a terminal and never
 // in CI logs or pipes, and only once the run is large or slow enough to be worth watching.
-import type { RunProgress } from './context.js';
+import type { RunProgress } from '../context.js';
 
 const largeInput = 16 * 1024 * 1024;
 const slowRunMs = 1000;

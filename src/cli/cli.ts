@@ -4,29 +4,30 @@
 import { setImmediate as macrotask } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { ruleIds } from './checks/catalog.js';
+import { ruleIds } from '../checks/catalog.js';
 import { applyConfig, dashMeansStdout, decideColor, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseSchemaVersion, parseShard, refuseBaselineOnStdout, refuseMissingPaths, refuseSharedStream, stdoutOwnFile, type CheckFlags, type FormatTarget } from './cli-options.js';
 import { byteLimitText, parseByteSize, parseCount, refuseTwoSchemas } from './option-values.js';
 import { progressLine } from './progress-line.js';
 import { findConfig, loadConfig } from './config.js';
-import { UsageError, describeError } from './errors.js';
-import { printable, withoutCommands } from './formatters/common.js';
-import { WriteInterrupted, standardStream, writePieces, writeReportFile } from './output.js';
-import { loadFormatter } from './formatters/load.js';
-import { inputModes } from './framing/index.js';
-import { maxLineBytesLimit } from './framing/ndjson.js';
-import { formatNames } from './formatters/names.js';
-import { packageVersion, releaseFileUrl } from './assets.js';
-import { check, threadsFor, type CheckOptions, type OwnFile } from './run.js';
-import { raiseShapeLimit } from './v8-tuning.js';
-import { maxJobs } from './context.js';
-import { expandReportPaths, ownFilesByKey, refuseArgumentMistakes, refuseClashes, refuseOverwrite, refuseStdinOverwrite, refuseUnwritable, uniquePaths } from './sources/expand.js';
-import type { Baseline } from './baseline.js';
-import type { Report } from './types.js';
-import { loadEnvelopeSchema } from './checks/schema-load.js';
-import { schemaVersionChoices } from './checks/schema-versions.js';
+import { UsageError, describeError } from '../errors.js';
+import { printable, withoutCommands } from '../formatters/common.js';
+import { WriteInterrupted, standardStream, writePieces, writeReportFile } from '../output.js';
+import { loadFormatter } from '../formatters/load.js';
+import { inputModes } from '../framing/index.js';
+import { maxLineBytesLimit } from '../framing/ndjson.js';
+import { formatNames } from '../formatters/names.js';
+import { packageVersion, releaseFileUrl } from '../assets.js';
+import { check, threadsFor, type CheckOptions, type OwnFile } from '../run.js';
+import { raiseShapeLimit } from '../v8-tuning.js';
+import { maxJobs } from '../context.js';
+import { expandReportPaths, refuseArgumentMistakes, uniquePaths } from '../sources/expand.js';
+import { ownFilesByKey, refuseClashes, refuseOverwrite, refuseStdinOverwrite, refuseUnwritable } from '../sources/own-files.js';
+import type { Baseline } from '../baseline.js';
+import type { Report } from '../types.js';
+import { loadEnvelopeSchema } from '../checks/schema-load.js';
+import { schemaVersionChoices } from '../checks/schema-versions.js';
 import { anyLiveInput, followProblem, liveOutput, streamedTarget } from './live-output.js';
-import { unwrapModes } from './unwrap/index.js';
+import { unwrapModes } from '../unwrap/index.js';
 
 /**
  * One line on stderr, which a CI log holds as it holds the report: file names, codes and messages in
@@ -39,7 +40,7 @@ function say(text: string): void {
 
 // What only some runs need (baselines, merge, explain, each formatter) is imported when needed: in
 // the CLI bundle each is a chunk of its own, so a plain `check` does not parse them (issue 5).
-const loadBaselines = () => import('./baseline.js');
+const loadBaselines = () => import('../baseline.js');
 
 function collect<T>(parse: (value: string) => T) {
   return (value: string, previous: T[] = []) => [...previous, parse(value)];
@@ -53,6 +54,24 @@ function collect<T>(parse: (value: string) => T) {
 function repeatable<T>(flags: string, description: string, parse: (value: string) => T, shown?: string): Option {
   const option = new Option(flags, description).argParser(collect(parse));
   return shown === undefined ? option : option.default([], shown);
+}
+
+const count = (option: string, min = 0) => (value: string) => parseCount(option, value, { min });
+
+/**
+ * The report options `check` and `merge` share, declared once, as fresh options for each command:
+ * each adds them where its --help lists them.
+ */
+function reportOptions() {
+  return {
+    format: repeatable('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, parseFormatTarget, '"human"'),
+    output: new Option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)').argParser(parseNonEmpty('--output')),
+    maxListed: new Option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all').default(100).argParser(count('--max-listed')),
+    maxWarnings: new Option('--max-warnings <n>', 'exit 1 when warnings exceed n').argParser(count('--max-warnings')),
+    quiet: new Option('-q, --quiet', 'human output: errors and the summary only'),
+    color: new Option('--color', 'force colour (FORCE_COLOR is honoured too)'),
+    noColor: new Option('--no-color', 'no colour (NO_COLOR is honoured too)'),
+  };
 }
 
 /** The flags as commander hands them over: a repeatable option not given is undefined. */
@@ -124,7 +143,7 @@ async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSig
     }
     const format = await loadFormatter(target.format);
     const pieces = format(report, { ...options, color: colorFor(file) });
-    const warning = target.format === 'sarif' ? (await import('./formatters/sarif.js')).sarifWarning(report) : undefined;
+    const warning = target.format === 'sarif' ? (await import('../formatters/sarif.js')).sarifWarning(report) : undefined;
     if (target.file === undefined) {
       main.push(pieces);
       mainWarning ??= warning;
@@ -373,13 +392,13 @@ function program(setStatus: (status: number) => void): Command {
     .configureOutput({ outputError: (text, write) => write(`mcec-result: ${dashFileHint(text.replace(/^error: /, ''))}`) })
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', docsLine);
-  const count = (option: string, min = 0) => (value: string) => parseCount(option, value, { min });
+  const checkReport = reportOptions();
   root
     .command('check')
     .description('check result envelopes in files, folders, globs or standard input (-)')
     .argument('[inputs...]', 'files, folders (searched for .json/.jsonl/.ndjson/.log and .gz), globs, - for stdin')
-    .addOption(repeatable('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, parseFormatTarget, '"human"'))
-    .option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)', parseNonEmpty('--output'))
+    .addOption(checkReport.format)
+    .addOption(checkReport.output)
     .option('--schema <file>', 'another envelope schema (default: the bundled MCEC schema)', parseOwnFile('--schema', 'input'))
     .option('--schema-version <name>', `the bundled envelope schema to check against: ${schemaVersionChoices.join(', ')} (default latest, the newest)`, parseSchemaVersion)
     .addOption(repeatable('--codes <file>', 'extra known codes, merged onto the bundled registry; repeatable', parseOwnFile('--codes', 'input')))
@@ -393,9 +412,9 @@ function program(setStatus: (status: number) => void): Command {
     .option('--stdin-filename <name>', 'the name standard input gets in reports', parseNonEmpty('--stdin-filename', 'name'))
     .option('--max-zip-entry-bytes <n>', 'a zip entry that inflates to more is refused as a zip bomb (default 1G; K, M and G are binary)', (value: string) => parseByteSize('--max-zip-entry-bytes', value, Number.MAX_SAFE_INTEGER))
     .option('--max-line-bytes <n>', `longer lines are parse errors, never held whole (default 64M; K and M are binary; at most ${byteLimitText(maxLineBytesLimit)})`, (value: string) => parseByteSize('--max-line-bytes', value, maxLineBytesLimit))
-    .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
-    .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
-    .option('-q, --quiet', 'human output: errors and the summary only')
+    .addOption(checkReport.maxListed)
+    .addOption(checkReport.maxWarnings)
+    .addOption(checkReport.quiet)
     .option('--no-quiet', 'no --quiet, whatever the config file says')
     .option('--jobs <n>', `worker threads, 1 to ${maxJobs} (default: the cores available, from 128 MiB of input divided by them); the report is the same for any n`, (value: string) => parseCount('--jobs', value, { min: 1, max: maxJobs }))
     .option('--findings-in-memory <n>', 'findings held in memory per thread before they wait in a temporary file (default 100000)', count('--findings-in-memory', 1))
@@ -411,21 +430,22 @@ function program(setStatus: (status: number) => void): Command {
     .option('--no-exit-zero', 'no --exit-zero, whatever the config file says')
     .option('--follow', 'read one growing log file as it is written, like tail -F (rotation and truncation too), until Ctrl-C or SIGTERM')
     .option('--from-start', 'with --follow: read the file from its beginning, not from its current end')
-    .option('--color', 'force colour (FORCE_COLOR is honoured too)')
-    .option('--no-color', 'no colour (NO_COLOR is honoured too)')
+    .addOption(checkReport.color)
+    .addOption(checkReport.noColor)
     .addHelpText('after', docsLine)
     .action(async (inputs: string[], flags: GivenFlags, command: Command) => setStatus(await runCheck(inputs, listsGiven(flags), command)));
+  const mergeReport = reportOptions();
   root
     .command('merge')
     .description('combine JSON reports (of --shard runs) into one report, in any format, or baselines into one baseline')
     .argument('<reports...>', 'reports written by check --format json, or baselines by check --write-baseline: files, globs, - for stdin')
-    .addOption(repeatable('-f, --format <name[=file]>', `report format: ${formatNames.join(', ')}; repeatable, =file writes that report to a file (=- to stdout)`, parseFormatTarget, '"human"'))
-    .option('-o, --output <file>', 'write the report to a file instead of stdout (- is stdout)', parseNonEmpty('--output'))
-    .option('--max-listed <n>', 'findings listed per input in human, GitHub and Markdown output; 0 lists all', count('--max-listed'), 100)
-    .option('--max-warnings <n>', 'exit 1 when warnings exceed n', count('--max-warnings'))
-    .option('-q, --quiet', 'human output: errors and the summary only')
-    .option('--color', 'force colour (FORCE_COLOR is honoured too)')
-    .option('--no-color', 'no colour (NO_COLOR is honoured too)')
+    .addOption(mergeReport.format)
+    .addOption(mergeReport.output)
+    .addOption(mergeReport.maxListed)
+    .addOption(mergeReport.maxWarnings)
+    .addOption(mergeReport.quiet)
+    .addOption(mergeReport.color)
+    .addOption(mergeReport.noColor)
     .addOption(repeatable('--codes <file>', "extra known codes, as check read them: the unknown codes' suggestions; repeatable", parseOwnFile('--codes', 'input')))
     .option('--config <file>', 'the config file whose codes to read (default: searched upward, as check does)', parseOwnFile('--config', 'input'))
     .option('--no-config', 'use no config file')
@@ -442,7 +462,7 @@ function program(setStatus: (status: number) => void): Command {
       // A report named twice (`merge reports/*.json reports/part-1.json`) would count its records twice.
       const reports = uniquePaths(await expandReportPaths(paths));
       for (const path of reports) if (path !== '-') refuseOverwrite(path, path, owned);
-      const [{ mergeReports, readMergeInputs, sharedInputsWarning }, { loadRegistry }] = await Promise.all([import('./merge.js'), import('./registry/load.js')]);
+      const [{ mergeReports, readMergeInputs, sharedInputsWarning }, { loadRegistry }] = await Promise.all([import('../merge.js'), import('../registry/load.js')]);
       // Ctrl-C while the reports are read: no report, and the spool folder removed (exit handlers run),
       // where the signal's default action left it behind (merge had no handler until writing).
       const onSigint = () => {
@@ -487,7 +507,7 @@ function program(setStatus: (status: number) => void): Command {
       // may be a rule and a team's code at once, so even a rule's explanation reads them; a config
       // check would refuse is refused here in check's words, the file and key named.
       const { codes, settings } = configuredCodes(given, command, ['codes', 'schema']);
-      const [{ explain }, { loadRegistry }] = await Promise.all([import('./explain/explain.js'), import('./registry/load.js')]);
+      const [{ explain }, { loadRegistry }] = await Promise.all([import('../explain/explain.js'), import('../registry/load.js')]);
       // Its categories: those a codes file may list codes under, and those explain can name.
       refuseTwoSchemas(given);
       // One setting, as for check: either typed replaces both of the config's.
