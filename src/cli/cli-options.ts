@@ -142,8 +142,8 @@ export function refuseSharedStream(flags: Pick<CheckFlags, 'output' | 'format'>)
     const other = onStdout.find((_, i) => i !== first)!;
     throw new UsageError(`--format: ${replacing.path} is standard output, redirected there, and ${other} goes to standard output too: writing ${replacing.path} would replace what it holds: write the ${replacing.format} report to another file`);
   }
-  // stderr is the run's own messages' (an unreadable input, --max-warnings): a document there was
-  // followed by a line of them, and no reader took it.
+  // stderr is the run's own messages' (an unreadable input, --max-warnings): a document there would
+  // be followed by a line of them, and no reader takes it.
   const onStderr = (streams.get('stderr') ?? []).find((format) => documentFormats.includes(format));
   if (onStderr !== undefined) throw new UsageError(`--format: ${onStderr} would go to stderr, where mcec-result writes its own messages, which no ${onStderr} reader takes: write it to a file or to stdout`);
   for (const [stream, formats] of streams) {
@@ -258,8 +258,8 @@ export function mergeConfig(flags: CheckFlags, settings: ConfigSettings, fromCom
 
 /**
  * The command line's flags over a config file's settings (mergeConfig), with the config's own
- * mistakes named as the config's: a clash of the formats it gave read as `--format: ...`, though
- * no --format was typed, and a path of it that is not there as `cannot read codes file /abs/x`.
+ * mistakes named as the config's (its pointer and file), never as a flag that was not typed, nor as
+ * a bare `cannot read codes file /abs/x`.
  */
 export function applyConfig(flags: CheckFlags, config: LoadedConfig, fromCommandLine: (key: string) => boolean): CheckFlags {
   const { settings } = config;
@@ -285,9 +285,9 @@ export function applyConfig(flags: CheckFlags, config: LoadedConfig, fromCommand
 }
 
 /**
- * The files a config names for `keys`, where the command line did not name its own, are there: one
- * that is not was "cannot read codes file /abs/x", naming neither the config nor the key. `check`
- * and `explain` (which reads the codes and schema) say it alike.
+ * The files a config names for `keys`, where the command line did not name its own, are there; one
+ * that is not is named with the config and the key. `check` and `explain` (which reads the codes and
+ * schema) say it alike.
  */
 export function refuseMissingPaths(config: LoadedConfig, keys: readonly ('schema' | 'baseline' | 'codes')[], fromCommandLine: (key: string) => boolean): void {
   const { settings } = config;

@@ -96,7 +96,7 @@ function exitStatus(report: Report, flags: CheckFlags): number {
 
 /**
  * Whether a report has begun to go to standard output, which a signal then leaves cut short (a
- * report file is replaced only once whole): SIGTERM said "no report written" after 100 MB of it.
+ * report file is replaced only once whole): SIGTERM then says the report is cut short, not absent.
  */
 let toStdoutBegun = false;
 
@@ -107,7 +107,7 @@ let endFollow: (() => void) | undefined;
 function formatOptions(flags: CheckFlags) {
   // Colour asked for (--color, the config's "color", FORCE_COLOR) colours a report file too, as
   // `grep --color=always > file` does; only the automatic choice is the terminal's, for a report
-  // to stdout or stderr however named (`-f human=-`, `-o /dev/stdout` were left plain on a terminal).
+  // to stdout or stderr however named (`-f human=-` and `-o /dev/stdout` on a terminal are coloured too).
   const colorFor = (file: string | undefined): boolean => {
     const stream = file === undefined ? 1 : standardStream(file);
     const terminal = stream === 1 ? process.stdout.isTTY : stream === 2 ? process.stderr.isTTY : false;
@@ -131,7 +131,7 @@ async function writeReports(report: Report, flags: CheckFlags, signal?: AbortSig
   const { options, colorFor } = formatOptions(flags);
   // Reports to files first, then those to stdout (or -o) in the order given, each written as it is formatted.
   const main: Iterable<string>[] = [];
-  // Said once the SARIF log is written: Ctrl-C while it was written left a warning about no log.
+  // Said once the SARIF log is written, so that Ctrl-C while it is written leaves no warning about a log that is not there.
   let mainWarning: string | undefined;
   const warn = (warning: string | undefined) => warning !== undefined && say(warning);
   for (const target of targets) {
@@ -240,7 +240,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   const followRefused = followProblem(inputs, flags);
   if (followRefused !== undefined) throw new UsageError(followRefused);
   const follow = flags.follow === true;
-  // From the command line, a name for nothing read was passed over in silence; a config's applies to runs that read stdin.
+  // From the command line, a name for nothing read is refused rather than passed over; a config's applies to runs that read stdin.
   if (command.getOptionValueSource('stdinFilename') === 'cli' && !inputs.includes('-')) {
     throw new UsageError(`--stdin-filename ${flags.stdinFilename}: names standard input, which this run does not read: add - to the inputs, or drop the option`);
   }
@@ -307,7 +307,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   raiseShapeLimit(threadsFor(options));
   let report = await check(inputs, { ...options, signal: interrupt.signal }, undefined, live ? { observer: live.observer, ...(follow && { follow: { fromStart: flags.fromStart === true } }) } : undefined).finally(async () => {
     // A signal that came during synchronous work (one JSON.parse of a large document) is delivered
-    // on the next macrotask turn: the listener stays for it, or Ctrl-C was lost and the run passed.
+    // on the next macrotask turn: the listener stays for it, so that such a Ctrl-C is not lost.
     await macrotask();
     process.off('SIGINT', onSigint);
     endFollow = undefined;
@@ -318,9 +318,9 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
     if ((liveWriteFailed as NodeJS.ErrnoException).code === 'EPIPE') return exitStatus({ ...report, interrupted: false }, flags);
     throw liveWriteFailed;
   }
-  // Ctrl-C heard only once the run had ended (its signal waits out synchronous work). A pipe's end may
-  // have been its doing: in a terminal it ends every process of the pipeline, and the writer's end
-  // came here as the input's (`cat run.jsonl | mcec-result check -` said its report was whole).
+  // Ctrl-C heard only once the run has ended (its signal waits out synchronous work). A pipe's end may
+  // be its doing: in a terminal it ends every process of the pipeline, and the writer's end comes
+  // here as the input's, so a piped run's report is not called whole (robustness.test.ts, 'Ctrl-C and the end of a pipe').
   if (interrupt.signal.aborted && !report.interrupted && report.piped) report = { ...report, interrupted: true, summary: { ...report.summary, interrupted: true } };
   // Ctrl-C came as the last input was checked: the report is whole, and says so; the exit is 130 still.
   // (Ctrl-C is how a followed file's run ends: no late one.)
@@ -362,8 +362,8 @@ async function stoppableWrite(write: (signal: AbortSignal) => Promise<void>): Pr
     await write(stop.signal);
     return undefined;
   } catch (error) {
-    // `| head` closed the pipe: the reader has what it wanted; the verdict and stderr's lines stand
-    // (they were lost, and the run exited 0 whatever it found, once the report outgrew the pipe).
+    // `| head` closed the pipe: the reader has what it wanted; the verdict and stderr's lines stand,
+    // however much of the report the pipe took.
     if ((error as NodeJS.ErrnoException).code === 'EPIPE') return undefined;
     if (!(error instanceof WriteInterrupted)) throw error;
     say(`interrupted by Ctrl-C while the report was written: ${error.detail}`);
@@ -472,7 +472,7 @@ function program(setStatus: (status: number) => void): Command {
       process.once('SIGINT', onSigint);
       const inputs = readMergeInputs(reports);
       // Reading is synchronous: a Ctrl-C that came during it is delivered on the next macrotask turn,
-      // to this listener (removed at once, it went to the writer's, after the report was written).
+      // to this listener (removed at once, it would go to the writer's, after the report is written).
       await macrotask();
       if (inputs.kind === 'baselines') {
         process.off('SIGINT', onSigint);
@@ -480,8 +480,8 @@ function program(setStatus: (status: number) => void): Command {
         return;
       }
       const report = mergeReports(inputs.reports, inputs.findings, loadRegistry(codes));
-      // The verdict a single run would give, which holds the config's maxWarnings (was exit 0 here
-      // where check said 1). Not for baselines, which no verdict is given on.
+      // The verdict a single run would give, which holds the config's maxWarnings, as check does.
+      // Not for baselines, which no verdict is given on.
       const configured = settings?.maxWarnings;
       if (configured !== undefined && command.getOptionValueSource('maxWarnings') !== 'cli') flags.maxWarnings = configured;
       await macrotask();
@@ -521,8 +521,8 @@ function program(setStatus: (status: number) => void): Command {
 
 /**
  * `timeout`, `docker stop` and a closed terminal end a run with SIGTERM or SIGHUP, whose default
- * action skips the exit handlers: a spooled run's temporary findings were left behind (a folder
- * per run, as large as its findings). Exiting runs them. Ctrl-C (SIGINT) is the run's own: it
+ * action skips the exit handlers, which remove a spooled run's temporary findings (a folder per
+ * run, as large as its findings). Exiting runs them. Ctrl-C (SIGINT) is the run's own: it
  * stops reading and still reports.
  */
 function exitOnTermination(): void {

@@ -202,7 +202,7 @@ function resolvePaths(settings: ConfigSettings, folder: string): ConfigSettings 
 
 export function loadConfig(path: string): LoadedConfig {
   const data = readJsonFile(path, 'config');
-  // The name exactly: `--config team-package.json` holding settings was read as a package.json.
+  // The name exactly, so that `--config team-package.json` holding settings is read as a config file, not a package.json.
   const isPackage = basename(path) === 'package.json';
   if (isPackage && !(typeof data === 'object' && data !== null && Object.hasOwn(data, packageKey))) {
     throw new UsageError(`config ${path}: a package.json holds its settings under the key "${packageKey}", which this one does not have`);
@@ -238,8 +238,8 @@ export function findConfig(cwd: string): LoadedConfig | undefined {
   for (let folder = resolve(cwd); ; folder = dirname(folder)) {
     const file = join(folder, configFileName);
     if (existsSync(file)) return loadConfig(file);
-    // existsSync() follows links: a config linked to a file that is gone was passed over without a
-    // word, and the search went on upward to another config, or to none.
+    // existsSync() follows links: a config linked to a file that is gone would be passed over without
+    // a word, and the search would go on upward to another config, or to none.
     const target = linkTarget(file);
     if (target !== undefined) throw new UsageError(`config ${file}: a link to ${target}, which leads to no file: mend or remove the link, or run with --no-config`);
     const pkg = join(folder, 'package.json');
