@@ -2,7 +2,7 @@
 // knowledge is data: data/categories.json (spec section 2's first table), the code registry, and
 // the rules' definitions, each with a triggering example. A name may be several things at once
 // (`capture-blank` is a category and a warning code); every meaning is shown.
-import { readJsonAsset } from '../assets.js';
+import { bundledCategories, type CategoryData } from '../registry/recovery.js';
 import { isRuleId, ruleDefinition, ruleIds } from '../checks/catalog.js';
 import { quote } from '../checks/envelope.js';
 import { UsageError } from '../errors.js';
@@ -15,32 +15,10 @@ import { bundledSchemaVersions, isSchemaVersionChoice, latestSchemaVersion } fro
 /** The name `explain` lists the bundled schema versions under. */
 const schemaVersionsName = 'schema-versions';
 
-export interface CategoryInfo {
-  when: string;
-  recovery: string;
-  /** Added by newer MCEC releases; the bundled schema does not list it. */
-  newer?: boolean;
-}
-
-let categories: ReadonlyMap<string, CategoryInfo> | undefined;
-
-function isCategoryInfo(value: unknown): value is CategoryInfo {
-  if (typeof value !== 'object' || value === null) return false;
-  const info = value as Record<string, unknown>;
-  return typeof info['when'] === 'string' && typeof info['recovery'] === 'string';
-}
+export type CategoryInfo = CategoryData;
 
 /** The categories of data/categories.json, in the spec's order. */
-export function categoryInfo(): ReadonlyMap<string, CategoryInfo> {
-  if (categories) return categories;
-  const data = readJsonAsset('data/categories.json') as { categories?: Record<string, unknown> };
-  const entries = Object.entries(data.categories ?? {});
-  for (const [name, info] of entries) {
-    if (!isCategoryInfo(info)) throw new Error(`data/categories.json: ${name} needs "when" and "recovery" strings`);
-  }
-  categories = new Map(entries as [string, CategoryInfo][]);
-  return categories;
-}
+export const categoryInfo = bundledCategories;
 
 /** Two columns: labels padded to the widest, continuation lines of a value indented under it. */
 function table(rows: readonly [string, string][]): string[] {
@@ -67,7 +45,7 @@ function explainCategory(name: string, info: CategoryInfo, schema: SchemaCategor
     const where = schema === undefined ? '' : `; the schema in use, ${inUse(schema)}, ${listed ? 'lists it' : `does not: check with --schema-version ${versions.at(-1) ?? latestSchemaVersion}`}`;
     note = ` (${since}${where})`;
   }
-  return [`${name}: an error category${note}`, ...table([['when', info.when], ['recovery', info.recovery]])];
+  return [`${name}: an error category${note}`, ...table([['when', info.when], ['recovery', info.advice]])];
 }
 
 /** `explain schema-versions` (or a version's name): the bundled versions and what each adds to the one before. */

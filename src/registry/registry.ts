@@ -1,6 +1,7 @@
 // The known error and warning codes (spec section 2) as data: the bundled data/codes.json merged
 // with any `--codes` files. Codes may contain `{n}` for a whole number (`selector-matched-{n}`).
 import { CandidateTrie, editDistance, maxEdits, normalizeName } from './nearest.js';
+import { bundledCategories, type RecoveryAdvice } from './recovery.js';
 
 export interface CodesFile {
   errorCodes?: Record<string, string[]>;
@@ -186,6 +187,7 @@ class CodeSet {
 export class CodeRegistry {
   private readonly errors = new CodeSet();
   private readonly warnings = new CodeSet();
+  private readonly advice = new Map<string, RecoveryAdvice>(bundledCategories());
 
   constructor(files: readonly CodesFile[]) {
     for (const file of files) {
@@ -214,5 +216,10 @@ export class CodeRegistry {
 
   nearestWarningCode(code: string): string | undefined {
     return this.warnings.nearest(code);
+  }
+
+  /** A category's recovery advice (spec section 9), when the bundled data or a codes file gives it. */
+  recovery(category: string): RecoveryAdvice | undefined {
+    return this.advice.get(category);
   }
 }
