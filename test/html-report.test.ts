@@ -1,14 +1,15 @@
 // The HTML report (`--format html`) without a browser: the record text it is given (bounded, the
 // pointed-at member's span), its escaping of every value from the data, its size, and what `check`
 // and `merge` write. What a browser does with the page is in test-browser/.
-import { readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RecordTexts, RecordWindow, cutBytes, prettyPrinted, recordTextLimits } from '../src/findings/record-text.js';
 import { formatReport } from '../src/formatters/index.js';
 import type { Finding, Report } from '../src/types.js';
-import { runCli, tempFiles } from './helpers/cli.js';
+import { binary, repoRoot, runCli, tempFiles } from './helpers/cli.js';
 import { injectionFileName, injectionFiles, manyFindings, payload, spreadFindings } from './helpers/html-report.js';
 import { sampleSummary } from './helpers/report.js';
 
@@ -230,3 +231,25 @@ describe('check -f html and merge -f html', () => {
   });
 });
 
+
+describe('docs/ci.md, the HTML report as an artifact', () => {
+  it("the workflow's command writes the page the upload step names, as written", () => {
+    const page = readFileSync(join(repoRoot, 'docs/ci.md'), 'utf8');
+    const workflow = /```yaml\n(name: MCEC HTML report\n[\s\S]*?)```/.exec(page)?.[1];
+    expect(workflow).toBeDefined();
+    const commands = [...workflow!.matchAll(/^\s+(?:- )?run: (.+)$/gm)].map((m) => m[1]!).filter((command) => command !== 'npm ci');
+    expect(commands).toHaveLength(1);
+    const uploaded = /uses: actions\/upload-artifact@v4\n[\s\S]*?path: (\S+)/.exec(workflow!)?.[1];
+    const dir = tempFiles({});
+    cpSync(join(repoRoot, 'fixtures/transcripts'), join(dir, 'evidence'), { recursive: true });
+    // `npx mcec-result` is the installed package; here it is this checkout's built binary.
+    const run = spawnSync('sh', ['-c', commands[0]!.replace('npx mcec-result', `"${process.execPath}" "${binary}"`)], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/^::error file=evidence\/run-1\/tool-calls\.jsonl,line=4,title=schema::/m);
+    const html = readFileSync(join(dir, uploaded!), 'utf8');
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(counts(html).rows).toBeGreaterThan(0);
+    expect(counts(html).linked).toBeGreaterThan(0);
+  });
+});
