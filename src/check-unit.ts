@@ -168,7 +168,7 @@ class SourceChecker {
 
   /** The record's text, for the HTML report, while the thread's share lasts (findings/record-text.ts). */
   private withText(place: Place, value: unknown, findings: readonly RecordFinding[]): Place {
-    if (this.texts) place.record = this.texts.value(value, findings.map((finding) => finding.pointer));
+    if (this.texts) place.record = this.texts.value(value, findings);
     return place;
   }
 

@@ -78,7 +78,7 @@ describe('record text (findings/record-text.ts)', () => {
   it("keeps a thread's share to the first findings, and the formatter's window to the limits", () => {
     const texts = new RecordTexts();
     let kept = 0;
-    for (let i = 0; i < 2000; i++) if (texts.value({ ok: false, i }, ['/ok']) !== undefined) kept++;
+    for (let i = 0; i < 2000; i++) if (texts.value({ ok: false, i }, [{ pointer: '/ok' }]) !== undefined) kept++;
     expect(kept).toBe(recordTextLimits.findings);
     const window = new RecordWindow();
     const big = { text: 'x'.repeat(4096), cut: true };

@@ -43,11 +43,13 @@ export class RecordTexts {
     return this.findings >= recordTextLimits.findings || this.bytes >= recordTextLimits.bytesAll;
   }
 
-  /** A parsed record with findings at `pointers` (one entry per finding), or undefined once the share is spent. */
-  value(value: unknown, pointers: readonly (string | undefined)[]): CapturedRecord | undefined {
+  /** A parsed record and its findings, or undefined once the share is spent. */
+  value(value: unknown, findings: readonly { pointer?: string }[]): CapturedRecord | undefined {
     if (this.spent()) return undefined;
-    const captured = prettyPrinted(value, recordTextLimits.bytesEach, new Set(pointers.filter((p) => p !== undefined)));
-    this.count(captured.text, pointers.length);
+    const pointers = new Set<string>();
+    for (const finding of findings) if (finding.pointer !== undefined) pointers.add(finding.pointer);
+    const captured = prettyPrinted(value, recordTextLimits.bytesEach, pointers);
+    this.count(captured.text, findings.length);
     return captured;
   }
 
