@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RecordTexts, RecordWindow, cutBytes, prettyPrinted, recordTextLimits } from '../src/findings/record-text.js';
-import { formatReport } from '../src/formatters/index.js';
+import { check, formatReport } from '../src/index.js';
 import type { Finding, Report } from '../src/types.js';
 import { binary, repoRoot, runCli, tempFiles } from './helpers/cli.js';
 import { injectionFileName, injectionFiles, manyFindings, payload, spreadFindings } from './helpers/html-report.js';
@@ -161,6 +161,21 @@ describe('formatHtml', () => {
 function counts(page: string) {
   return { rows: page.match(/<tr class="(error|warning)"/g)?.length ?? 0, linked: page.match(/ data-record="/g)?.length ?? 0, records: page.match(/<pre class="record" id="rec-\d+"/g)?.length ?? 0 };
 }
+
+describe('check() with recordText, for a library caller', () => {
+  it('keeps records only when asked, never with redact, and refuses a value that is no flag', async () => {
+    const inputs = [join(repoRoot, 'fixtures/samples/legacy-server.ndjson')];
+    const kept = formatReport('html', await check(inputs, { recordText: true, jobs: 1 }));
+    expect(counts(kept).linked).toBe(6);
+    const none = formatReport('html', await check(inputs, { jobs: 1 }));
+    expect(counts(none).linked).toBe(0);
+    expect(none).toContain('Records are not shown: the run kept no record text.');
+    const redacted = formatReport('html', await check(inputs, { recordText: true, redact: true, jobs: 1 }));
+    expect(counts(redacted).linked).toBe(0);
+    expect(redacted).toContain('Records are not shown: the run used --redact.');
+    await expect(check(inputs, { recordText: 'yes' as unknown as boolean })).rejects.toThrow(/recordText/);
+  });
+});
 
 describe('check -f html and merge -f html', () => {
   it('shows the JSON report counts and each finding with its record, for fixtures/samples', () => {
