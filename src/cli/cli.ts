@@ -470,8 +470,8 @@ function program(setStatus: (status: number) => void): Command {
         process.exit(130);
       };
       process.once('SIGINT', onSigint);
-      const inputs = readMergeInputs(reports);
-      // Reading is synchronous: a Ctrl-C that came during it is delivered on the next macrotask turn,
+      const inputs = await readMergeInputs(reports);
+      // A Ctrl-C that came during the last report's read is delivered on the next macrotask turn,
       // to this listener (removed at once, it would go to the writer's, after the report is written).
       await macrotask();
       if (inputs.kind === 'baselines') {
