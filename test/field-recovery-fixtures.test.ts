@@ -196,7 +196,8 @@ describe.skipIf(!rulesExist)(`fixtures/field/recovery: the checker gives expecte
     }
   });
 
-  it.skipIf(!codesRecovery)('docs/recovery.md, the codes file that unmarks stale-element silences line 15 only', () => {
+  const codesReason = codesRecovery ? '' : ' (skipped: data/codes.schema.json has no recovery member yet)';
+  it.skipIf(!codesRecovery)(`docs/recovery.md, the codes file that unmarks stale-element silences line 15 only${codesReason}`, () => {
     const dir = workdir();
     writeFileSync(join(dir, 'recovery-codes.json'), blocks('json')[0]!);
     const command = pageCommands.find((c) => c.includes('--codes recovery-codes.json'))!;
@@ -210,7 +211,7 @@ describe.skipIf(!rulesExist)(`fixtures/field/recovery: the checker gives expecte
     const command = pageCommands.find((c) => c.includes('=error'))!;
     const run = shell(command, workdir());
     expect(run.status).toBe(1);
-    expect(warningsOf(run.stdout.replaceAll('  error  ', '  warning  '), 'unchanged-retry')).toHaveLength(5);
+    expect(warningsOf(run.stdout, 'unchanged-retry').filter((line) => /\s+error\s+/.test(line))).toHaveLength(5);
     const json = runJson(['--rule', 'unchanged-retry=error', `${folder}/unchanged-retries/tool-calls.jsonl`]);
     expect(json.report.summary).toMatchObject({ errors: 5, invalid: 0 });
   });
