@@ -6,7 +6,7 @@ import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { binary, repoRoot, runJson, tempFiles } from './helpers/cli.js';
+import { binary, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 const folder = 'fixtures/field/recovery';
 const recoveryRules = ['unchanged-retry', 'repeated-failure'] as const;
@@ -161,6 +161,38 @@ describe.skipIf(!rulesExist)(`fixtures/field/recovery: the checker gives expecte
     const one = runJson(['--jobs', '1', ...inputs]);
     const two = runJson(['--jobs', '2', ...inputs]);
     expect(two.stdout).toBe(one.stdout);
+  });
+
+  it('no row without a failure after a call: a passing transcript and bare envelopes add no summary.recovery', () => {
+    const passing = runJson(['fixtures/field/mcec-transcripts/pwsh7-pass/tool-calls.jsonl']);
+    expect(passing.report.summary).not.toHaveProperty('recovery');
+    // Bare envelopes (failures among them) are no calls.
+    const bare = runJson(['fixtures/valid/every-category.jsonl']);
+    expect(bare.report.summary.outcomes.failed).toBeGreaterThan(0);
+    expect(bare.report.summary).not.toHaveProperty('recovery');
+  });
+
+  it('merge sums the rows and their next tools', () => {
+    const dir = tempFiles({});
+    const parts = ['unchanged-retries/tool-calls.jsonl', 'two-sessions/tool-calls.jsonl'];
+    parts.forEach((file, k) => {
+      const run = runCli(['check', '--format', 'json', '-o', join(dir, `part-${k}.json`), `${folder}/${file}`]);
+      expect(run.status, run.stderr).toBe(0);
+    });
+    const merged = runCli(['merge', '--format', 'json', join(dir, 'part-0.json'), join(dir, 'part-1.json')]);
+    expect(merged.status, merged.stderr).toBe(0);
+    const sum: Record<string, Row> = {};
+    for (const file of parts) {
+      for (const [category, row] of Object.entries(expected[file]!.recovery)) {
+        const into = (sum[category] ??= { failures: 0, sameCall: 0, changedArguments: 0, otherTool: 0, end: 0, cutOff: 0, next: {} });
+        into.failures += row.failures;
+        for (const key of counts) into[key] += row[key];
+        for (const [tool, n] of Object.entries(row.next)) into.next[tool] = (into.next[tool] ?? 0) + n;
+      }
+    }
+    const recovery = JSON.parse(merged.stdout).summary.recovery as Record<string, Row>;
+    expect(recovery).toEqual(sum);
+    expect(Object.keys(recovery)).toEqual(enumOrder.filter((category) => category in sum));
   });
 
   /** A folder with `mcec-result` on PATH and the recovery fixtures at the path the page names. */
