@@ -205,6 +205,26 @@ describe('docs/config.md', () => {
   });
 });
 
+describe('docs/config.md: recovery advice', () => {
+  it("the recovery example is a valid codes file whose members replace the bundled ones, explain shows", () => {
+    const codes = /### Recovery advice[\s\S]*?```json\n([\s\S]*?)```/.exec(read('docs/config.md'))?.[1];
+    expect(codes).toBeDefined();
+    const dir = tempFiles({ 'team.json': codes! });
+    const explain = (name: string) => spawnSync(process.execPath, [binary, 'explain', name, '--no-config', '--codes', 'team.json'], { cwd: dir, encoding: 'utf8', env });
+    const stale = explain('stale-element');
+    expect(stale.stderr).toBe('');
+    expect(stale.stdout).toMatch(/^ {2}unchanged retry {2}allowed$/m);
+    const internal = explain('internal');
+    expect(internal.stdout).toMatch(/^ {2}advice {11}page the on-call engineer\n {2}unchanged retry {2}goes against the advice.*\n {2}retry codes {6}consent-pending\n/m);
+    // The message the page quotes for a mark that is no boolean.
+    const message = /\(`(codes file team\.json at \/recovery\/stale-element\/noUnchangedRetry: must be a boolean)`\)/.exec(read('docs/config.md'))?.[1];
+    writeFileSync(join(dir, 'team.json'), JSON.stringify({ recovery: { 'stale-element': { noUnchangedRetry: 'no' } } }));
+    const bad = explain('stale-element');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(`mcec-result: ${message}`);
+  });
+});
+
 describe('docs/ci.md', () => {
   it("the GitHub Actions workflow's commands work as written", () => {
     const commands = workflowCommands('name: MCEC conformance');

@@ -495,14 +495,14 @@ function program(setStatus: (status: number) => void): Command {
     });
   root
     .command('explain')
-    .description('what a category, an error or warning code, or a rule means, and how an agent recovers')
-    .argument('<name>', 'a category (no-target), an error or warning code (window-not-found), or a rule id (missing-result)')
+    .description('what a category, an error or warning code, or a rule means, and how an agent recovers; with no name, every one')
+    .argument('[name]', 'a category (no-target), an error or warning code (window-not-found), a rule id (missing-result) or schema-versions; none lists them all')
     .addOption(repeatable('--codes <file>', 'extra known codes, as check reads them; repeatable', parseOwnFile('--codes', 'input')))
     .option('--schema <file>', 'the envelope schema whose categories to know (and the codes files list codes under)', parseOwnFile('--schema', 'input'))
     .option('--schema-version <name>', `the bundled envelope schema whose categories to know: ${schemaVersionChoices.join(', ')} (default latest)`, parseSchemaVersion)
     .option('--config <file>', 'the config file whose codes and schema to read (default: searched upward, as check does)', parseOwnFile('--config', 'input'))
     .option('--no-config', 'use no config file')
-    .action(async (name: string, given: ExplainFlags, command: Command) => {
+    .action(async (name: string | undefined, given: ExplainFlags, command: Command) => {
       // A team's own codes live in its config or --codes: explain knows them when check does. A name
       // may be a rule and a team's code at once, so even a rule's explanation reads them; a config
       // check would refuse is refused here in check's words, the file and key named.
