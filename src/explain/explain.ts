@@ -1,6 +1,7 @@
-// `mcec-result explain <name>`: what a category, an error or warning code, or a rule means. The
-// knowledge is data: data/categories.json (spec section 2's first table), the code registry, and
-// the rules' definitions, each with a triggering example. A name may be several things at once
+// `mcec-result explain <name>`: what a category, an error or warning code, or a rule means; with no
+// name, a list of them all. The knowledge is data: data/categories.json (when a category applies,
+// and its recovery advice, spec section 9) with the codes files' advice over it, the code registry,
+// and the rules' definitions, each with a triggering example. A name may be several things at once
 // (`capture-blank` is a category and a warning code); every meaning is shown.
 import { bundledCategories, type CategoryData, type RecoveryAdvice } from '../registry/recovery.js';
 import { isRuleId, ruleCatalog, ruleDefinition, ruleIds } from '../checks/catalog.js';
@@ -44,7 +45,7 @@ function recoveryRows(advice: RecoveryAdvice | undefined): [string, string][] {
     ['advice', advice.advice],
     ['unchanged retry', advice.noUnchangedRetry ? 'goes against the advice (rule unchanged-retry)' : 'allowed'],
   ];
-  // Retry codes matter only to a marked category; listed on an unmarked one, they are said to wait for the mark.
+  // Retry codes are the mark's exceptions: shown for a marked category, and said to do nothing on an unmarked one a codes file gave them to.
   if (advice.noUnchangedRetry || advice.retryCodes.length > 0) {
     const after = advice.noUnchangedRetry ? '(after one of these an unchanged retry is allowed)' : '(no effect: an unchanged retry is allowed after any code)';
     rows.push(['retry codes', advice.retryCodes.length === 0 ? 'none: an unchanged retry after any code goes against the advice' : `${wrapList(advice.retryCodes)}\n${after}`]);
