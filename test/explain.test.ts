@@ -238,7 +238,7 @@ describe('recovery advice (spec section 9)', () => {
     expect(advice('timeout').stdout).not.toContain('retry codes');
   });
 
-  it("a codes file replaces only the members it gives: the config's file, then --codes in order", () => {
+  it("a codes file replaces only the members it gives, the files applied in order: the config's, or --codes' in place of them", () => {
     const dir = tempFiles({
       'mcec-result.config.json': JSON.stringify({ codes: 'team.json' }),
       'team.json': JSON.stringify({ recovery: { 'stale-element': { noUnchangedRetry: false }, internal: { advice: 'page the on-call engineer' } } }),
