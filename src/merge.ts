@@ -212,6 +212,8 @@ export function mergeReports(reports: readonly ReadReport[], findings: MergedFin
     // A shard's unreadable inputs and Ctrl-C stay the merged run's: the merge is the verdict of the
     // matrix, and must not pass (exit 0) over shards that exited 2 or 130.
     inputFailures: summary.unreadable ?? [],
+    // JSON reports hold no record text: the HTML report says so.
+    recordText: 'merged',
     interrupted: summary.interrupted === true,
   };
 }

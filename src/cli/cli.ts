@@ -241,6 +241,8 @@ function checkOptionsOf(flags: CheckFlags, ownFiles: readonly OwnFile[]): CheckO
     extract: flags.extract ?? false,
     redact: flags.redact ?? false,
     fingerprints: flags.baseline !== undefined || flags.writeBaseline !== undefined,
+    // The HTML report shows records: kept only when one is written (never with --redact).
+    ...(targetsOf(flags).some((target) => target.format === 'html') && { recordText: true }),
     ...(flags.shard !== undefined && { shard: flags.shard }),
     ...(flags.jobs !== undefined && { jobs: flags.jobs }),
     ...(flags.findingsInMemory !== undefined && { findingsInMemory: flags.findingsInMemory }),
