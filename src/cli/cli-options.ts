@@ -4,7 +4,7 @@ import { isRuleId, unknownRule } from '../checks/catalog.js';
 import { resolveSchemaVersion } from '../checks/schema-versions.js';
 import { ruleSettings } from '../checks/severity.js';
 import { existsSync, fstatSync, realpathSync, statSync, type Stats } from 'node:fs';
-import type { ConfigSettings, LoadedConfig, PlainSettings } from './config.js';
+import type { ConfigSettings, LoadedConfig, PlainSettings } from '../config.js';
 import type { OwnFile } from '../context.js';
 import { UsageError } from '../errors.js';
 import { formatNames, isFormatName, type FormatName } from '../formatters/names.js';

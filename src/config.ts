@@ -5,17 +5,17 @@
 import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { readJsonAsset } from '../assets.js';
-import { ruleIds, unknownRule } from '../checks/catalog.js';
+import { readJsonAsset } from './assets.js';
+import { ruleIds, unknownRule } from './checks/catalog.js';
 import { parseByteSize, parseCount, refuseTwoSchemas } from './option-values.js';
-import { schemaVersionChoices } from '../checks/schema-versions.js';
-import { maxJobs } from '../context.js';
-import { UsageError } from '../errors.js';
-import { ownSchemaValidator } from '../lazy.js';
-import { describeFileError, readJsonFile } from '../load-json.js';
-import { maxLineBytesLimit } from '../framing/ndjson.js';
-import { didYouMean, nearestName } from '../registry/nearest.js';
-import type { RuleId, RuleSetting } from '../types.js';
+import { schemaVersionChoices } from './checks/schema-versions.js';
+import { maxJobs } from './context.js';
+import { UsageError } from './errors.js';
+import { ownSchemaValidator } from './lazy.js';
+import { describeFileError, readJsonFile } from './load-json.js';
+import { maxLineBytesLimit } from './framing/ndjson.js';
+import { didYouMean, nearestName } from './registry/nearest.js';
+import type { RuleId, RuleSetting } from './types.js';
 
 export const configFileName = 'mcec-result.config.json';
 const packageKey = 'mcec-result';
