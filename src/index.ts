@@ -38,7 +38,8 @@ export type EnvelopeOptions = CheckOptions & { config?: string | false };
  * only when `config` names one: a library call does not depend on the folder it runs in.
  */
 export function checkEnvelope(value: unknown, given?: EnvelopeOptions): RecordFinding[] {
-  const options = given?.config === undefined ? given : withConfig(given);
+  // `config: undefined` is an option left out, as every other is: never passed on as an unknown one.
+  const options = typeof given === 'object' && given !== null && 'config' in given ? withConfig(given) : given;
   const run = options === undefined || options === null || typeof options !== 'object' ? [] : runOptions.filter((key) => options[key] !== undefined);
   if (run.length > 0) throw new UsageError(`checkEnvelope(): ${run.join(', ')} apply to a run over inputs (check()), not to one value: schema, schemaVersion, codes, strictCodes, rules, redact and config do`);
   const versionOnly = options === undefined || (typeof options === 'object' && options !== null && Object.keys(options).every((key) => key === 'schemaVersion') && typeof (options.schemaVersion ?? '') === 'string');
@@ -58,6 +59,7 @@ function contextOfVersion(version: string | undefined): CheckContext {
 
 /** The config's schema, codes, strictCodes and rules under the options given (src/config.ts `envelopeSettings`). */
 function withConfig({ config, ...options }: EnvelopeOptions): CheckOptions {
+  if (config === undefined) return options;
   const problem = aConfigChoice(config);
   if (problem !== undefined) throw new UsageError(`checkEnvelope(): config: ${problem}`);
   return { ...options, ...envelopeSettings(configOf(config), options) };

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot, tempFiles } from './helpers/cli.js';
 
 const doc = readFileSync(join(repoRoot, 'docs/library.md'), 'utf8');
-const jestExample = /### Jest[\s\S]*?```js\n([\s\S]*?)```/.exec(doc)?.[1];
+const jestSection = /### Jest\n([\s\S]*?)\n### /.exec(doc)?.[1] ?? '';
+const jestExample = /```js\n([\s\S]*?)```/.exec(jestSection)?.[1];
+const jestTypes = /```ts\n([\s\S]*?)```/.exec(jestSection)?.[1];
 
 interface JestResults {
   success: boolean;
@@ -49,5 +51,29 @@ describe('mcec-result/matchers under Jest (ESM)', () => {
       'passed: works as an asymmetric matcher',
     ]);
     expect(results.success).toBe(true);
+  });
+
+  it("the docs' TypeScript declaration gives Jest's expect the matcher and its options' types", () => {
+    expect(jestTypes).toBeDefined();
+    const uses = [
+      "import { expect } from '@jest/globals';",
+      "import { mcecMatchers } from 'mcec-result/matchers';",
+      'expect.extend(mcecMatchers);',
+      "expect({ ok: true, result: {} }).toBeMcecResult({ config: false, rules: { 'missing-result': 'off' } });",
+      '// @ts-expect-error: config is a path or false',
+      'expect({ ok: true, result: {} }).toBeMcecResult({ config: true });',
+    ].join('\n');
+    const dir = tempFiles({
+      'package.json': JSON.stringify({ name: 'consumer', type: 'module', private: true }),
+      'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['jest-matchers.d.ts', 'uses.ts'] }),
+      'jest-matchers.d.ts': jestTypes!,
+      'uses.ts': `${uses}\n`,
+    });
+    mkdirSync(join(dir, 'node_modules/@jest'), { recursive: true });
+    symlinkSync(repoRoot, join(dir, 'node_modules/mcec-result'));
+    for (const name of ['expect', '@jest/globals']) symlinkSync(join(repoRoot, 'node_modules', name), join(dir, 'node_modules', name));
+    const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
   });
 });

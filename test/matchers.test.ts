@@ -166,6 +166,7 @@ describe('checkEnvelope', () => {
     expect(checkEnvelope(team, { config: join(dir, 'mcec-result.config.json') })).toEqual([]);
     expect(checkEnvelope(typo, { config: 'mcec-result.config.json', rules: { 'unknown-code': 'off' } })).toEqual([]);
     expect(checkEnvelope(typo, { config: false }).map((f) => f.severity)).toEqual(['warning']);
+    expect(checkEnvelope(typo, { config: undefined }).map((f) => f.severity)).toEqual(['warning']);
     expect(() => checkEnvelope(typo, { config: '' })).toThrow('checkEnvelope(): config: expected the path of a config file, or false to read none, got ""');
   });
 });
