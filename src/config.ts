@@ -1,7 +1,8 @@
 // The config file (spec section 7): `mcec-result.config.json`, or a "mcec-result" key in
 // package.json, found from the working directory upward; `--config FILE` names one, `--no-config`
 // turns the search off. Keys are the long option names in camelCase; paths are relative to the file.
-// It is validated by data/config.schema.json, so a mistake names the file and the key.
+// It is validated by data/config.schema.json, so a mistake names the file and the key. The library
+// reads it too: checkEnvelope() when given `config`, the matchers (src/matchers.ts) by default.
 import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -283,7 +284,8 @@ export type EnvelopeSettings = Pick<CheckOptions, 'schema' | 'schemaVersion' | '
 /**
  * `given` over the config's envelope settings, as the command line's options go over the config's:
  * each option given wins, `schema` and `schemaVersion` are one setting (either given replaces both,
- * spec section 8.3), `rules` merge rule by rule (cli-options.ts `mergeConfig` does the same for every option). The config's paths it uses are held to exist.
+ * spec section 8.3), `rules` merge rule by rule; cli-options.ts `mergeConfig` does the same for
+ * every option of the command line. The config's paths that it uses are held to exist.
  */
 export function envelopeSettings(config: LoadedConfig | undefined, given: EnvelopeSettings): EnvelopeSettings {
   const isGiven = (key: string) => given[key as keyof EnvelopeSettings] !== undefined;

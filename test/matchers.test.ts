@@ -166,6 +166,10 @@ describe('checkEnvelope', () => {
     expect(checkEnvelope(team, { config: join(dir, 'mcec-result.config.json') })).toEqual([]);
     expect(checkEnvelope(typo, { config: 'mcec-result.config.json', rules: { 'unknown-code': 'off' } })).toEqual([]);
     expect(checkEnvelope(typo, { config: false }).map((f) => f.severity)).toEqual(['warning']);
+    // strictCodes given wins over the config's setting of the rules it sets, as --strict-codes does.
+    writeFileSync(join(dir, 'strict.json'), JSON.stringify({ rules: { 'unknown-code': 'warning' } }));
+    expect(checkEnvelope(typo, { config: 'strict.json' }).map((f) => f.severity)).toEqual(['warning']);
+    expect(checkEnvelope(typo, { config: 'strict.json', strictCodes: true }).map((f) => f.severity)).toEqual(['error']);
     expect(checkEnvelope(typo, { config: undefined }).map((f) => f.severity)).toEqual(['warning']);
     expect(() => checkEnvelope(typo, { config: '' })).toThrow('checkEnvelope(): config: expected the path of a config file, or false to read none, got ""');
   });
