@@ -209,6 +209,8 @@ export interface CheckFlags extends PlainSettings {
   /** `--follow`: the one input is a file read as it grows (spec section 8.10). */
   follow?: boolean;
   fromStart?: boolean;
+  /** `--print-config`: the merged settings printed, no input read. */
+  printConfig?: boolean;
 }
 
 /** `--schema-version NAME`: a bundled version's name or `latest`, kept as given (the report names the version it resolves to). */
