@@ -4,7 +4,7 @@
 // register it themselves. The value is a bare envelope or an MCP CallToolResult (spec section 3,
 // wrappings 1 and 2); the settings are the project's config file's (spec section 7) under the options given.
 import { lstatSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { Chalk } from 'chalk';
 import { checkEnvelopeWith, jsonFormOf, type CheckContext } from './checks/check-envelope.js';
 import { aConfigChoice, configFileName, configOf, envelopeSettings, type EnvelopeSettings, type LoadedConfig } from './config.js';
@@ -117,11 +117,12 @@ function configFor(flag: string | false | undefined): LoadedConfig | undefined {
   return config;
 }
 
-/** The context of `options`: the config file's settings under those given. */
-function contextFor(options: McecResultOptions): CheckContext {
-  const { strict: _strict, config, codes, ...rest } = options;
+/** The context of `options`, the config file's settings under those given, and the config's path when one applies. */
+function contextFor(options: McecResultOptions): { context: CheckContext; configPath?: string } {
+  const { strict: _strict, config: flag, codes, ...rest } = options;
   const given: EnvelopeSettings = { ...rest, ...(codes !== undefined && { codes: [codes].flat() }) };
-  return contextOf(envelopeSettings(configFor(config), given));
+  const config = configFor(flag);
+  return { context: contextOf(envelopeSettings(config, given)), ...(config !== undefined && { configPath: config.path }) };
 }
 
 function findingsWith(context: CheckContext, given: unknown): RecordFinding[] {
@@ -143,7 +144,7 @@ function findingsWith(context: CheckContext, given: unknown): RecordFinding[] {
 
 /** Every finding for `value` (the MCP wrapper's own, isError and structuredContent, and the envelope's), with the matcher's settings. */
 export function mcecFindings(value: unknown, options?: McecResultOptions): RecordFinding[] {
-  return findingsWith(contextFor(assertOptions(options, 'mcecFindings')), value);
+  return findingsWith(contextFor(assertOptions(options, 'mcecFindings')).context, value);
 }
 
 const plain = new Chalk({ level: 0 });
@@ -158,13 +159,16 @@ function describeFindings(findings: readonly RecordFinding[]): string {
 
 function toBeMcecResult(received: unknown, given?: McecResultOptions) {
   const options = assertOptions(given, 'toBeMcecResult');
-  const findings = findingsWith(contextFor(options), received);
+  const { context, configPath } = contextFor(options);
+  const findings = findingsWith(context, received);
   const failing = findings.filter((finding) => options.strict === true || finding.severity === 'error');
   const pass = failing.length === 0;
   const what = options.strict === true ? 'a conformant MCEC result (strict: warnings fail too)' : 'a conformant MCEC result';
+  // A config found upward decides codes and severities unseen in the test: the message names it.
+  const settings = () => (configPath === undefined ? '' : `\n(settings from ${relative(process.cwd(), resolve(configPath)) || configPath})`);
   const message = pass
-    ? () => `expected value not to be ${what}, but it has ${findings.length > 0 ? `only warnings:\n${describeFindings(findings)}` : 'no finding'}`
-    : () => `expected value to be ${what}, but:\n${describeFindings(findings)}`;
+    ? () => `expected value not to be ${what}, but it has ${findings.length > 0 ? `only warnings:\n${describeFindings(findings)}` : 'no finding'}${settings()}`
+    : () => `expected value to be ${what}, but:\n${describeFindings(findings)}${settings()}`;
   return { pass, message, actual: received };
 }
 

@@ -89,8 +89,9 @@ describe('the config file', () => {
     expect(team).toBeMcecResult({ strict: true });
     expect(typo).not.toBeMcecResult();
     expect(() => expect(typo).toBeMcecResult()).toThrow(
-      'expected value to be a conformant MCEC result, but:\n  /error/code  error    unknown error code "team-window-minimsed" (did you mean "team-window-minimized"?)  unknown-code',
+      'expected value to be a conformant MCEC result, but:\n  /error/code  error    unknown error code "team-window-minimsed" (did you mean "team-window-minimized"?)  unknown-code\n(settings from ../../../mcec-result.config.json)',
     );
+    expect(() => expect(team).not.toBeMcecResult()).toThrow(/^expected value not to be a conformant MCEC result, but it has no finding\n\(settings from \.\.\/\.\.\/\.\.\/mcec-result\.config\.json\)$/);
     // Options given win: rules merged rule by rule, codes replacing the config's.
     expect(typo).toBeMcecResult({ rules: { 'unknown-code': 'warning' } });
     expect(team).not.toBeMcecResult({ codes: [] });

@@ -17,12 +17,13 @@ test('passes a conformant bare envelope and CallToolResult', () => {
 
 test('fails, listing each finding as the command line does', () => {
   expect(() => expect({ ok: false }).toBeMcecResult()).toThrow('expected value to be a conformant MCEC result, but:\n  (root)  error    ok is false, so error is required  schema');
-  expect(() => expect(callToolResult(ok, true)).toBeMcecResult()).toThrow(/\n {2}\/ok +error +isError is true but ok is true.* {2}is-error-mismatch$/);
+  expect(() => expect(callToolResult(ok, true)).toBeMcecResult()).toThrow(/\n {2}\/ok +error +isError is true but ok is true.* {2}is-error-mismatch\n\(settings from mcec-result\.config\.json\)$/);
 });
 
 test('.not, with the inverse message', () => {
   expect({ ok: false }).not.toBeMcecResult();
-  expect(() => expect(ok).not.toBeMcecResult()).toThrow(/^expected value not to be a conformant MCEC result, but it has no finding$/);
+  expect(() => expect(ok).not.toBeMcecResult()).toThrow(/^expected value not to be a conformant MCEC result, but it has no finding\n\(settings from mcec-result\.config\.json\)$/);
+  expect(() => expect(ok).not.toBeMcecResult({ config: false })).toThrow(/^expected value not to be a conformant MCEC result, but it has no finding$/);
 });
 
 test("reads the project's config: its team code passes, a typo of it is an error", () => {
