@@ -2,7 +2,7 @@
 // and the Jest example of docs/library.md in a temporary project that imports the built package as
 // an installed one (node_modules/mcec-result links to this repository, resolved through its exports).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, tempFiles } from './helpers/cli.js';
@@ -19,6 +19,7 @@ interface JestResults {
   testResults: { name: string; status: string; message: string; assertionResults: { title: string; status: string }[] }[];
 }
 
+// Each test starts Jest or tsc, whose start-up a loaded machine slows: a minute or two, not the default 30 s.
 describe('mcec-result/matchers under Jest (ESM)', () => {
   it('Jest registers the matchers with expect.extend, and its tests pass: the package’s own and the docs example', () => {
     expect(jestExample).toBeDefined();
@@ -35,7 +36,9 @@ describe('mcec-result/matchers under Jest (ESM)', () => {
     mkdirSync(join(dir, 'node_modules'));
     symlinkSync(repoRoot, join(dir, 'node_modules/mcec-result'));
     const jest = join(repoRoot, 'node_modules/jest/bin/jest.js');
-    const run = spawnSync(process.execPath, ['--experimental-vm-modules', jest, '--ci', '--json', '--outputFile=results.json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: undefined, NO_COLOR: '1' } });
+    const run = spawnSync(process.execPath, ['--experimental-vm-modules', jest, '--ci', '--runInBand', '--json', '--outputFile=results.json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: undefined, NO_COLOR: '1' } });
+    // Jest writes no results when it cannot start: its stderr says why.
+    expect(existsSync(join(dir, 'results.json')), run.stderr).toBe(true);
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as JestResults;
     const failures = results.testResults.filter((file) => file.status !== 'passed').map((file) => `${file.name}: ${file.message}`);
     expect(failures).toEqual([]);
@@ -51,7 +54,7 @@ describe('mcec-result/matchers under Jest (ESM)', () => {
       'passed: works as an asymmetric matcher',
     ]);
     expect(results.success).toBe(true);
-  });
+  }, 120_000);
 
   it("the docs' TypeScript declaration gives Jest's expect the matcher and its options' types", () => {
     expect(jestTypes).toBeDefined();
@@ -75,5 +78,5 @@ describe('mcec-result/matchers under Jest (ESM)', () => {
     const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
-  });
+  }, 120_000);
 });
