@@ -7,13 +7,13 @@
 //    report-v1-finding, one finding of a report, which merge checks one at a time),
 //    each carrying JSON.stringify of its schema; src/lazy.ts (ownSchemaValidator) uses it only when
 //    the schema it would compile is the same (the config's has the rule ids filled in from the
-//    catalog, so it is taken from dist/cli/config.js, not from the file).
+//    catalog, so it is taken from dist/config.js, not from the file).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { ajvOptions, maxListedErrors } from '../dist/checks/schema-load.js';
 import { bundledSchemaVersions } from '../dist/checks/schema-versions.js';
-import { configSchema } from '../dist/cli/config.js';
+import { configSchema } from '../dist/config.js';
 import { ownSchemaName, reportFindingSchema } from '../dist/load-json.js';
 import { ownSchemaOptions } from '../dist/lazy.js';
 import { boundedList, countOnly, sharedDefaults, untrackedProps } from '../dist/checks/validator-edits.js';

@@ -149,7 +149,7 @@ const isOwnFile = (file: unknown) => {
  * read no record and report 0 without a word, `codes: 'team.json'` would read files named t, e, a
  * and m, and `maxLineByte` would be ignored.
  */
-const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
+export const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
   schema: aPath,
   schemaVersion: expecting(`a bundled schema version: ${schemaVersionChoices.join(', ')}`, isSchemaVersionChoice),
   // Every index, holes too: every() passes over a hole, which would reach the run as a path of undefined.

@@ -3,6 +3,7 @@ import { checkEnvelopeWith as checkJsonEnvelope, jsonFormOf, type CheckContext }
 import { createCheckContext, type CheckOptions } from './run.js';
 import { UsageError } from './errors.js';
 import { isCheckContext } from './context.js';
+import { aConfigChoice, configOf, envelopeSettings } from './config.js';
 import { got } from './option-checks.js';
 import type { RecordFinding } from './types.js';
 
@@ -28,13 +29,19 @@ export function checkEnvelopeWith(context: CheckContext, value: unknown): readon
 /** Options of a run over inputs: checkEnvelope() refuses them rather than accept them to do nothing. */
 const runOptions = ['input', 'unwrap', 'stdinFilename', 'maxLineBytes', 'maxZipEntryBytes', 'extract', 'fingerprints', 'recordText', 'shard', 'stdin', 'signal', 'jobs', 'findingsInMemory', 'onProgress', 'ownFiles'] as const satisfies readonly (keyof CheckOptions)[];
 
+/** checkEnvelope()'s options: a run's that apply to one value, and `config`, a config file whose envelope settings apply under them. */
+export type EnvelopeOptions = CheckOptions & { config?: string | false };
+
 /**
  * Checks one value as a bare envelope: the schema and every contract rule. With no options the
- * bundled schema and registry are compiled once and reused across calls.
+ * bundled schema and registry are compiled once and reused across calls. A config file is read
+ * only when `config` names one: a library call does not depend on the folder it runs in.
  */
-export function checkEnvelope(value: unknown, options?: CheckOptions): RecordFinding[] {
-  const given = options === undefined || options === null || typeof options !== 'object' ? [] : runOptions.filter((key) => options[key] !== undefined);
-  if (given.length > 0) throw new UsageError(`checkEnvelope(): ${given.join(', ')} apply to a run over inputs (check()), not to one value: schema, schemaVersion, codes, strictCodes, rules and redact do`);
+export function checkEnvelope(value: unknown, given?: EnvelopeOptions): RecordFinding[] {
+  // `config: undefined` is an option left out, as every other is: never passed on as an unknown one.
+  const options = typeof given === 'object' && given !== null && 'config' in given ? withConfig(given) : given;
+  const run = options === undefined || options === null || typeof options !== 'object' ? [] : runOptions.filter((key) => options[key] !== undefined);
+  if (run.length > 0) throw new UsageError(`checkEnvelope(): ${run.join(', ')} apply to a run over inputs (check()), not to one value: schema, schemaVersion, codes, strictCodes, rules, redact and config do`);
   const versionOnly = options === undefined || (typeof options === 'object' && options !== null && Object.keys(options).every((key) => key === 'schemaVersion') && typeof (options.schemaVersion ?? '') === 'string');
   const context = versionOnly ? contextOfVersion(options?.schemaVersion) : createCheckContext(options);
   // A copy: the checker shares one empty array between records, and callers may append to theirs.
@@ -48,4 +55,12 @@ function contextOfVersion(version: string | undefined): CheckContext {
     versionContexts.set(version, context);
   }
   return context;
+}
+
+/** The config's schema, codes, strictCodes and rules under the options given (src/config.ts `envelopeSettings`). */
+function withConfig({ config, ...options }: EnvelopeOptions): CheckOptions {
+  if (config === undefined) return options;
+  const problem = aConfigChoice(config);
+  if (problem !== undefined) throw new UsageError(`checkEnvelope(): config: ${problem}`);
+  return { ...options, ...envelopeSettings(configOf(config), options) };
 }

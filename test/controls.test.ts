@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJsonAsset } from '../src/assets.js';
-import { configSchema } from '../src/cli/config.js';
+import { configSchema } from '../src/config.js';
 import { ownSchemaValidator } from '../src/lazy.js';
 import { ownSchemaName } from '../src/load-json.js';
 import { binary, lines, runCli, runJson, tempFiles } from './helpers/cli.js';

@@ -201,8 +201,8 @@ describe('the library and the Vitest matcher', () => {
   it('toBeMcecResult takes schemaVersion', () => {
     expect(noText).toBeMcecResult();
     expect(noText).not.toBeMcecResult({ schemaVersion: '2026-06' });
-    expect(() => expect(noText).toBeMcecResult({ schemaVersion: '2026-06' })).toThrow(/a category of schema version 2026-07, not of 2026-06: check with --schema-version 2026-07 \(schema\)/);
-    expect(mcecFindings({ content: [{ type: 'text', text: JSON.stringify(noText) }], isError: true }, '2026-06')).toEqual([expect.objectContaining({ rule: 'schema' })]);
+    expect(() => expect(noText).toBeMcecResult({ schemaVersion: '2026-06' })).toThrow(/a category of schema version 2026-07, not of 2026-06: check with --schema-version 2026-07 {2}schema$/);
+    expect(mcecFindings({ content: [{ type: 'text', text: JSON.stringify(noText) }], isError: true }, { schemaVersion: '2026-06' })).toEqual([expect.objectContaining({ rule: 'schema' })]);
     expect(() => expect(noText).toBeMcecResult({ schemaVersion: 'newest' })).toThrow('toBeMcecResult: schemaVersion: expected a bundled schema version: 2026-06, 2026-07, latest, got "newest"');
   });
 });

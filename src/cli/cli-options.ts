@@ -3,8 +3,8 @@
 import { isRuleId, unknownRule } from '../checks/catalog.js';
 import { resolveSchemaVersion } from '../checks/schema-versions.js';
 import { ruleSettings } from '../checks/severity.js';
-import { existsSync, fstatSync, realpathSync, statSync, type Stats } from 'node:fs';
-import type { ConfigSettings, LoadedConfig, PlainSettings } from './config.js';
+import { fstatSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { refuseMissingPaths, type ConfigSettings, type LoadedConfig, type PlainSettings } from '../config.js';
 import type { OwnFile } from '../context.js';
 import { UsageError } from '../errors.js';
 import { formatNames, isFormatName, type FormatName } from '../formatters/names.js';
@@ -284,23 +284,4 @@ export function applyConfig(flags: CheckFlags, config: LoadedConfig, fromCommand
   }
   refuseMissingPaths(config, ['schema', 'baseline', 'codes'], fromCommandLine);
   return merged;
-}
-
-/**
- * The files a config names for `keys`, where the command line did not name its own, are there; one
- * that is not is named with the config and the key. `check` and `explain` (which reads the codes and
- * schema) say it alike.
- */
-export function refuseMissingPaths(config: LoadedConfig, keys: readonly ('schema' | 'baseline' | 'codes')[], fromCommandLine: (key: string) => boolean): void {
-  const { settings } = config;
-  const typed = (key: string) => fromCommandLine(key) || (key === 'schema' && fromCommandLine('schemaVersion'));
-  const fromConfig = (key: 'schema' | 'baseline' | 'codes') => keys.includes(key) && settings[key] !== undefined && !typed(key);
-  const paths: [string, string | undefined][] = [
-    ['schema', fromConfig('schema') ? settings.schema : undefined],
-    ['baseline', fromConfig('baseline') ? settings.baseline : undefined],
-    ...(fromConfig('codes') ? [settings.codes ?? []].flat().map((path, i, all): [string, string] => [all.length > 1 ? `codes/${i}` : 'codes', path]) : []),
-  ];
-  for (const [key, path] of paths) {
-    if (path !== undefined && path !== '-' && !existsSync(path)) throw new UsageError(`config ${config.path}: ${config.pointer}/${key}: there is no ${path} (a config's paths are relative to its own folder)`);
-  }
 }

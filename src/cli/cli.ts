@@ -5,11 +5,11 @@ import { setImmediate as macrotask } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ruleIds } from '../checks/catalog.js';
-import { applyConfig, dashMeansStdout, decideColor, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseSchemaVersion, parseShard, refuseBaselineOnStdout, refuseMissingPaths, refuseSharedStream, stdoutOwnFile, type CheckFlags, type FormatTarget } from './cli-options.js';
-import { byteLimitText, parseByteSize, parseCount, refuseTwoSchemas } from './option-values.js';
+import { applyConfig, dashMeansStdout, decideColor, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseSchemaVersion, parseShard, refuseBaselineOnStdout, refuseSharedStream, stdoutOwnFile, type CheckFlags, type FormatTarget } from './cli-options.js';
+import { byteLimitText, parseByteSize, parseCount, refuseTwoSchemas } from '../option-values.js';
 import { progressLine } from './progress-line.js';
 import { checkExamples } from './check-help.js';
-import { findConfig, loadConfig } from './config.js';
+import { configOf, refuseMissingPaths } from '../config.js';
 import { UsageError, describeError } from '../errors.js';
 import { printable, withoutCommands } from '../formatters/common.js';
 import { WriteInterrupted, standardStream, writePieces, writeReportFile } from '../output.js';
@@ -190,12 +190,6 @@ function configuredCodes(given: ExplainFlags, command: Command, keys: readonly (
   const settings = config?.settings;
   const codes = fromCommandLine('codes') ? (given.codes ?? []) : [settings?.codes ?? []].flat();
   return { codes, settings };
-}
-
-/** The config file `--config`/`--no-config` name, or the one found upward from the working directory. */
-function configOf(flag: string | false | undefined) {
-  if (flag === false) return undefined;
-  return typeof flag === 'string' ? loadConfig(flag) : findConfig(process.cwd());
 }
 
 function withConfig(flags: CheckFlags, command: Command): { flags: CheckFlags; configPath?: string } {

@@ -17,10 +17,17 @@ function more(count: number, c: ChalkInstance): string {
 
 /** Listed findings of one input, one line each, aligned among themselves. */
 function listedLines(listed: readonly Finding[], c: ChalkInstance): string[] {
-  const places = listed.map((f) => printable(placeOf(f)));
+  return findingLines(listed, listed.map(placeOf), listedMessages(listed), c);
+}
+
+/**
+ * A line per finding, `place  severity  tool: message  rule`, the places padded to one width: the
+ * human format's, and the matchers' failure message's (src/matchers.ts), whose place is a pointer.
+ */
+export function findingLines(findings: readonly Pick<Finding, 'severity' | 'tool' | 'rule'>[], placesGiven: readonly string[], messages: readonly string[], c: ChalkInstance): string[] {
+  const places = placesGiven.map(printable);
   const placeWidth = widest(places);
-  const messages = listedMessages(listed);
-  return listed.map((f, i) => {
+  return findings.map((f, i) => {
     const severity = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
     const tool = f.tool === undefined ? '' : `${c.cyan(columnName(f.tool))}: `;
     return `${c.dim(places[i]!.padEnd(placeWidth))}  ${severity}  ${tool}${printable(messages[i]!)}  ${c.dim(f.rule)}`;

@@ -1,21 +1,23 @@
 // The config file (spec section 7): `mcec-result.config.json`, or a "mcec-result" key in
 // package.json, found from the working directory upward; `--config FILE` names one, `--no-config`
 // turns the search off. Keys are the long option names in camelCase; paths are relative to the file.
-// It is validated by data/config.schema.json, so a mistake names the file and the key.
+// It is validated by data/config.schema.json, so a mistake names the file and the key. The library
+// reads it too: checkEnvelope() when given `config`, the matchers (src/matchers.ts) by default.
 import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { readJsonAsset } from '../assets.js';
-import { ruleIds, unknownRule } from '../checks/catalog.js';
+import { readJsonAsset } from './assets.js';
+import { ruleIds, unknownRule } from './checks/catalog.js';
 import { parseByteSize, parseCount, refuseTwoSchemas } from './option-values.js';
-import { schemaVersionChoices } from '../checks/schema-versions.js';
-import { maxJobs } from '../context.js';
-import { UsageError } from '../errors.js';
-import { ownSchemaValidator } from '../lazy.js';
-import { describeFileError, readJsonFile } from '../load-json.js';
-import { maxLineBytesLimit } from '../framing/ndjson.js';
-import { didYouMean, nearestName } from '../registry/nearest.js';
-import type { RuleId, RuleSetting } from '../types.js';
+import { schemaVersionChoices } from './checks/schema-versions.js';
+import { maxJobs, optionChecks, type CheckOptions } from './context.js';
+import { expecting } from './option-checks.js';
+import { UsageError } from './errors.js';
+import { ownSchemaValidator } from './lazy.js';
+import { describeFileError, readJsonFile } from './load-json.js';
+import { maxLineBytesLimit } from './framing/ndjson.js';
+import { didYouMean, nearestName } from './registry/nearest.js';
+import type { RuleId, RuleSetting } from './types.js';
 
 export const configFileName = 'mcec-result.config.json';
 const packageKey = 'mcec-result';
@@ -246,4 +248,61 @@ export function findConfig(cwd: string): LoadedConfig | undefined {
     if (existsSync(pkg) && packageHasKey(pkg)) return loadConfig(pkg);
     if (dirname(folder) === folder) return undefined;
   }
+}
+
+/**
+ * The files a config names for `keys`, where the command line did not name its own, are there; one
+ * that is not is named with the config and the key. `check` and `explain` (which reads the codes and
+ * schema) say it alike.
+ */
+export function refuseMissingPaths(config: LoadedConfig, keys: readonly ('schema' | 'baseline' | 'codes')[], fromCommandLine: (key: string) => boolean): void {
+  const { settings } = config;
+  const typed = (key: string) => fromCommandLine(key) || (key === 'schema' && fromCommandLine('schemaVersion'));
+  const fromConfig = (key: 'schema' | 'baseline' | 'codes') => keys.includes(key) && settings[key] !== undefined && !typed(key);
+  const paths: [string, string | undefined][] = [
+    ['schema', fromConfig('schema') ? settings.schema : undefined],
+    ['baseline', fromConfig('baseline') ? settings.baseline : undefined],
+    ...(fromConfig('codes') ? [settings.codes ?? []].flat().map((path, i, all): [string, string] => [all.length > 1 ? `codes/${i}` : 'codes', path]) : []),
+  ];
+  for (const [key, path] of paths) {
+    if (path !== undefined && path !== '-' && !existsSync(path)) throw new UsageError(`config ${config.path}: ${config.pointer}/${key}: there is no ${path} (a config's paths are relative to its own folder)`);
+  }
+}
+
+/** The config file `--config`/`--no-config` (or a library caller's `config`) name, or the one found upward from the working directory. */
+export function configOf(flag: string | false | undefined): LoadedConfig | undefined {
+  if (flag === false) return undefined;
+  return typeof flag === 'string' ? loadConfig(flag) : findConfig(process.cwd());
+}
+
+/** The `config` option of checkEnvelope() and the matchers: a config file's path, or false for none. */
+export const aConfigChoice = expecting('the path of a config file, or false to read none', (value) => value === false || optionChecks.schema(value) === undefined);
+
+/** What decides how one value is checked: the part of a config that checkEnvelope() and the matchers apply. */
+export type EnvelopeSettings = Pick<CheckOptions, 'schema' | 'schemaVersion' | 'codes' | 'strictCodes' | 'rules'>;
+
+/**
+ * `given` over the config's envelope settings, as the command line's options go over the config's:
+ * each option given wins, `schema` and `schemaVersion` are one setting (either given replaces both,
+ * spec section 8.3), `rules` merge rule by rule; cli-options.ts `mergeConfig` does the same for
+ * every option of the command line. The config's paths that it uses are held to exist.
+ */
+export function envelopeSettings(config: LoadedConfig | undefined, given: EnvelopeSettings): EnvelopeSettings {
+  const isGiven = (key: string) => given[key as keyof EnvelopeSettings] !== undefined;
+  if (config === undefined) return given;
+  refuseMissingPaths(config, ['schema', 'codes'], isGiven);
+  const { settings } = config;
+  const schemaFrom = isGiven('schema') || isGiven('schemaVersion') ? given : settings;
+  const codes = given.codes ?? (settings.codes === undefined ? undefined : [settings.codes].flat());
+  const strictCodes = given.strictCodes ?? settings.strictCodes;
+  // strictCodes given wins over the config's settings of the two rules it sets, as --strict-codes does.
+  const configRules = Object.entries(settings.rules ?? {}).filter(([id]) => !(given.strictCodes === true && (id === 'unknown-code' || id === 'unknown-warning-code')));
+  const rules = settings.rules === undefined ? given.rules : { ...Object.fromEntries(configRules), ...given.rules };
+  return {
+    ...(schemaFrom.schema !== undefined && { schema: schemaFrom.schema }),
+    ...(schemaFrom.schemaVersion !== undefined && { schemaVersion: schemaFrom.schemaVersion }),
+    ...(codes !== undefined && { codes }),
+    ...(strictCodes !== undefined && { strictCodes }),
+    ...(rules !== undefined && { rules }),
+  };
 }

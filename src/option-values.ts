@@ -2,7 +2,7 @@
 // setting two keys may not both give. A leaf, so that the command line's parsing (cli-options.ts)
 // and the config file's (config.ts) share it without importing each other. Each failure is a
 // UsageError naming the option (or the config key) and what is valid.
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
 
 const byteUnits: Record<string, number> = { '': 1, k: 2 ** 10, kib: 2 ** 10, m: 2 ** 20, mib: 2 ** 20, g: 2 ** 30, gib: 2 ** 30 };
 
