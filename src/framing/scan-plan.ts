@@ -1,0 +1,106 @@
+// What the scanner builds of a line (scan.ts): a tree saying, member by member, which values are
+// built whole, which only as a stand-in of their JSON type, and which objects are entered to decide
+// member by member. What no check reads (a tool's `result`, a UIA tree) is then validated and never built.
+
+/**
+ * How to build one value:
+ * - `'whole'`: exactly what JSON.parse gives.
+ * - `'type'`: a stand-in of the value's JSON type (see `typeOnly`): the value is validated, not built.
+ * - a `PlanNode`: an object is built member by member, an array element by element, as the node
+ *   says; any other value is built whole.
+ */
+export type PlanSpec = 'whole' | 'type' | PlanNode;
+
+export interface PlanNode {
+  /** How each named member of an object is built. */
+  members?: Readonly<Record<string, PlanSpec>>;
+  /** How other members are built; `'whole'` when not given. */
+  rest?: PlanSpec;
+  /** How an array's elements are built; `'whole'` when not given. */
+  items?: PlanSpec;
+  /** Report a member name this object holds more than once (ScanAccept.duplicates). */
+  duplicates?: boolean;
+  /** Report where each member's value starts (ScanAccept.valueOffsets); meant for the top level. */
+  valueOffsets?: boolean;
+  /** For a number: keep its source text too (ScanAccept.numberTexts), e.g. a JSON-RPC `id`. */
+  numberText?: boolean;
+}
+
+/**
+ * The stand-ins of `'type'` values. A rule may ask of one only its JSON type (`typeof`,
+ * `Array.isArray`, `=== null`): an object or array is one shared frozen empty one (`isTypeOnly`
+ * tells it from a real one), a string is `''`, a number `0`; `true`, `false` and `null` are themselves.
+ */
+export const typeOnly = {
+  object: Object.freeze({}) as Readonly<Record<string, unknown>>,
+  array: Object.freeze([]) as readonly unknown[],
+  string: '',
+  number: 0,
+} as const;
+
+/** Whether `value` is the stand-in of an object or array the scanner did not build. */
+export function isTypeOnly(value: unknown): boolean {
+  return value === typeOnly.object || value === typeOnly.array;
+}
+
+/** A plan in the form the scanner reads: names looked up in a Map, defaults filled in. */
+export interface CompiledNode {
+  readonly members: ReadonlyMap<string, Compiled>;
+  readonly rest: Compiled;
+  readonly items: Compiled;
+  readonly duplicates: boolean;
+  readonly valueOffsets: boolean;
+  readonly numberText: boolean;
+}
+
+export type Compiled = 'whole' | 'type' | CompiledNode;
+
+/** A plan made once per run (or schema), read for every line. */
+export interface ScanPlan {
+  readonly root: Compiled;
+}
+
+function compile(spec: PlanSpec): Compiled {
+  if (spec === 'whole' || spec === 'type') return spec;
+  const members = new Map<string, Compiled>();
+  for (const [name, member] of Object.entries(spec.members ?? {})) members.set(name, compile(member));
+  return {
+    members,
+    rest: compile(spec.rest ?? 'whole'),
+    items: compile(spec.items ?? 'whole'),
+    duplicates: spec.duplicates ?? false,
+    valueOffsets: spec.valueOffsets ?? false,
+    numberText: spec.numberText ?? false,
+  };
+}
+
+export function compilePlan(spec: PlanSpec): ScanPlan {
+  return { root: compile(spec) };
+}
+
+/** Builds the whole line: the plan of a schema whose constraints reach inside everything. */
+export const wholePlan: ScanPlan = compilePlan('whole');
+
+/**
+ * The plan for the bundled envelope schemas (data/agent-tool-result.schema*.json): `result` and
+ * `error.partialResult` are constrained by their type alone; `error.lastObservation` is built whole
+ * only when a rule reads inside it (`inline-image`). Duplicate names are reported where the
+ * `duplicate-member` rule looks: the envelope, its `error`, each warning.
+ */
+export function envelopePlanSpec(options: { lastObservation: 'whole' | 'type' }): PlanSpec {
+  return {
+    duplicates: true,
+    valueOffsets: true,
+    members: {
+      ok: 'whole',
+      sessionId: 'whole',
+      result: 'type',
+      warnings: { items: { duplicates: true } },
+      error: { duplicates: true, members: { partialResult: 'type', lastObservation: options.lastObservation } },
+    },
+  };
+}
+
+export function envelopePlan(options: { lastObservation: 'whole' | 'type' }): ScanPlan {
+  return compilePlan(envelopePlanSpec(options));
+}

@@ -1,0 +1,295 @@
+// A line's verdict and the parts of its value a check reads, from its bytes, without building the
+// rest (issue 36; the approach of simdjson's On-Demand API). The verdict is JSON.parse's on the text
+// the framer decodes (ndjson.ts): bytes that are no UTF-8, grammar faults and nesting past
+// nesting.ts's limits are rejections. What the plan (scan-plan.ts) asks to build is what JSON.parse
+// would give wherever a rule looks: a value built whole is JSON.parse's own of its text, and an
+// object built member by member takes members as JSON.parse does (last one wins, `__proto__` an own
+// member, first position kept).
+import { maxElements, maxNesting, checkNesting } from './nesting.js';
+import { escaped, fault, isJsonText, lineFlags, nonAscii, resetLineFlags, scanString, skipSpace, skipValue, stringFlags } from './scan-grammar.js';
+import { typeOnly, type Compiled, type CompiledNode, type ScanPlan } from './scan-plan.js';
+import { describeLine, type ScanOptions, type ScanReject } from './scan-reject.js';
+import { isUtf8 } from './utf8.js';
+
+export type { ScanOptions, ScanReject } from './scan-reject.js';
+export { compilePlan, envelopePlan, envelopePlanSpec, isTypeOnly, typeOnly, wholePlan, type PlanNode, type PlanSpec, type ScanPlan } from './scan-plan.js';
+
+/** A member name an object holds more than once: the repeated occurrence. */
+export interface DuplicateMember {
+  /** JSON Pointer of the object that holds the member ('' for the line's value). */
+  pointer: string;
+  name: string;
+  /** Byte offset of the repeated name's opening quote, from the line's start. */
+  offset: number;
+}
+
+/** A number the plan keeps the source text of. */
+export interface NumberText {
+  pointer: string;
+  text: string;
+}
+
+/** A line that is JSON, with what the plan asked for. */
+export interface ScanAccept {
+  ok: true;
+  /** The value as the plan builds it. */
+  value: unknown;
+  /** In order of appearance; a shared empty array when none. */
+  duplicates: readonly DuplicateMember[];
+  /**
+   * Of an object whose plan node asks for them (the top level): where each member's value starts,
+   * as a byte offset from the line's start; of a repeated name, its last occurrence (the one the
+   * value holds). Undefined when the plan asks for none, or the line is no such object.
+   */
+  valueOffsets: ReadonlyMap<string, number> | undefined;
+  /** In order of appearance; a shared empty array when none. */
+  numberTexts: readonly NumberText[];
+}
+
+export type ScanResult = ScanAccept | ScanReject;
+
+const none: readonly never[] = Object.freeze([]);
+
+/** Buffer's own decoders, which take offsets and make no view object (Node's, undocumented but stable). */
+interface Slicing extends Buffer {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+
+/** Thrown (never an Error: no stack is captured) where the grammar fails, caught by scan. */
+const rejected = Object.freeze({ rejected: true });
+
+// The line being scanned. scan is not re-entrant (nothing it calls calls back), so its state lives
+// here rather than in an object made per line.
+let b: Slicing;
+let lineStart = 0;
+let lineEnd = 0;
+let pos = 0;
+let duplicates: DuplicateMember[] | undefined;
+let numberTexts: NumberText[] | undefined;
+let valueOffsets: Map<string, number> | undefined;
+
+function asSlicing(bytes: Uint8Array): Slicing {
+  return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as Slicing;
+}
+
+/**
+ * Decides bytes [start, end) of `bytes` (one line, its line break and a CR before it excluded) as
+ * today's path does (decode, then JSON.parse), and builds of its value what `plan` asks.
+ */
+export function scan(bytes: Uint8Array, start: number, end: number, plan: ScanPlan, options?: ScanOptions): ScanResult {
+  b = asSlicing(bytes);
+  lineStart = start;
+  lineEnd = end;
+  duplicates = undefined;
+  numberTexts = undefined;
+  valueOffsets = undefined;
+  resetLineFlags();
+  let value: unknown;
+  try {
+    value = build(plan.root, skipSpace(b, start, end), 0, '');
+    if (skipSpace(b, pos, end) !== end) throw rejected;
+  } catch (error) {
+    if (error !== rejected) throw error;
+    return rejection(options);
+  }
+  // A byte past ASCII outside a string failed the grammar; inside one it is checked here, once, natively.
+  if ((lineFlags & nonAscii) !== 0 && !isUtf8(b.subarray(start, end))) return rejection(options);
+  // Only a text this long can hold a container of more than maxElements members (nesting.ts).
+  if (end - start > 2 * maxElements && tooManyMembers()) return rejection(options);
+  const accepted: ScanAccept = { ok: true, value, duplicates: duplicates ?? none, valueOffsets, numberTexts: numberTexts ?? none };
+  b = undefined as unknown as Slicing;
+  return accepted;
+}
+
+/**
+ * Whether bytes [start, end) are a JSON text as today's path decides (UTF-8, grammar, nesting),
+ * building nothing: the verdict the tests and the fuzz script hold against JSON.parse, before any
+ * confirmation by it.
+ */
+export function isJsonLine(bytes: Uint8Array, start: number, end: number): boolean {
+  resetLineFlags();
+  if (!isJsonText(bytes, start, end)) return false;
+  if ((lineFlags & nonAscii) !== 0 && !isUtf8(bytes.subarray(start, end))) return false;
+  if (end - start > 2 * maxElements) {
+    b = asSlicing(bytes);
+    lineStart = start;
+    lineEnd = end;
+    const many = tooManyMembers();
+    b = undefined as unknown as Slicing;
+    return !many;
+  }
+  return true;
+}
+
+/** The byte offset where the last failed isJsonLine found the text stop being JSON (grammar only). */
+export function lastFault(): number {
+  return fault;
+}
+
+function tooManyMembers(): boolean {
+  const text = b.utf8Slice(lineStart, lineEnd);
+  try {
+    if (text.length > maxNesting) checkNesting(text);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Today's words for a line the grammar refused. Should JSON.parse take the text after all, its
+ * value is what the line holds (whole, with nothing located): a disagreement the tests hold never
+ * to happen costs speed, never a verdict.
+ */
+function rejection(options: ScanOptions | undefined): ScanResult {
+  const described = describeLine(b, lineStart, lineEnd, options);
+  b = undefined as unknown as Slicing;
+  if (!described.ok) return described;
+  return { ok: true, value: described.value, duplicates: none, valueOffsets: undefined, numberTexts: none };
+}
+
+/** A JSON Pointer's next token, as checks/envelope.ts's childPointer writes it. */
+function child(pointer: string, key: string | number): string {
+  return `${pointer}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
+
+/** Builds the value at `i` (not white space) inside `depth` containers as `plan` says; `pos` ends up past it. */
+function build(plan: Compiled, i: number, depth: number, pointer: string): unknown {
+  if (plan === 'whole') return whole(i, depth);
+  if (plan === 'type') return standIn(i, depth);
+  if (i >= lineEnd) throw rejected;
+  const c = b[i];
+  if (c === 0x7b) return buildObject(plan, i, depth, pointer);
+  if (c === 0x5b) return buildArray(plan, i, depth, pointer);
+  if (plan.numberText && (c === 0x2d || (c !== undefined && c >= 0x30 && c <= 0x39))) {
+    const value = whole(i, depth);
+    (numberTexts ??= []).push({ pointer, text: b.latin1Slice(i, pos) });
+    return value;
+  }
+  return whole(i, depth);
+}
+
+/** Past the value at `i`, validated; throws `rejected` where it is no JSON. */
+function pass(i: number, depth: number): number {
+  const after = skipValue(b, i, lineEnd, depth);
+  if (after < 0) throw rejected;
+  pos = after;
+  return after;
+}
+
+/** The value at `i` exactly as JSON.parse gives it. */
+function whole(i: number, depth: number): unknown {
+  const after = pass(i, depth);
+  switch (b[i]) {
+    case 0x22:
+      // A plain string is its bytes; one with an escape is JSON.parse's reading of it.
+      if ((stringFlags & escaped) !== 0) return JSON.parse(b.utf8Slice(i, after));
+      return (stringFlags & nonAscii) !== 0 ? b.utf8Slice(i + 1, after - 1) : b.latin1Slice(i + 1, after - 1);
+    case 0x74:
+      return true;
+    case 0x66:
+      return false;
+    case 0x6e:
+      return null;
+    case 0x7b:
+    case 0x5b:
+      return JSON.parse(b.utf8Slice(i, after));
+    default:
+      // JSON's number grammar is a subset of Number's, and both round the same way (-0 stays -0).
+      return Number(b.latin1Slice(i, after));
+  }
+}
+
+/** The stand-in of the value at `i`'s JSON type (scan-plan.ts's typeOnly). */
+function standIn(i: number, depth: number): unknown {
+  pass(i, depth);
+  switch (b[i]) {
+    case 0x7b:
+      return typeOnly.object;
+    case 0x5b:
+      return typeOnly.array;
+    case 0x22:
+      return typeOnly.string;
+    case 0x74:
+      return true;
+    case 0x66:
+      return false;
+    case 0x6e:
+      return null;
+    default:
+      return typeOnly.number;
+  }
+}
+
+/** A member name's string, the name's quotes at `from` and `to - 1`. */
+function nameAt(from: number, to: number): string {
+  if ((stringFlags & escaped) !== 0) return JSON.parse(b.utf8Slice(from, to)) as string;
+  return (stringFlags & nonAscii) !== 0 ? b.utf8Slice(from + 1, to - 1) : b.latin1Slice(from + 1, to - 1);
+}
+
+function open(i: number, depth: number): number {
+  if (depth + 1 > maxNesting) throw rejected;
+  return skipSpace(b, i + 1, lineEnd);
+}
+
+function buildObject(plan: CompiledNode, i: number, depth: number, pointer: string): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  i = open(i, depth);
+  if (b[i] === 0x7d && i < lineEnd) {
+    pos = i + 1;
+    return object;
+  }
+  const offsets = plan.valueOffsets ? (valueOffsets = new Map()) : undefined;
+  for (;;) {
+    const nameStart = i;
+    if (i >= lineEnd || b[i] !== 0x22) throw rejected;
+    const nameEnd = scanString(b, i, lineEnd);
+    if (nameEnd < 0) throw rejected;
+    const name = nameAt(nameStart, nameEnd);
+    i = skipSpace(b, nameEnd, lineEnd);
+    if (i >= lineEnd || b[i] !== 0x3a) throw rejected;
+    i = skipSpace(b, i + 1, lineEnd);
+    if (i >= lineEnd) throw rejected;
+    const member = plan.members.get(name) ?? plan.rest;
+    const value = build(member, i, depth + 1, typeof member === 'object' ? child(pointer, name) : '');
+    if (plan.duplicates && Object.hasOwn(object, name)) (duplicates ??= []).push({ pointer, name, offset: nameStart - lineStart });
+    offsets?.set(name, i - lineStart);
+    // An assignment to `__proto__` would set the prototype; JSON.parse makes an own member of it.
+    if (name === '__proto__') Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
+    else object[name] = value;
+    i = skipSpace(b, pos, lineEnd);
+    if (i >= lineEnd) throw rejected;
+    const c = b[i];
+    if (c === 0x7d) {
+      pos = i + 1;
+      return object;
+    }
+    if (c !== 0x2c) throw rejected;
+    i = skipSpace(b, i + 1, lineEnd);
+  }
+}
+
+function buildArray(plan: CompiledNode, i: number, depth: number, pointer: string): unknown[] {
+  const array: unknown[] = [];
+  i = open(i, depth);
+  if (b[i] === 0x5d && i < lineEnd) {
+    pos = i + 1;
+    return array;
+  }
+  const items = plan.items;
+  const pointed = typeof items === 'object';
+  for (let index = 0; ; index++) {
+    if (i >= lineEnd) throw rejected;
+    array.push(build(items, i, depth + 1, pointed ? child(pointer, index) : ''));
+    i = skipSpace(b, pos, lineEnd);
+    if (i >= lineEnd) throw rejected;
+    const c = b[i];
+    if (c === 0x5d) {
+      pos = i + 1;
+      return array;
+    }
+    if (c !== 0x2c) throw rejected;
+    i = skipSpace(b, i + 1, lineEnd);
+  }
+}
