@@ -2,6 +2,8 @@
 // built whole, which only as a stand-in of their JSON type, and which objects are entered to decide
 // member by member. What no check reads (a tool's `result`, a UIA tree) is then validated and never built.
 
+import type { ObjectMaker } from './scan-shape.js';
+
 /**
  * How to build one value:
  * - `'whole'`: exactly what JSON.parse gives.
@@ -46,14 +48,32 @@ export function isTypeOnly(value: unknown): boolean {
 /** A plan in the form the scanner reads: names looked up in a Map, defaults filled in. */
 export interface CompiledNode {
   readonly members: ReadonlyMap<string, Compiled>;
+  /** The named members again, by their bytes as a plain name is written, and a pointer token each. */
+  readonly named: readonly NamedMember[];
   readonly rest: Compiled;
   readonly items: Compiled;
   readonly duplicates: boolean;
   readonly valueOffsets: boolean;
   readonly numberText: boolean;
+  /** Object makers by order of named members met (scan-shape.ts), filled as lines are scanned. */
+  readonly shapes: Map<number, ObjectMaker>;
 }
 
 export type Compiled = 'whole' | 'type' | CompiledNode;
+
+/**
+ * A named member of a plan node: a name written without escapes is matched on its bytes, so that
+ * the plan's own string (one V8 holds interned) is the key, not a fresh one per line.
+ */
+export interface NamedMember {
+  readonly name: string;
+  /** Its place in the node's `named`, below 15 (a bit in a mask, 4 bits in a shape key). */
+  readonly index: number;
+  readonly bytes: Uint8Array;
+  readonly plan: Compiled;
+  /** The name as a JSON Pointer token. */
+  readonly token: string;
+}
 
 /** A plan made once per run (or schema), read for every line. */
 export interface ScanPlan {
@@ -63,14 +83,22 @@ export interface ScanPlan {
 function compile(spec: PlanSpec): Compiled {
   if (spec === 'whole' || spec === 'type') return spec;
   const members = new Map<string, Compiled>();
-  for (const [name, member] of Object.entries(spec.members ?? {})) members.set(name, compile(member));
+  const named: NamedMember[] = [];
+  for (const [name, member] of Object.entries(spec.members ?? {})) {
+    const plan = compile(member);
+    members.set(name, plan);
+    // `__proto__` and names past the 15th are found by the Map, and their objects made member by member.
+    if (name !== '__proto__' && named.length < 15) named.push({ name, index: named.length, bytes: Buffer.from(name, 'utf8'), plan, token: name.replaceAll('~', '~0').replaceAll('/', '~1') });
+  }
   return {
     members,
+    named,
     rest: compile(spec.rest ?? 'whole'),
     items: compile(spec.items ?? 'whole'),
     duplicates: spec.duplicates ?? false,
     valueOffsets: spec.valueOffsets ?? false,
     numberText: spec.numberText ?? false,
+    shapes: new Map(),
   };
 }
 
@@ -95,8 +123,9 @@ export function envelopePlanSpec(options: { lastObservation: 'whole' | 'type' })
       ok: 'whole',
       sessionId: 'whole',
       result: 'type',
-      warnings: { items: { duplicates: true } },
-      error: { duplicates: true, members: { partialResult: 'type', lastObservation: options.lastObservation } },
+      // Named though built whole as the rest would be: a named member is matched on its bytes.
+      warnings: { items: { duplicates: true, members: { code: 'whole', detail: 'whole' } } },
+      error: { duplicates: true, members: { code: 'whole', category: 'whole', detail: 'whole', partialResult: 'type', lastObservation: options.lastObservation } },
     },
   };
 }

@@ -7,7 +7,8 @@
 // member, first position kept).
 import { maxElements, maxNesting, checkNesting } from './nesting.js';
 import { escaped, fault, isJsonText, lineFlags, nonAscii, resetLineFlags, scanString, skipSpace, skipValue, stringFlags } from './scan-grammar.js';
-import { typeOnly, type Compiled, type CompiledNode, type ScanPlan } from './scan-plan.js';
+import { typeOnly, type Compiled, type CompiledNode, type NamedMember, type ScanPlan } from './scan-plan.js';
+import { objectMaker } from './scan-shape.js';
 import { describeLine, type ScanOptions, type ScanReject } from './scan-reject.js';
 import { isUtf8 } from './utf8.js';
 
@@ -84,6 +85,7 @@ export function scan(bytes: Uint8Array, start: number, end: number, plan: ScanPl
   duplicates = undefined;
   numberTexts = undefined;
   valueOffsets = undefined;
+  membersTop = 0;
   resetLineFlags();
   let value: unknown;
   try {
@@ -143,6 +145,7 @@ function tooManyMembers(): boolean {
  * to happen costs speed, never a verdict.
  */
 function rejection(options: ScanOptions | undefined): ScanResult {
+  memberValues.fill(undefined);
   const described = describeLine(b, lineStart, lineEnd, options);
   b = undefined as unknown as Slicing;
   if (!described.ok) return described;
@@ -228,46 +231,110 @@ function nameAt(from: number, to: number): string {
   return (stringFlags & nonAscii) !== 0 ? b.utf8Slice(from + 1, to - 1) : b.latin1Slice(from + 1, to - 1);
 }
 
+/** The plan's member whose name is bytes [from, to) as written, if any. */
+function namedAt(named: readonly NamedMember[], from: number, to: number): NamedMember | undefined {
+  const length = to - from;
+  for (let k = 0; k < named.length; k++) {
+    const candidate = named[k]!;
+    const bytes = candidate.bytes;
+    if (bytes.length !== length) continue;
+    let same = true;
+    for (let j = 0; j < length; j++) {
+      if (b[from + j] !== bytes[j]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return candidate;
+  }
+  return undefined;
+}
+
 function open(i: number, depth: number): number {
   if (depth + 1 > maxNesting) throw rejected;
   return skipSpace(b, i + 1, lineEnd);
 }
 
+// The members of the objects being built, innermost last: an object is made once its `}` is read.
+const memberNames: string[] = [];
+const memberValues: unknown[] = [];
+const memberOrder: number[] = [];
+let membersTop = 0;
+
+/**
+ * An object whose members are the plan's named ones, each once, is made by its shape's maker
+ * (scan-shape.ts); met a name of no shape (another, a repeated one, `__proto__`), the object is
+ * made of the members read so far and filled on member by member.
+ */
 function buildObject(plan: CompiledNode, i: number, depth: number, pointer: string): Record<string, unknown> {
-  const object: Record<string, unknown> = {};
   i = open(i, depth);
-  if (b[i] === 0x7d && i < lineEnd) {
+  if (i < lineEnd && b[i] === 0x7d) {
     pos = i + 1;
-    return object;
+    return {};
   }
+  const base = membersTop;
+  let object: Record<string, unknown> | undefined;
+  let seen = 0;
+  let key = 0;
   const offsets = plan.valueOffsets ? (valueOffsets = new Map()) : undefined;
   for (;;) {
     const nameStart = i;
     if (i >= lineEnd || b[i] !== 0x22) throw rejected;
     const nameEnd = scanString(b, i, lineEnd);
     if (nameEnd < 0) throw rejected;
-    const name = nameAt(nameStart, nameEnd);
+    const known = (stringFlags & escaped) === 0 ? namedAt(plan.named, nameStart + 1, nameEnd - 1) : undefined;
+    const name = known ? known.name : nameAt(nameStart, nameEnd);
     i = skipSpace(b, nameEnd, lineEnd);
     if (i >= lineEnd || b[i] !== 0x3a) throw rejected;
     i = skipSpace(b, i + 1, lineEnd);
     if (i >= lineEnd) throw rejected;
-    const member = plan.members.get(name) ?? plan.rest;
-    const value = build(member, i, depth + 1, typeof member === 'object' ? child(pointer, name) : '');
-    if (plan.duplicates && Object.hasOwn(object, name)) (duplicates ??= []).push({ pointer, name, offset: nameStart - lineStart });
+    const member = known ? known.plan : (plan.members.get(name) ?? plan.rest);
+    const value = build(member, i, depth + 1, typeof member !== 'object' ? '' : known ? `${pointer}/${known.token}` : child(pointer, name));
     offsets?.set(name, i - lineStart);
-    // An assignment to `__proto__` would set the prototype; JSON.parse makes an own member of it.
-    if (name === '__proto__') Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
-    else object[name] = value;
+    let repeated: boolean;
+    if (object === undefined && known !== undefined && (seen & (1 << known.index)) === 0 && membersTop - base < 13) {
+      seen |= 1 << known.index;
+      key = key * 16 + known.index + 1;
+      memberNames[membersTop] = name;
+      memberValues[membersTop] = value;
+      memberOrder[membersTop] = known.index;
+      membersTop++;
+      repeated = false;
+    } else {
+      object ??= unshaped(base);
+      repeated = Object.hasOwn(object, name);
+      // An assignment to `__proto__` would set the prototype; JSON.parse makes an own member of it.
+      if (name === '__proto__') Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
+      else object[name] = value;
+    }
+    if (repeated && plan.duplicates) (duplicates ??= []).push({ pointer, name, offset: nameStart - lineStart });
     i = skipSpace(b, pos, lineEnd);
     if (i >= lineEnd) throw rejected;
     const c = b[i];
     if (c === 0x7d) {
       pos = i + 1;
+      if (object === undefined) {
+        const maker = plan.shapes.get(key) ?? objectMaker(plan.shapes, plan.named, key, memberOrder.slice(base, membersTop));
+        object = maker ? maker(memberValues, base) : unshaped(base);
+      }
+      for (let k = base; k < membersTop; k++) memberValues[k] = undefined;
+      membersTop = base;
       return object;
     }
     if (c !== 0x2c) throw rejected;
     i = skipSpace(b, i + 1, lineEnd);
   }
+}
+
+/** The object of the members held from `base` on, made member by member; they are held no more. */
+function unshaped(base: number): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (let k = base; k < membersTop; k++) {
+    object[memberNames[k]!] = memberValues[k];
+    memberValues[k] = undefined;
+  }
+  membersTop = base;
+  return object;
 }
 
 function buildArray(plan: CompiledNode, i: number, depth: number, pointer: string): unknown[] {
