@@ -268,6 +268,7 @@ let membersTop = 0;
  */
 function buildObject(plan: CompiledNode, i: number, depth: number, pointer: string): Record<string, unknown> {
   i = open(i, depth);
+  const offsets = plan.valueOffsets ? (valueOffsets = new Map()) : undefined;
   if (i < lineEnd && b[i] === 0x7d) {
     pos = i + 1;
     return {};
@@ -276,7 +277,6 @@ function buildObject(plan: CompiledNode, i: number, depth: number, pointer: stri
   let object: Record<string, unknown> | undefined;
   let seen = 0;
   let key = 0;
-  const offsets = plan.valueOffsets ? (valueOffsets = new Map()) : undefined;
   for (;;) {
     const nameStart = i;
     if (i >= lineEnd || b[i] !== 0x22) throw rejected;
@@ -289,25 +289,25 @@ function buildObject(plan: CompiledNode, i: number, depth: number, pointer: stri
     i = skipSpace(b, i + 1, lineEnd);
     if (i >= lineEnd) throw rejected;
     const member = known ? known.plan : (plan.members.get(name) ?? plan.rest);
-    const value = build(member, i, depth + 1, typeof member !== 'object' ? '' : known ? `${pointer}/${known.token}` : child(pointer, name));
     offsets?.set(name, i - lineStart);
-    let repeated: boolean;
-    if (object === undefined && known !== undefined && (seen & (1 << known.index)) === 0 && membersTop - base < 13) {
-      seen |= 1 << known.index;
-      key = key * 16 + known.index + 1;
+    // Decided before the value is built: a repeat is reported before any inside its value.
+    const shaped = object === undefined && known !== undefined && (seen & (1 << known.index)) === 0 && membersTop - base < 13;
+    if (!shaped) {
+      object ??= unshaped(base);
+      if (plan.duplicates && Object.hasOwn(object, name)) (duplicates ??= []).push({ pointer, name, offset: nameStart - lineStart });
+    }
+    const value = build(member, i, depth + 1, typeof member !== 'object' ? '' : known ? `${pointer}/${known.token}` : child(pointer, name));
+    if (shaped) {
+      seen |= 1 << known!.index;
+      key = key * 16 + known!.index + 1;
       memberNames[membersTop] = name;
       memberValues[membersTop] = value;
-      memberOrder[membersTop] = known.index;
+      memberOrder[membersTop] = known!.index;
       membersTop++;
-      repeated = false;
-    } else {
-      object ??= unshaped(base);
-      repeated = Object.hasOwn(object, name);
+    } else if (name === '__proto__') {
       // An assignment to `__proto__` would set the prototype; JSON.parse makes an own member of it.
-      if (name === '__proto__') Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
-      else object[name] = value;
-    }
-    if (repeated && plan.duplicates) (duplicates ??= []).push({ pointer, name, offset: nameStart - lineStart });
+      Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
+    } else object![name] = value;
     i = skipSpace(b, pos, lineEnd);
     if (i >= lineEnd) throw rejected;
     const c = b[i];
