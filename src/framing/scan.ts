@@ -92,7 +92,8 @@ export function scan(bytes: Uint8Array, start: number, end: number, plan: ScanPl
     value = build(plan.root, skipSpace(b, start, end), 0, '');
     if (skipSpace(b, pos, end) !== end) throw rejected;
   } catch (error) {
-    if (error !== rejected) throw error;
+    // A SyntaxError is JSON.parse's, of a value the grammar passed: today's path has the last word.
+    if (error !== rejected && !(error instanceof SyntaxError)) throw error;
     return rejection(options);
   }
   // A byte past ASCII outside a string failed the grammar; inside one it is checked here, once, natively.
