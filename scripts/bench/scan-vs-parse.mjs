@@ -2,11 +2,13 @@
 // The scanner (src/framing/scan.ts, built into dist/) against what the floor does per line, on the
 // same bytes in one process: bytes -> scan with the envelope plan, and bytes -> decode -> JSON.parse.
 // Two corpora are made in memory with generate.mjs's envelope generator: the bench's bare corpus
-// (1M lines), and one whose `query` results are UIA trees of 20-200 nodes (the lines where
-// `result` is most of the bytes). The passes alternate, so that a change in the machine's load
-// falls on both; each path's median pass is reported.
+// (1M lines, as `npm run bench` makes it), and one of 100k lines whose `query` results are UIA
+// trees of 20-200 nodes (the lines where `result` is most of the bytes; a million of them would not
+// fit one Buffer). The passes alternate, so that a change in the machine's load falls on both; each
+// path's median pass is reported, in wall time and in this process's CPU time (what a loaded
+// machine distorts less).
 //
-//   npm run build --silent && node scripts/bench/scan-vs-parse.mjs [--lines N] [--rounds R]
+//   npm run build --silent && node scripts/bench/scan-vs-parse.mjs [--lines N] [--tree-lines N] [--rounds R]
 import { createEnvelopeGenerator, mulberry32 } from './generate.mjs';
 
 const root = new URL('../../', import.meta.url);
@@ -18,6 +20,7 @@ const option = (name, fallback) => {
   return at === -1 ? fallback : Number(args[at + 1]);
 };
 const lineCount = option('--lines', 1_000_000);
+const treeLineCount = option('--tree-lines', 100_000);
 const rounds = option('--rounds', 3);
 
 /** A UIA tree of `n` elements, as MCEC's query returns one (nested children, bounds, names). */
@@ -50,7 +53,7 @@ function uiaTree(rand, n) {
   return rootNode;
 }
 
-function corpus(name, withTrees) {
+function corpus(name, withTrees, lineCount) {
   const next = createEnvelopeGenerator(0x5eed0001);
   const rand = mulberry32(0x5eed00aa);
   const parts = [];
@@ -88,15 +91,24 @@ function byDecode(bytes) {
 
 function timed(run) {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const count = run();
-  return { ms: performance.now() - started, count };
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, count };
 }
 
 const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
 
 const plan = envelopePlan({ lastObservation: 'type' });
-for (const { name, bytes } of [corpus('bare (generate.mjs)', false), corpus('UIA trees in query results', true)]) {
+for (const [name, withTrees, lines] of [['bare (generate.mjs)', false, lineCount], ['UIA trees in query results', true, treeLineCount]]) {
+  const { bytes } = corpus(name, withTrees, lines);
   const times = { scan: [], parse: [], decode: [] };
+  const cpu = { scan: [], parse: [] };
+  // Warmed up first, on a part, so that no path's first pass pays for its compilation.
+  const part = bytes.subarray(0, bytes.indexOf(10, Math.min(bytes.length - 1, 8_000_000)) + 1);
+  byScan(part, plan);
+  byParse(part);
+  byDecode(part);
   let counts;
   for (let r = 0; r < rounds; r++) {
     const s = timed(() => byScan(bytes, plan));
@@ -105,19 +117,24 @@ for (const { name, bytes } of [corpus('bare (generate.mjs)', false), corpus('UIA
     times.scan.push(s.ms);
     times.parse.push(p.ms);
     times.decode.push(d.ms);
+    cpu.scan.push(s.cpuMs);
+    cpu.parse.push(p.cpuMs);
     counts = { scan: s.count, parse: p.count };
   }
   if (counts.scan !== counts.parse) throw new Error(`the scanner accepted ${counts.scan} lines, JSON.parse ${counts.parse}`);
   const [scanMs, parseMs, decodeMs] = [median(times.scan), median(times.parse), median(times.decode)];
   const line = {
     corpus: name,
-    lines: lineCount,
+    lines,
     mb: +(bytes.length / 1e6).toFixed(1),
     rounds,
     scanMs: Math.round(scanMs),
     decodeParseMs: Math.round(parseMs),
     decodeOnlyMs: Math.round(decodeMs),
     scanOverParse: +(scanMs / parseMs).toFixed(3),
+    scanCpuMs: Math.round(median(cpu.scan)),
+    decodeParseCpuMs: Math.round(median(cpu.parse)),
+    scanOverParseCpu: +(median(cpu.scan) / median(cpu.parse)).toFixed(3),
   };
   process.stdout.write(JSON.stringify(line) + '\n');
 }

@@ -187,9 +187,7 @@ function whole(i: number, depth: number): unknown {
   const after = pass(i, depth);
   switch (b[i]) {
     case 0x22:
-      // A plain string is its bytes; one with an escape is JSON.parse's reading of it.
-      if ((stringFlags & escaped) !== 0) return JSON.parse(b.utf8Slice(i, after));
-      return (stringFlags & nonAscii) !== 0 ? b.utf8Slice(i + 1, after - 1) : b.latin1Slice(i + 1, after - 1);
+      return stringAt(i, after);
     case 0x74:
       return true;
     case 0x66:
@@ -226,10 +224,28 @@ function standIn(i: number, depth: number): unknown {
   }
 }
 
-/** A member name's string, the name's quotes at `from` and `to - 1`. */
-function nameAt(from: number, to: number): string {
-  if ((stringFlags & escaped) !== 0) return JSON.parse(b.utf8Slice(from, to)) as string;
-  return (stringFlags & nonAscii) !== 0 ? b.utf8Slice(from + 1, to - 1) : b.latin1Slice(from + 1, to - 1);
+/** The characters of JSON's one-letter escapes, by the letter. */
+const unescaped: (string | undefined)[] = [];
+for (const [letter, char] of [['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']] as const) unescaped[letter.charCodeAt(0)] = char;
+
+/**
+ * The string whose quotes are at `from` and `to - 1`, as scanned last (stringFlags): a plain one is
+ * its bytes; an ASCII one with one-letter escapes is its runs between them joined; one with a \u
+ * escape or past ASCII and escaped is JSON.parse's reading of it.
+ */
+function stringAt(from: number, to: number): string {
+  if ((stringFlags & escaped) === 0) return (stringFlags & nonAscii) !== 0 ? b.utf8Slice(from + 1, to - 1) : b.latin1Slice(from + 1, to - 1);
+  if ((stringFlags & nonAscii) !== 0) return JSON.parse(b.utf8Slice(from, to)) as string;
+  let text = '';
+  let run = from + 1;
+  for (let k = run; k < to - 1; k++) {
+    if (b[k] !== 0x5c) continue;
+    const char = unescaped[b[k + 1]!];
+    if (char === undefined) return JSON.parse(b.utf8Slice(from, to)) as string;
+    text += b.latin1Slice(run, k) + char;
+    run = ++k + 1;
+  }
+  return text + b.latin1Slice(run, to - 1);
 }
 
 /** The plan's member whose name is bytes [from, to) as written, if any. */
@@ -284,7 +300,7 @@ function buildObject(plan: CompiledNode, i: number, depth: number, pointer: stri
     const nameEnd = scanString(b, i, lineEnd);
     if (nameEnd < 0) throw rejected;
     const known = (stringFlags & escaped) === 0 ? namedAt(plan.named, nameStart + 1, nameEnd - 1) : undefined;
-    const name = known ? known.name : nameAt(nameStart, nameEnd);
+    const name = known ? known.name : stringAt(nameStart, nameEnd);
     i = skipSpace(b, nameEnd, lineEnd);
     if (i >= lineEnd || b[i] !== 0x3a) throw rejected;
     i = skipSpace(b, i + 1, lineEnd);
