@@ -7,7 +7,8 @@ import type { ObjectMaker } from './scan-shape.js';
 /**
  * How to build one value:
  * - `'whole'`: exactly what JSON.parse gives.
- * - `'type'`: a stand-in of the value's JSON type (see `typeOnly`): the value is validated, not built.
+ * - `'type'`: an object or array is validated, not built, and stands in as `typeOnly`'s empty one;
+ *   any other value is built whole.
  * - a `PlanNode`: an object is built member by member, an array element by element, as the node
  *   says; any other value is built whole.
  */
@@ -29,15 +30,14 @@ export interface PlanNode {
 }
 
 /**
- * The stand-ins of `'type'` values. A rule may ask of one only its JSON type (`typeof`,
- * `Array.isArray`, `=== null`): an object or array is one shared frozen empty one (`isTypeOnly`
- * tells it from a real one), a string is `''`, a number `0`; `true`, `false` and `null` are themselves.
+ * The stand-ins of `'type'` values that are objects or arrays: one shared frozen empty object, one
+ * shared frozen empty array. A rule may ask of one only its JSON type (`typeof`, `Array.isArray`,
+ * `=== null`); `isTypeOnly` tells it from a value built. A `'type'` value of any other type is built
+ * whole: it costs little, and a schema error's words may quote it (a string holding JSON).
  */
 export const typeOnly = {
   object: Object.freeze({}) as Readonly<Record<string, unknown>>,
   array: Object.freeze([]) as readonly unknown[],
-  string: '',
-  number: 0,
 } as const;
 
 /** Whether `value` is the stand-in of an object or array the scanner did not build. */

@@ -203,25 +203,15 @@ function whole(i: number, depth: number): unknown {
   }
 }
 
-/** The stand-in of the value at `i`'s JSON type (scan-plan.ts's typeOnly). */
+/**
+ * The stand-in of the object or array at `i` (scan-plan.ts's typeOnly); any other value is built
+ * whole, since a schema error's words may quote it (a string holding JSON, a wrong enum value).
+ */
 function standIn(i: number, depth: number): unknown {
+  const c = b[i];
+  if (c !== 0x7b && c !== 0x5b) return whole(i, depth);
   pass(i, depth);
-  switch (b[i]) {
-    case 0x7b:
-      return typeOnly.object;
-    case 0x5b:
-      return typeOnly.array;
-    case 0x22:
-      return typeOnly.string;
-    case 0x74:
-      return true;
-    case 0x66:
-      return false;
-    case 0x6e:
-      return null;
-    default:
-      return typeOnly.number;
-  }
+  return c === 0x7b ? typeOnly.object : typeOnly.array;
 }
 
 /** The characters of JSON's one-letter escapes, by the letter. */
