@@ -2,7 +2,6 @@
 // built whole, which only as a stand-in of their JSON type, and which objects are entered to decide
 // member by member. What no check reads (a tool's `result`, a UIA tree) is then validated and never built.
 
-import type { ObjectMaker } from './scan-shape.js';
 
 /**
  * How to build one value:
@@ -62,7 +61,8 @@ export interface CompiledNode {
 export type Compiled = 'whole' | 'type' | CompiledNode;
 
 /**
- * A named member of a plan node: a name written without escapes is matched on its bytes, so that
+ * A named member of a plan node, its name printable ASCII with no quote or backslash: where a line
+ * writes it so (no escape), it is matched on its bytes, without a pass over the string first, and
  * the plan's own string (one V8 holds interned) is the key, not a fresh one per line.
  */
 export interface NamedMember {
@@ -74,6 +74,9 @@ export interface NamedMember {
   /** The name as a JSON Pointer token. */
   readonly token: string;
 }
+
+/** Makes the object whose members are `values[base]...` in the order of its shape's names (scan-shape.ts). */
+export type ObjectMaker = (values: readonly unknown[], base: number) => Record<string, unknown>;
 
 /** A plan made once per run (or schema), read for every line. */
 export interface ScanPlan {
@@ -87,8 +90,9 @@ function compile(spec: PlanSpec): Compiled {
   for (const [name, member] of Object.entries(spec.members ?? {})) {
     const plan = compile(member);
     members.set(name, plan);
-    // `__proto__` and names past the 15th are found by the Map, and their objects made member by member.
-    if (name !== '__proto__' && named.length < 15) named.push({ name, index: named.length, bytes: Buffer.from(name, 'utf8'), plan, token: name.replaceAll('~', '~0').replaceAll('/', '~1') });
+    // Other names (`__proto__`, one a literal would take for the prototype; one written with an
+    // escape or past ASCII; past the 15th) are found by the Map, and their objects made member by member.
+    if (name !== '__proto__' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(name) && named.length < 15) named.push({ name, index: named.length, bytes: Buffer.from(name, 'utf8'), plan, token: name.replaceAll('~', '~0').replaceAll('/', '~1') });
   }
   return {
     members,
@@ -109,16 +113,24 @@ export function compilePlan(spec: PlanSpec): ScanPlan {
 /** Builds the whole line: the plan of a schema whose constraints reach inside everything. */
 export const wholePlan: ScanPlan = compilePlan('whole');
 
+/** What the envelope plan builds beyond what the schema and rules read. */
+export interface EnvelopePlanOptions {
+  /** `'whole'` when a rule reads inside `error.lastObservation` (`inline-image`). */
+  lastObservation: 'whole' | 'type';
+  /** Locate the top-level members' values (ScanAccept.valueOffsets); true unless false. */
+  valueOffsets?: boolean;
+}
+
 /**
  * The plan for the bundled envelope schemas (data/agent-tool-result.schema*.json): `result` and
  * `error.partialResult` are constrained by their type alone; `error.lastObservation` is built whole
- * only when a rule reads inside it (`inline-image`). Duplicate names are reported where the
- * `duplicate-member` rule looks: the envelope, its `error`, each warning.
+ * only when a rule reads inside it. Duplicate names are reported where the `duplicate-member` rule
+ * looks: the envelope, its `error`, each warning.
  */
-export function envelopePlanSpec(options: { lastObservation: 'whole' | 'type' }): PlanSpec {
+export function envelopePlanSpec(options: EnvelopePlanOptions): PlanSpec {
   return {
     duplicates: true,
-    valueOffsets: true,
+    valueOffsets: options.valueOffsets ?? true,
     members: {
       ok: 'whole',
       sessionId: 'whole',
@@ -130,6 +142,6 @@ export function envelopePlanSpec(options: { lastObservation: 'whole' | 'type' })
   };
 }
 
-export function envelopePlan(options: { lastObservation: 'whole' | 'type' }): ScanPlan {
+export function envelopePlan(options: EnvelopePlanOptions): ScanPlan {
   return compilePlan(envelopePlanSpec(options));
 }

@@ -2,10 +2,7 @@
 // data is a keyed store each, which V8 does on its slow path; an object literal with the names
 // written in is made from one boilerplate. The scanner builds the envelope's objects, whose members
 // are few and named by the plan, by a literal per order of names met (a handful per schema).
-import type { NamedMember } from './scan-plan.js';
-
-/** Makes the object whose members are `values[base]...` in the order of its shape's names. */
-export type ObjectMaker = (values: readonly unknown[], base: number) => Record<string, unknown>;
+import type { NamedMember, ObjectMaker } from './scan-plan.js';
 
 /** Orders of names kept per plan node, at most: past it, objects are made member by member. */
 const maxShapes = 64;

@@ -6,14 +6,14 @@
 // object built member by member takes members as JSON.parse does (last one wins, `__proto__` an own
 // member, first position kept).
 import { maxElements, maxNesting, checkNesting } from './nesting.js';
-import { escaped, fault, isJsonText, lineFlags, nonAscii, resetLineFlags, scanString, skipSpace, skipValue, stringFlags } from './scan-grammar.js';
+import { escaped, fault, isJsonText, lineFlags, nonAscii, resetLineFlags, scanLiteral, scanNumber, scanString, skipSpace, skipValue, stringFlags } from './scan-grammar.js';
 import { typeOnly, type Compiled, type CompiledNode, type NamedMember, type ScanPlan } from './scan-plan.js';
 import { objectMaker } from './scan-shape.js';
 import { describeLine, type ScanOptions, type ScanReject } from './scan-reject.js';
 import { isUtf8 } from './utf8.js';
 
 export type { ScanOptions, ScanReject } from './scan-reject.js';
-export { compilePlan, envelopePlan, envelopePlanSpec, isTypeOnly, typeOnly, wholePlan, type PlanNode, type PlanSpec, type ScanPlan } from './scan-plan.js';
+export { compilePlan, envelopePlan, envelopePlanSpec, isTypeOnly, typeOnly, wholePlan, type EnvelopePlanOptions, type PlanNode, type PlanSpec, type ScanPlan } from './scan-plan.js';
 
 /** A member name an object holds more than once: the repeated occurrence. */
 export interface DuplicateMember {
@@ -176,7 +176,10 @@ function build(plan: Compiled, i: number, depth: number, pointer: string): unkno
 
 /** Past the value at `i`, validated; throws `rejected` where it is no JSON. */
 function pass(i: number, depth: number): number {
-  const after = skipValue(b, i, lineEnd, depth);
+  if (i >= lineEnd) throw rejected;
+  // A scalar is read by its own scanner, without skipValue's container loop around it.
+  const c = b[i]!;
+  const after = c === 0x22 ? scanString(b, i, lineEnd) : c === 0x74 || c === 0x66 || c === 0x6e ? scanLiteral(b, i, lineEnd) : c === 0x2d || (c >= 0x30 && c <= 0x39) ? scanNumber(b, i, lineEnd) : skipValue(b, i, lineEnd, depth);
   if (after < 0) throw rejected;
   pos = after;
   return after;
@@ -238,13 +241,17 @@ function stringAt(from: number, to: number): string {
   return text + b.latin1Slice(run, to - 1);
 }
 
-/** The plan's member whose name is bytes [from, to) as written, if any. */
-function namedAt(named: readonly NamedMember[], from: number, to: number): NamedMember | undefined {
-  const length = to - from;
+/**
+ * The plan's member whose name is written, with no escape, in the string whose quote is at `i`: its
+ * bytes (plain printable ASCII, scan-plan.ts) and a closing quote after them are the whole string.
+ */
+function namedAt(named: readonly NamedMember[], i: number): NamedMember | undefined {
+  const from = i + 1;
   for (let k = 0; k < named.length; k++) {
     const candidate = named[k]!;
     const bytes = candidate.bytes;
-    if (bytes.length !== length) continue;
+    const length = bytes.length;
+    if (from + length >= lineEnd || b[from + length] !== 0x22) continue;
     let same = true;
     for (let j = 0; j < length; j++) {
       if (b[from + j] !== bytes[j]) {
@@ -287,9 +294,10 @@ function buildObject(plan: CompiledNode, i: number, depth: number, pointer: stri
   for (;;) {
     const nameStart = i;
     if (i >= lineEnd || b[i] !== 0x22) throw rejected;
-    const nameEnd = scanString(b, i, lineEnd);
-    if (nameEnd < 0) throw rejected;
-    const known = (stringFlags & escaped) === 0 ? namedAt(plan.named, nameStart + 1, nameEnd - 1) : undefined;
+    const known = namedAt(plan.named, i);
+    let nameEnd: number;
+    if (known) nameEnd = i + known.bytes.length + 2;
+    else if ((nameEnd = scanString(b, i, lineEnd)) < 0) throw rejected;
     const name = known ? known.name : stringAt(nameStart, nameEnd);
     i = skipSpace(b, nameEnd, lineEnd);
     if (i >= lineEnd || b[i] !== 0x3a) throw rejected;
