@@ -324,6 +324,11 @@ describe('scan: what the plan builds', () => {
     expect(result.duplicates).toEqual([{ pointer: '', name: 'ok', offset: Buffer.byteLength('{"ok" : true, "sessionId":"é", ') }]);
   });
 
+  it('locates nothing when the envelope plan is told not to', () => {
+    const result = scanOf('{"ok":true,"ok":false}', envelopePlan({ lastObservation: 'type', valueOffsets: false }));
+    expect(result).toMatchObject({ ok: true, value: { ok: false }, valueOffsets: undefined, duplicates: [{ pointer: '', name: 'ok', offset: 11 }] });
+  });
+
   it('keeps the source text of a number the plan marks, as JSON-RPC ids need it', () => {
     const plan = compilePlan({ members: { id: { numberText: true }, params: { members: { requestId: { numberText: true } } } } });
     const result = scanOf('{"id":1.0,"params":{"requestId":12345678901234567890},"id":1e400,"other":7}', plan);

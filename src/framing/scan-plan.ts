@@ -2,7 +2,6 @@
 // built whole, which only as a stand-in of their JSON type, and which objects are entered to decide
 // member by member. What no check reads (a tool's `result`, a UIA tree) is then validated and never built.
 
-
 /**
  * How to build one value:
  * - `'whole'`: exactly what JSON.parse gives.
