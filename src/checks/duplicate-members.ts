@@ -9,7 +9,7 @@ import { LineIndex } from '../framing/line-index.js';
 import { forEachMember, memberName, skipBlank, valueAtPath, valueEnd } from '../framing/member-text.js';
 import type { RecordFinding, TextPlace, ValuePlace } from '../types.js';
 import type { CheckContext } from './check-envelope.js';
-import { CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../framing/json-bytes.js';
+import { CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../framing/json-bytes.js';
 import { isObject, quote, type JsonObject } from './envelope.js';
 
 export interface DuplicateMember {
@@ -25,7 +25,7 @@ export interface DuplicateMember {
 /** The objects a pre-check looks at hold at most this many distinct names; past it, the scan decides. */
 const maxNamesMatched = 64;
 
-/** What the pre-check matches for one list of names: each name before a colon, and any `\u` escape. */
+/** What the pre-check matches for one list of names: each name before a colon. */
 interface NamePattern {
   regex: RegExp;
   /** Every character of the names: an escape of one of them may spell a name. */
@@ -36,13 +36,31 @@ interface NamePattern {
 const patterns = new Map<string, NamePattern>();
 const maxPatterns = 256;
 
-function patternFor(names: readonly string[]): NamePattern {
+/** The names of the last pattern asked for: records of one shape in a row ask for the same one. */
+const lastNames: string[] = [];
+let lastPattern: NamePattern | null = null;
+
+function sameAsLast(names: readonly string[]): boolean {
+  if (names.length !== lastNames.length) return false;
+  for (let n = 0; n < names.length; n++) if (names[n] !== lastNames[n]) return false;
+  return true;
+}
+
+/** The pattern for `names`; null when one of them may be written otherwise than plainly (plainName). */
+function patternFor(names: readonly string[]): NamePattern | null {
+  if (lastNames.length > 0 && sameAsLast(names)) return lastPattern;
+  lastNames.length = 0;
+  lastNames.push(...names);
+  return (lastPattern = names.every((name) => plainName.test(name)) ? patternNamed(names) : null);
+}
+
+function patternNamed(names: readonly string[]): NamePattern {
   const key = names.join('\u0000');
   let pattern = patterns.get(key);
   if (pattern === undefined) {
     if (patterns.size >= maxPatterns) patterns.clear();
     const alternatives = names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-    pattern = { regex: new RegExp(`"(?:${alternatives})"[ \\t\\n\\r]*:|\\\\u[0-9a-fA-F]{4}`, 'g'), chars: names.join('') };
+    pattern = { regex: new RegExp(`"(?:${alternatives})"[ \\t\\n\\r]*:`, 'g'), chars: names.join('') };
     patterns.set(key, pattern);
   }
   return pattern;
@@ -91,17 +109,16 @@ export function mayHoldDuplicates(text: string, envelope: JsonObject): boolean {
   if (Array.isArray(warnings)) for (let i = 0; i < warnings.length && names.length <= maxNamesMatched; i++) if (isObject(warnings[i])) addNames(warnings[i] as JsonObject);
   if (names.length === 0) return false;
   if (names.length > maxNamesMatched) return true;
-  for (const name of names) if (!plainName.test(name)) return true;
-  const { regex, chars } = patternFor(names);
+  const pattern = patternFor(names);
+  if (pattern === null) return true;
+  const { regex, chars } = pattern;
+  // Escapes are rare, and found natively, apart from the names (one pattern for both costs more).
+  for (let at = text.indexOf('\\u'); at !== -1; at = text.indexOf('\\u', at + 2)) if (chars.includes(String.fromCharCode(hexValue(text, at + 2)))) return true;
   counts.length = 0;
   for (let n = 0; n < names.length; n++) counts.push(0);
   regex.lastIndex = 0;
   while (regex.test(text)) {
     const end = regex.lastIndex;
-    if (text.charCodeAt(end - 1) !== COLON) {
-      if (chars.includes(String.fromCharCode(hexValue(text, end - 4)))) return true;
-      continue;
-    }
     let close = end - 2;
     while (text.charCodeAt(close) !== QUOTE) close--;
     const open = text.lastIndexOf('"', close - 1);
