@@ -128,6 +128,16 @@ describe('duplicate-member in a run (the built CLI)', () => {
     expect(duplicatesOf(runJson(['--unwrap', 'none', `${dir}/mcp.jsonl`]).report.findings)).toEqual([]);
   });
 
+  it('a record lists at most 100 of them, then one that counts the rest', () => {
+    const members = Array.from({ length: 150 }, (_, i) => `"m${i}":0`).join(',');
+    const dir = tempFiles({ 'wide.jsonl': `{"ok":true,"result":{},${members},${members}}\n` });
+    const found = runJson([`${dir}/wide.jsonl`, '--rule', 'schema=off']).report.findings;
+    expect(found).toHaveLength(101);
+    expect(found[0]).toMatchObject({ rule: 'duplicate-member', message: 'and 50 more duplicate-member findings in this record, not listed (a record lists at most 100 findings of one rule)' });
+    expect(found[0]).not.toHaveProperty('column');
+    expect(found[1]).toMatchObject({ rule: 'duplicate-member', pointer: '', message: expect.stringContaining('member "m0" twice') });
+  });
+
   it('the wrappings are not looked at: a transcript line or JSON-RPC message naming a member twice', () => {
     const ok = JSON.stringify({ content: [{ type: 'text', text: '{"ok":true,"result":{}}' }] });
     const dir = tempFiles({ 'rpc.jsonl': `{"jsonrpc":"2.0","id":1,"id":1,"result":${ok}}\n{"ts":"t","ts":"u","direction":"response","payload":{"jsonrpc":"2.0","id":2,"result":${ok}}}\n` });

@@ -8,7 +8,7 @@
 import { LineIndex } from '../framing/line-index.js';
 import { forEachMember, memberName, skipBlank, valueAtPath, valueEnd } from '../framing/member-text.js';
 import type { RecordFinding, TextPlace, ValuePlace } from '../types.js';
-import type { CheckContext } from './check-envelope.js';
+import { maxFindingsPerRule, type CheckContext } from './check-envelope.js';
 import { CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../framing/json-bytes.js';
 import { isObject, quote, type JsonObject } from './envelope.js';
 
@@ -80,12 +80,15 @@ const names: string[] = [];
 const holders: number[] = [];
 const counts: number[] = [];
 
-function addNames(object: JsonObject): void {
+/** Adds the names of `object`; false once there are more than the pre-check matches (then the scan decides). */
+function addNames(object: JsonObject): boolean {
   for (const key in object) {
+    if (names.length > maxNamesMatched) return false;
     const index = names.indexOf(key);
     if (index === -1) names.push(key), holders.push(1);
     else holders[index]!++;
   }
+  return names.length <= maxNamesMatched;
 }
 
 function hexValue(text: string, from: number): number {
@@ -102,13 +105,12 @@ function hexValue(text: string, from: number): number {
 export function mayHoldDuplicates(text: string, envelope: JsonObject): boolean {
   names.length = 0;
   holders.length = 0;
-  addNames(envelope);
+  if (!addNames(envelope)) return true;
   const error = envelope['error'];
-  if (isObject(error)) addNames(error);
+  if (isObject(error) && !addNames(error)) return true;
   const warnings = envelope['warnings'];
-  if (Array.isArray(warnings)) for (let i = 0; i < warnings.length && names.length <= maxNamesMatched; i++) if (isObject(warnings[i])) addNames(warnings[i] as JsonObject);
+  if (Array.isArray(warnings)) for (let i = 0; i < warnings.length; i++) if (isObject(warnings[i]) && !addNames(warnings[i] as JsonObject)) return true;
   if (names.length === 0) return false;
-  if (names.length > maxNamesMatched) return true;
   const pattern = patternFor(names);
   if (pattern === null) return true;
   const { regex, chars } = pattern;
@@ -260,9 +262,16 @@ export class DuplicateMemberCheck {
     if (duplicates.length === 0) return undefined;
     const findings: RecordFinding[] = [];
     const places: (ValuePlace | undefined)[] = [];
-    for (const duplicate of duplicates) {
+    const listed = Math.min(duplicates.length, maxFindingsPerRule);
+    for (let k = 0; k < listed; k++) {
+      const duplicate = duplicates[k]!;
       findings.push({ rule: 'duplicate-member', severity, message: duplicateMessage(duplicate), pointer: duplicate.pointer });
       places.push(envelopeText === undefined ? this.place(framed, duplicate.offset) : undefined);
+    }
+    // As check-envelope.ts does for every rule: a line can hold a million names twice.
+    if (duplicates.length > listed) {
+      findings.push({ rule: 'duplicate-member', severity, message: `and ${duplicates.length - listed} more duplicate-member findings in this record, not listed (a record lists at most ${maxFindingsPerRule} findings of one rule)` });
+      places.push(undefined);
     }
     return { findings, places };
   }
