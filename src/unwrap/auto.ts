@@ -261,7 +261,6 @@ function openCount(slot: Slot): number {
   return slot.toolCalls.size + (slot.others?.size ?? 0);
 }
 
-
 const looksLikeToolResult = (result: unknown): boolean => isObject(result) && (Array.isArray(result['content']) || has(result, 'structuredContent'));
 
 /**

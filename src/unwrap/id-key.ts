@@ -5,7 +5,7 @@
 // whenever it tells ids apart exactly; the rest are kept by their canonical decimal text.
 import { skipBlank, valueAtPath, valueEnd } from '../framing/member-text.js';
 
-/** A numeric id whose value no double holds exactly: the same object for every id of its value. */
+/** A numeric id other than an integer of at most 15 digits, kept by its exact value: one object for every id of that value. */
 export class ExactId {
   constructor(
     /** As the first id of its value was written, for messages. */
@@ -17,7 +17,10 @@ export class ExactId {
 /** A JSON-RPC id as pairing keys it: a string, a number that is its exact value, or an ExactId. */
 export type IdKey = string | number | ExactId;
 
-/** Exponents longer than this many digits are not worked out (they cost time quadratic in their length). */
+/**
+ * Exponents longer than this many digits are not added up (BigInt takes time quadratic in their
+ * length): such an exponent is kept as written, so two spellings of one such value are two ids.
+ */
 const maxExponentDigits = 100_000;
 
 /**
