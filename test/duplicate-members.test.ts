@@ -2,7 +2,8 @@
 // exact pre-check, and the findings a real run gives in every place an envelope's text can be.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { duplicateMembers, mayHoldDuplicates } from '../src/checks/duplicate-members.js';
+import { DuplicateMemberCheck, duplicateMembers, mayHoldDuplicates } from '../src/checks/duplicate-members.js';
+import { createCheckContext } from '../src/run.js';
 import { runJson, tempFiles } from './helpers/cli.js';
 
 const found = (text: string) => duplicateMembers(text, 0).map(({ pointer, name, count, offset }) => [pointer, name, count, offset]);
@@ -77,6 +78,25 @@ describe('the pre-check is exact', () => {
     // An escape of a character no name has (.NET writes `<` so) is no spelling of a name.
     expect(mayHoldDuplicates('{"ok":true,"result":{"t":"\\u003Cb\\u003E"}}', { ok: true, result: {} })).toBe(false);
     expect(mayHoldDuplicates('{"ok":true,"result":{"t":"\\u006b"}}', { ok: true, result: {} })).toBe(true);
+  });
+});
+
+describe('DuplicateMemberCheck: where its findings sit', () => {
+  const text = '{"ok":true,"result":{},"ok":true}';
+  const value = JSON.parse(text) as unknown;
+  const check = new DuplicateMemberCheck(createCheckContext());
+
+  it("at the name in a line's own text; nowhere in a streamed document's element or a text block", () => {
+    expect(check.findings({ line: 3, value, text }, value, undefined)?.places).toEqual([{ line: 3, column: 24 }]);
+    expect(check.findings({ line: 3, value, text, textPlace: false }, value, undefined)?.places).toEqual([undefined]);
+    expect(check.findings({ line: 3, value: { content: [] } }, value, text)?.places).toEqual([undefined]);
+    // No text (a value a library caller made): nothing to find duplicates in.
+    expect(check.findings({ line: 3, value }, value, undefined)).toBeUndefined();
+  });
+
+  it('nothing when the rule is off', () => {
+    const off = new DuplicateMemberCheck(createCheckContext({ rules: { 'duplicate-member': 'off' } }));
+    expect(off.findings({ line: 1, value, text }, value, undefined)).toBeUndefined();
   });
 });
 
