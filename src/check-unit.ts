@@ -4,6 +4,7 @@
 // threads; src/run.ts puts the results together.
 import { addAbortSignal, type Readable } from 'node:stream';
 import { checkFacts, ruleFinding, type CheckContext } from './checks/check-envelope.js';
+import { DuplicateMemberCheck } from './checks/duplicate-members.js';
 import { errorObject, factsOf, stringMember } from './checks/envelope.js';
 import type { CheckOptions } from './context.js';
 import { UsageError, describeReadError } from './errors.js';
@@ -109,6 +110,7 @@ class SourceChecker {
   private liveLate: Finding[] = [];
   /** Set for a bundle's transcript: the sessions its lines name and how it ends. */
   watcher: TranscriptWatcher | undefined;
+  private readonly duplicates: DuplicateMemberCheck;
 
   constructor(
     private readonly source: InputSource,
@@ -120,6 +122,7 @@ class SourceChecker {
     private readonly texts: RecordTexts | undefined,
   ) {
     this.unwrapper = unwrappers[unwrap]({ check: context });
+    this.duplicates = new DuplicateMemberCheck(context);
     this.findings = new FindingStore(budget);
     this.line = new LineFindings(this.findings, budget);
   }
@@ -267,6 +270,9 @@ class SourceChecker {
     // Read once, for the rules and the tally alike. Every value framed here is JSON.parse's.
     const facts = factsOf(unwrapped.hasEnvelope ? unwrapped.envelope : undefined, true);
     let findings: readonly RecordFinding[] = unwrapped.findings;
+    // Found on the text, whose duplicate members the value does not keep; placed in it where it is the input's.
+    const duplicates = unwrapped.hasEnvelope ? this.duplicates.findings(framed, unwrapped.envelope, unwrapped.envelopeText) : undefined;
+    if (duplicates) findings = findings.concat(duplicates.findings);
     if (unwrapped.hasEnvelope) {
       const checked = checkFacts(this.context, facts);
       findings = findings.length === 0 ? checked : findings.concat(checked);
@@ -280,7 +286,12 @@ class SourceChecker {
     if (findings.length === 0) return;
     const record = unwrapped.hasEnvelope ? unwrapped.envelope : framed.value;
     const place = this.withText(this.identify(at(framed.line, undefined, tool, wrapping), record, findings.length), record, findings);
-    const places = framed.starts && unwrapped.hasEnvelope ? valuePlaces(findings, framed.starts, framed.value, unwrapped.envelope) : undefined;
+    let places = framed.starts && unwrapped.hasEnvelope ? valuePlaces(findings, framed.starts, framed.value, unwrapped.envelope) : undefined;
+    if (duplicates) {
+      places ??= findings.map(() => undefined);
+      const first = unwrapped.findings.length;
+      for (let k = 0; k < duplicates.places.length; k++) if (duplicates.places[k]) places[first + k] = duplicates.places[k];
+    }
     if (places) this.addPlaced(findings, place, places);
     else this.addAll(findings, place);
   }

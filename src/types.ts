@@ -93,9 +93,12 @@ export type Framed =
   /**
    * `pairingKey`: under --extract, the server a Claude Desktop log line speaks for (spec section 8.8):
    * requests and responses pair within it, as within a transcript's sessionId. `starts`: in a
-   * pretty-printed `.json` document, where the record's values start (8.11).
+   * pretty-printed `.json` document, where the record's values start (8.11). `text`: the JSON text
+   * the value was parsed from, from `textAt` (0 when absent) on, held only while the entry is
+   * pushed, for what a value does not keep (duplicate members, ids by their written value);
+   * `textPlace` says where that text is.
    */
-  | { kind: 'value'; line: number; value: unknown; extracted?: boolean; pairingKey?: string; starts?: ValueStarts }
+  | { kind: 'value'; line: number; value: unknown; extracted?: boolean; pairingKey?: string; starts?: ValueStarts; text?: string; textAt?: number; textPlace?: TextPlace }
   /**
    * `text`: the entry's own text, when framing held it, for a baseline's digest of the record: the
    * message depends on --redact and on what follows the line, the text does not.
@@ -103,6 +106,13 @@ export type Framed =
   | { kind: 'unparseable'; line: number; column?: number; message: string; hint?: ParseHint; text?: string }
   /** A line with no JSON object under --extract: counted as skipped. */
   | { kind: 'noise'; line: number };
+
+/**
+ * Where a framed value's text is, for findings placed at an offset in it: absent, it is its line's
+ * own text (an offset is a column of the line); a document read whole, its text and where the
+ * value's text starts in it; `false`, nowhere a finding is placed (a streamed document's element).
+ */
+export type TextPlace = false | { document: string; at: number };
 
 /** A tool's records by outcome (spec section 8.6): `records == ok + failed + unknown`. */
 export interface ToolCounts {

@@ -14,8 +14,9 @@ import type { Framed } from '../src/types.js';
  */
 function untexted(entries: Framed[]): Framed[] {
   return entries.map((entry) => {
-    if (entry.kind === 'value' && entry.starts) {
-      const { starts: _starts, ...rest } = entry;
+    // A value's text is held for what the value does not keep: the tests of it are 'the text of each value'.
+    if (entry.kind === 'value') {
+      const { starts: _starts, text: _text, textAt: _textAt, textPlace: _textPlace, ...rest } = entry;
       return rest;
     }
     if (entry.kind !== 'unparseable') return entry;
@@ -196,6 +197,27 @@ describe('frameDocument', () => {
     const framed = frameDocument(Buffer.from(text));
     expect(framed.map((f) => f.line)).toEqual([2, 5, 8, 8, 8]);
     expect(framed[1]).toEqual({ kind: 'value', line: 5, value: { ok: false } });
+  });
+
+  it('the text of each value: its line, the object --extract found, a document element and where it starts', () => {
+    const [line] = frameAllWithText('{"ok":true, "ok":false}\r\n');
+    expect(line).toMatchObject({ kind: 'value', text: '{"ok":true, "ok":false}' });
+    expect(line).not.toHaveProperty('textPlace');
+    const out: Framed[] = [];
+    const framer = new NdjsonFramer({ extract: true });
+    framer.push(Buffer.from('INFO result {"ok":true}\n'), out);
+    expect(out[0]).toMatchObject({ text: 'INFO result {"ok":true}', textAt: 12 });
+    const text = '[\n  {"ok": true} ,\n  [1, "]"],7\n]';
+    const elements: Framed[] = [];
+    frameDocumentWithText(Buffer.from(text), {}, elements);
+    expect(elements.map((f) => (f.kind === 'value' ? [f.text, f.textPlace] : f))).toEqual([
+      ['{"ok": true}', { document: text, at: 4 }],
+      ['[1, "]"]', { document: text, at: 21 }],
+      ['7', { document: text, at: 30 }],
+    ]);
+    const single: Framed[] = [];
+    frameDocumentWithText(Buffer.from('\n {"ok":true}\n'), {}, single);
+    expect(single[0]).toMatchObject({ text: '\n {"ok":true}\n', textAt: 2, textPlace: { document: '\n {"ok":true}\n', at: 0 } });
   });
 
   it('reads a single object as one record at its first line', () => {

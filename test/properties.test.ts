@@ -271,8 +271,10 @@ describe('frameDocument properties', () => {
           // Spread over lines, it tells where its values start (spec section 8.11, field-pretty.test.ts).
           const [entry, ...rest] = frameDocument(Buffer.from(text, 'utf8'));
           expect(rest).toEqual([]);
-          const { starts, ...framed } = entry as Extract<Framed, { kind: 'value' }>;
+          const { starts, text: own, textAt, textPlace, ...framed } = entry as Extract<Framed, { kind: 'value' }>;
           expect(framed).toEqual({ kind: 'value', line: 1, value: JSON.parse(text) });
+          // The text it was parsed from, for what the value does not keep (duplicate members).
+          expect({ own, textAt, textPlace }).toEqual({ own: text, textAt: 0, textPlace: { document: text, at: 0 } });
           expect(starts !== undefined).toBe(text.includes('\n'));
         }
         const text = JSON.stringify(array, null, space);
@@ -282,6 +284,8 @@ describe('frameDocument properties', () => {
         entries.forEach((entry, i) => {
           expect(entry.kind).toBe('value');
           if (entry.kind === 'value') expect(entry.value).toEqual(parsed[i]);
+          // Each element's own text, at its place in the document.
+          if (entry.kind === 'value' && entry.textPlace) expect([JSON.parse(entry.text!), text.slice(entry.textPlace.at, entry.textPlace.at + entry.text!.length)]).toEqual([parsed[i], entry.text]);
         });
         for (let i = 1; i < entries.length; i++) expect(entries[i]!.line).toBeGreaterThanOrEqual(entries[i - 1]!.line);
         // Exact lines: pretty-printed, element i starts after `[` and the lines of the elements before it.

@@ -5,7 +5,9 @@
 // bytes are gone by the time a record is checked.
 import { JsonArrayStreamer } from './json-array-stream.js';
 import type { FramedSink } from './ndjson.js';
-import { isJsonSpace } from './json-bytes.js';
+import { COMMA, isJsonSpace } from './json-bytes.js';
+import { skipBlank, valueEnd } from './member-text.js';
+import type { TextPlace } from '../types.js';
 import { LineIndex } from './line-index.js';
 import { NestingError, maxNesting, parseJson, tooDeep } from './nesting.js';
 import { locateParseError } from './parse-error.js';
@@ -48,13 +50,14 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
       const lines = starts && elementLines(bytes, first, line, starts);
       const value: unknown = parseJson(text, lines !== undefined);
       if (Array.isArray(value)) {
+        const elements = new ElementTexts(text, first);
         // Indexed: code run once per small file is not optimised enough to take an array iterator's results away.
         if (lines === undefined) {
-          for (let k = 0; k < value.length; k++) sink.push({ kind: 'value', line, value: value[k] });
+          for (let k = 0; k < value.length; k++) sink.push({ kind: 'value', line, value: value[k], ...elements.next() });
           return;
         }
         if (lines.length === value.length) {
-          for (let k = 0; k < value.length; k++) sink.push({ kind: 'value', line: lines.at(k), value: value[k], starts: new RecordValueStarts(bytes, starts!.at(k), lines.at(k)) });
+          for (let k = 0; k < value.length; k++) sink.push({ kind: 'value', line: lines.at(k), value: value[k], starts: new RecordValueStarts(bytes, starts!.at(k), lines.at(k)), ...elements.next() });
           return;
         }
       }
@@ -94,7 +97,31 @@ export function frameDocument(bytes: Buffer, options: { redact?: boolean; decode
   // Spread over lines, its findings sit at the members they point at (spec section 8.11); on one line
   // they stay at the record's line.
   const starts = newline === -1 || newline >= last ? undefined : new RecordValueStarts(bytes, first, line);
-  sink.push(starts ? { kind: 'value', line, value, starts } : { kind: 'value', line, value });
+  // Leading blanks are bytes of one character each: `first` is an offset in the text too.
+  const place = { document: text, at: 0 };
+  sink.push(starts ? { kind: 'value', line, value, starts, text, textAt: first, textPlace: place } : { kind: 'value', line, value, text, textAt: first, textPlace: place });
+}
+
+/** The texts of the elements of the array at `text[open]` (which JSON.parse accepted), one after another. */
+class ElementTexts {
+  private i: number;
+
+  constructor(
+    private readonly text: string,
+    open: number,
+  ) {
+    this.i = skipBlank(text, open + 1);
+  }
+
+  /** The next element's text, and where it starts in the document. */
+  next(): { text: string; textPlace: TextPlace } {
+    const { text } = this;
+    const from = this.i;
+    const to = valueEnd(text, from);
+    this.i = skipBlank(text, to);
+    if (text.charCodeAt(this.i) === COMMA) this.i = skipBlank(text, this.i + 1);
+    return { text: text.slice(from, to), textPlace: { document: text, at: from } };
+  }
 }
 
 /** The array's elements into `sink`, each parsed alone at the line where it starts. */

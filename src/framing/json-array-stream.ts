@@ -200,7 +200,7 @@ export class JsonArrayStreamer {
     if (!this.within && !isUtf8(bytes)) return { kind: 'unparseable', line, message: 'invalid UTF-8 in this array element' };
     const text = bytes.toString('utf8');
     try {
-      return { kind: 'value', line, value: parseJson(text) };
+      return { kind: 'value', line, value: parseJson(text), text, textPlace: false };
     } catch (error) {
       // Was quoted under --redact too: the text of a record in a report that promised to hold none.
       const failure = locateParseError(text, error, this.quote);

@@ -255,7 +255,7 @@ export class NdjsonFramer {
       // Wrapping `log` is the object after a prefix (spec section 3); a line that is one alone is bare.
       if (extracted.kind === 'value') {
         const pairingKey = extracted.prefixed ? serverTag(text.slice(0, extracted.at)) : undefined;
-        out.push({ kind: 'value', line, value: extracted.value, extracted: extracted.prefixed, ...(pairingKey !== undefined && { pairingKey }) });
+        out.push({ kind: 'value', line, value: extracted.value, extracted: extracted.prefixed, ...(pairingKey !== undefined && { pairingKey }), text, textAt: extracted.at });
       } else if (extracted.kind === 'noise') out.push({ kind: 'noise', line });
       else out.push({ kind: 'unparseable', line, column: extracted.failure.offset + 1, message: extracted.failure.message, text });
       return;
@@ -287,7 +287,7 @@ export class NdjsonFramer {
       return;
     }
     // Outside the try: a fault in the sink is not a syntax error of the line.
-    out.push({ kind: 'value', line, value });
+    out.push({ kind: 'value', line, value, text });
   }
 }
 

@@ -7,6 +7,7 @@ import { ruleFinding, type CheckContext } from '../checks/check-envelope.js';
 import { has, isObject, quote, shorten, stringMember, type JsonObject } from '../checks/envelope.js';
 import { isMemberlessObject } from '../checks/envelope-members.js';
 import type { RecordFinding, RuleId, Wrapping } from '../types.js';
+import { IdKeys, idText, type IdKey } from './id-key.js';
 import { isCallToolResult, unwrapCallToolResult } from './mcp.js';
 import { isJsonRpcPayload, namedRequest, OrderPairing, type LeftOpen } from './order-pairing.js';
 import type { FramedValue, LateFinding, Unwrapped, Unwrapper } from './types.js';
@@ -166,7 +167,7 @@ class AnsweredIds {
   constructor(private readonly kinds: RequestKinds) {}
 
   /** Holds `answered` as `id`'s, when the id is one this table takes; `inMap`: the ids the session's Map holds. */
-  add(id: string | number, answered: Answered, inMap: number): boolean {
+  add(id: IdKey, answered: Answered, inMap: number): boolean {
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= 64 + 4 * (this.held + inMap)) return false;
     if (id >= this.lines.length) this.grow(id);
     if (this.lines[id] === 0) this.held++;
@@ -175,14 +176,14 @@ class AnsweredIds {
     return true;
   }
 
-  get(id: string | number): Answered | undefined {
+  get(id: IdKey): Answered | undefined {
     if (typeof id !== 'number' || !(id >= 0 && id < this.lines.length) || !Number.isInteger(id) || this.lines[id] === 0) return undefined;
     const { method, tool } = this.kinds.at(this.kindOf[id]! - 1);
     return { method, tool, line: this.lines[id]! };
   }
 
   /** `id`'s answered request, no longer held here (a new request of the id makes it a Slot's). */
-  take(id: string | number): Answered | undefined {
+  take(id: IdKey): Answered | undefined {
     const answered = this.get(id);
     if (answered !== undefined) {
       this.lines[id as number] = 0;
@@ -225,7 +226,7 @@ class RequestKinds {
 }
 
 interface Session {
-  requests: Map<string | number, IdState>;
+  requests: Map<IdKey, IdState>;
   answered: AnsweredIds | undefined;
 }
 
@@ -258,11 +259,6 @@ function answerOf(slot: Slot, toolCallFirst: boolean, toolResult: boolean, isErr
 
 function openCount(slot: Slot): number {
   return slot.toolCalls.size + (slot.others?.size ?? 0);
-}
-
-/** A JSON-RPC id as a key: only a string or a number is one (null answers an unreadable request). */
-function idKey(id: unknown): string | number | undefined {
-  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 const looksLikeToolResult = (result: unknown): boolean => isObject(result) && (Array.isArray(result['content']) || has(result, 'structuredContent'));
@@ -298,7 +294,15 @@ interface Where {
   pairing: string | number | boolean;
   /** The id-less request this transcript response answers by order (spec section 8.1); set on transcript lines only. */
   byOrder?: Answered | undefined;
+  /** The framed value's JSON text, from `textAt` on, and the members followed from it to this value: ids are read there. */
+  text: string | undefined;
+  textAt: number;
+  path: readonly string[];
 }
+
+/** Where a transcript line's payload is in its text. */
+const payloadPath = ['payload'];
+const noPath: readonly string[] = [];
 
 const truncationKey = 'truncated';
 
@@ -349,7 +353,7 @@ class AutoUnwrapper implements Unwrapper {
     const { value, extracted } = framed;
     if (isObject(value) && value['ok'] !== undefined && value['direction'] === undefined && value['jsonrpc'] === undefined) {
       this.before.entries++;
-      return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
+      return { kind: 'record', envelope: value, hasEnvelope: true, envelopeText: undefined, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
     }
     this.pairing = pairingUnwrapper(this.context, this.before);
     return this.pairing.unwrap(framed);
@@ -396,6 +400,17 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
   const order = new OrderPairing<Request>();
   /** The line of the input's first request (spec section 8.9: no response is unpaired before one). */
   let firstRequestLine: number | undefined;
+  const idKeys = new IdKeys();
+
+  /**
+   * A JSON-RPC id as a key: only a string or a number is one (null answers an unreadable request); a
+   * number by its value as written (id-key.ts). `name`: the member of the message (or of its params) that holds it.
+   */
+  function keyOf(id: unknown, where: Where, name: 'id' | 'requestId' = 'id'): IdKey | undefined {
+    if (typeof id === 'string') return id;
+    if (typeof id !== 'number') return undefined;
+    return idKeys.numeric(id, where.text, where.textAt, name === 'id' ? where.path : [...where.path, 'params'], name);
+  }
 
   const finding = (rule: RuleId, message: string, pointer?: string): RecordFinding[] => {
     const made = ruleFinding(context, rule, { message, ...(pointer !== undefined && { pointer }) });
@@ -407,7 +422,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
   // Records are built with every member present (undefined where unknown): one object shape for all
   // of them keeps the per-line code monomorphic.
   function noEnvelope(where: Where, wrapping: Wrapping, tool: string | undefined, findings: RecordFinding[]): Unwrapped {
-    return { kind: 'record', envelope: undefined, hasEnvelope: false, wrapping, tool, sessionId: where.sessionId, findings };
+    return { kind: 'record', envelope: undefined, hasEnvelope: false, envelopeText: undefined, wrapping, tool, sessionId: where.sessionId, findings };
   }
 
   function mcpRecord(result: unknown, where: Where, wrapping: Wrapping, tool?: string, findings: RecordFinding[] = []): Unwrapped {
@@ -420,6 +435,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       kind: 'record',
       envelope: unwrapped.found ? unwrapped.envelope : undefined,
       hasEnvelope: unwrapped.found,
+      envelopeText: unwrapped.found ? unwrapped.text : undefined,
       wrapping,
       tool,
       sessionId: where.sessionId,
@@ -444,7 +460,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
   function jsonRpc(message: JsonObject, where: Where): Unwrapped {
     sawJsonRpc = true;
     const id = message['id'];
-    const key = idKey(id);
+    const key = keyOf(id, where);
     const session = sessionOf(where.pairing);
     const { requests } = session;
     const wrapping = wrappingOf(where, 'jsonrpc');
@@ -468,7 +484,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
         else if (state.others) state.others.push(request);
         else state.others = new Queue(request);
       } else if (method === 'notifications/cancelled' && isObject(message['params'])) {
-        const cancelledKey = idKey(message['params']['requestId']);
+        const cancelledKey = keyOf(message['params']['requestId'], where, 'requestId');
         const state = cancelledKey === undefined ? undefined : requests.get(cancelledKey);
         const slot = state !== undefined && isSlot(state) ? state : undefined;
         if (slot && slot.cancels < openCount(slot) && ++slot.cancels === openCount(slot)) slot.cancelledBefore = where.entry;
@@ -513,12 +529,12 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       // no request had.
       const said =
         key !== undefined
-          ? `response to id ${quote(id)} has no request of that id before it in this transcript${unlessUnreadableBefore()}`
+          ? `response to id ${idText(key, quote(id))} has no request of that id before it in this transcript${unlessUnreadableBefore()}`
           : `response ${has(message, 'id') ? `with id ${quote(id)}` : 'without an id'} has no request before it in this transcript: only a string or a number id pairs with one`;
       findings.push(...finding('unpaired-response', said));
     }
 
-    const secondResponse = () => `a second response to id ${quote(id)}${request ? ` (${shorten(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`;
+    const secondResponse = () => `a second response to id ${idText(key, quote(id))}${request ? ` (${shorten(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`;
     if (isError) {
       // A second answer is a record whatever it holds (spec section 7), so that `errors`, `invalid`
       // and JUnit's failures count its error finding alike. It holds no envelope
@@ -552,7 +568,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
    * never unpaired, nor a duplicate. Its id, unless a JSON-RPC request holds it, is then answered, so
    * that a later response to it is a duplicate as any other.
    */
-  function answeredByOrder(message: JsonObject, where: Where, request: Answered, key: string | number | undefined, isError: boolean, isResponse: boolean): Unwrapped {
+  function answeredByOrder(message: JsonObject, where: Where, request: Answered, key: IdKey | undefined, isError: boolean, isResponse: boolean): Unwrapped {
     const wrapping = wrappingOf(where, 'jsonrpc');
     if (key !== undefined) {
       const session = sessionOf(where.pairing);
@@ -595,7 +611,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
         const payload = value['payload'];
         const direction = value['direction'];
         const byOrder = order.settle(pairing, direction === 'response', where.line, unreadableCount);
-        const inner: Where = { line: where.line, entry: where.entry, extracted: where.extracted, inTranscript: true, sessionId, pairing, byOrder };
+        const inner: Where = { line: where.line, entry: where.entry, extracted: where.extracted, inTranscript: true, sessionId, pairing, byOrder, text: where.text, textAt: where.textAt, path: payloadPath };
         // A request line is never a record (spec section 8.1); one without a JSON-RPC payload is
         // answered by order, whatever its payload holds.
         if (direction === 'request' && !isJsonRpcPayload(payload)) {
@@ -619,6 +635,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
       kind: 'record',
       envelope: value,
       hasEnvelope: true,
+      envelopeText: undefined,
       wrapping: where.inTranscript ? 'transcript' : where.extracted ? 'log' : 'bare',
       tool: where.byOrder?.tool,
       sessionId: where.sessionId,
@@ -635,13 +652,13 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
   }
 
   return {
-    unwrap: ({ value, line, extracted, pairingKey }: FramedValue) => {
+    unwrap: ({ value, line, extracted, pairingKey, text, textAt }: FramedValue) => {
       const entry = entries++;
       // The common case first, as in AutoUnwrapper.
       if (isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
-        return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
+        return { kind: 'record', envelope: value, hasEnvelope: true, envelopeText: undefined, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
       }
-      return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: pairingKey ?? '' });
+      return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: pairingKey ?? '', text, textAt: textAt ?? 0, path: noPath });
     },
     unreadable(line: number) {
       unreadableCount++;

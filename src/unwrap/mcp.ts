@@ -13,7 +13,8 @@ export interface McpFinding extends RuleReport {
   rule: RuleId;
 }
 
-export type McpUnwrapped = { found: true; envelope: JsonObject; findings: McpFinding[] } | { found: false; findings: McpFinding[] };
+/** `text`: the text block the envelope was parsed from; absent for structuredContent's. */
+export type McpUnwrapped = { found: true; envelope: JsonObject; text: string | undefined; findings: McpFinding[] } | { found: false; findings: McpFinding[] };
 
 export function isCallToolResult(value: unknown): value is JsonObject {
   return isObject(value) && !has(value, 'ok') && (Array.isArray(value['content']) || has(value, 'structuredContent'));
@@ -21,6 +22,8 @@ export function isCallToolResult(value: unknown): value is JsonObject {
 
 interface TextSearch {
   envelope?: JsonObject;
+  /** The block's text the envelope was parsed from. */
+  text?: string;
   /** What the content held instead, for not-an-envelope's message. */
   instead: string;
 }
@@ -57,7 +60,7 @@ function envelopeFromText(content: unknown, redact: boolean): TextSearch {
       else instead ??= notJson(text, error, redact);
       continue;
     }
-    if (isObject(parsed) && has(parsed, 'ok')) return { envelope: parsed, instead: '' };
+    if (isObject(parsed) && has(parsed, 'ok')) return { envelope: parsed, text, instead: '' };
     if (isObject(parsed)) instead = 'its text block is JSON without ok';
     else if (holdsJsonObject(parsed)) instead = 'its text block is a JSON string holding an object: the envelope encoded twice?';
     else instead = `its text block is JSON but not an object (${kindOf(parsed)})`;
@@ -183,5 +186,5 @@ export function unwrapCallToolResult(result: unknown, redact = false): McpUnwrap
     const shown = redact && isError !== null && typeof isError !== 'undefined' ? `a ${Array.isArray(isError) ? 'array' : typeof isError} ${withheld}` : quote(isError);
     findings.push({ rule: 'is-error-mismatch', message: `isError is ${shown}, not a boolean, but ok is ${ok}: the transport flag must be ${!ok} (isError == !ok)`, pointer: '/ok' });
   }
-  return { found: true, envelope, findings };
+  return { found: true, envelope, text: fromText.text, findings };
 }

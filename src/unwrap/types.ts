@@ -7,6 +7,8 @@ export type Unwrapped =
       /** The envelope; absent when a tool response held none (then `findings` says why). */
       envelope?: unknown;
       hasEnvelope: boolean;
+      /** The text block the envelope was parsed from, when it was (else it is in the framed value's text). */
+      envelopeText?: string | undefined;
       wrapping: Wrapping;
       tool?: string;
       /** The transcript line's sessionId, used when the envelope has none. */
@@ -40,6 +42,9 @@ export interface FramedValue {
   extracted?: boolean;
   /** The server a log line speaks for (Claude Desktop's `[odoo]`): lines pair within it. */
   pairingKey?: string;
+  /** The JSON text the value was parsed from, from `textAt` (0 when absent) on: ids are read from it by their written value. */
+  text?: string;
+  textAt?: number;
 }
 
 /** One per input: wrappers that pair lines (transcripts) keep their state here. */

@@ -5,6 +5,7 @@ import { bundleSessionMismatch } from './bundle-session-mismatch.js';
 import { bundleTruncationMismatch } from './bundle-truncation-mismatch.js';
 import { codeCategoryMismatch } from './code-category-mismatch.js';
 import { codeFormat } from './code-format.js';
+import { duplicateMember } from './duplicate-member.js';
 import { duplicateResponse } from './duplicate-response.js';
 import { emptyInput } from './empty-input.js';
 import { inlineImage } from './inline-image.js';
@@ -43,4 +44,5 @@ export const rules = [
   noToolResults,
   bundleSessionMismatch,
   bundleTruncationMismatch,
+  duplicateMember,
 ] as const;

@@ -1,0 +1,104 @@
+// Members of JSON text JSON.parse has accepted, found on the text without building values: where a
+// member's value starts, where a value ends, a member's name. The text is valid JSON, so nothing
+// here checks the grammar; it only has to tell strings, containers and scalars apart. Loops, not
+// recursion: the text may nest as deep as JSON.parse was given (nesting.ts).
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, isJsonSpace } from './json-bytes.js';
+
+/** The first offset at or after `i` that is no JSON white space. */
+export function skipBlank(text: string, i: number): number {
+  while (i < text.length && isJsonSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** One past the closing quote of the string whose opening quote is at `i`: a quote after an odd run of backslashes is escaped. */
+export function stringEnd(text: string, i: number): number {
+  for (;;) {
+    const quote = text.indexOf('"', i + 1);
+    if (quote === -1) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    i = quote;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+}
+
+/** One past the value that starts at `i`. */
+export function valueEnd(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c === QUOTE) return stringEnd(text, i);
+  if (c !== OPEN_BRACE && c !== OPEN_BRACKET) {
+    // A number or a literal: up to the next delimiter.
+    while (i < text.length) {
+      const d = text.charCodeAt(i);
+      if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || isJsonSpace(d)) break;
+      i++;
+    }
+    return i;
+  }
+  let depth = 0;
+  for (; i < text.length; i++) {
+    const d = text.charCodeAt(i);
+    if (d === QUOTE) i = stringEnd(text, i) - 1;
+    else if (d === OPEN_BRACE || d === OPEN_BRACKET) depth++;
+    else if ((d === CLOSE_BRACE || d === CLOSE_BRACKET) && --depth === 0) return i + 1;
+  }
+  return i;
+}
+
+/** The name of the member whose quoted name is `text[from, to)`, unescaped as JSON.parse reads it. */
+export function memberName(text: string, from: number, to: number): string {
+  const raw = text.slice(from + 1, to - 1);
+  return raw.includes('\\') ? (JSON.parse(text.slice(from, to)) as string) : raw;
+}
+
+/** Whether the quoted name at `text[from, to)` is `name`, without making a string when it is written plainly. */
+function isName(text: string, from: number, to: number, name: string): boolean {
+  // An escape spells a name in more characters than it has.
+  if (to - from - 2 < name.length) return false;
+  for (let k = from + 1; k < to - 1; k++) if (text.charCodeAt(k) === BACKSLASH) return memberName(text, from, to) === name;
+  return to - from - 2 === name.length && text.startsWith(name, from + 1);
+}
+
+/**
+ * Calls `each(from, to, valueAt)` for every member of the object whose `{` is at `open`: its quoted
+ * name at `text[from, to)` and the offset of its value. `each` returns where its value ends, or -1
+ * to have it skipped here. Returns one past the object's `}`.
+ */
+export function forEachMember(text: string, open: number, each: (from: number, to: number, valueAt: number) => number): number {
+  let i = skipBlank(text, open + 1);
+  if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
+  for (;;) {
+    const from = i;
+    const to = stringEnd(text, from);
+    i = skipBlank(text, to);
+    if (text.charCodeAt(i) === COLON) i = skipBlank(text, i + 1);
+    const ended = each(from, to, i);
+    i = skipBlank(text, ended === -1 ? valueEnd(text, i) : ended);
+    if (text.charCodeAt(i) !== COMMA) return i + 1;
+    i = skipBlank(text, i + 1);
+  }
+}
+
+/**
+ * The offset of the value of the object at `open`'s last member named `name` (the one JSON.parse
+ * keeps), or -1 when it has none or `open` is no object.
+ */
+export function lastMemberValue(text: string, open: number, name: string): number {
+  if (text.charCodeAt(open) !== OPEN_BRACE) return -1;
+  let found = -1;
+  forEachMember(text, open, (from, to, valueAt) => {
+    if (isName(text, from, to, name)) found = valueAt;
+    return -1;
+  });
+  return found;
+}
+
+/** The offset of the value at `names` (members followed from the value at `at`), or -1. */
+export function valueAtPath(text: string, at: number, names: readonly string[]): number {
+  let i = skipBlank(text, at);
+  for (const name of names) {
+    i = lastMemberValue(text, i, name);
+    if (i === -1) return -1;
+  }
+  return i;
+}

@@ -1,0 +1,118 @@
+// JSON-RPC ids by their exact value (issue 36, spec section 7's pairing): a numeric id is its
+// decimal value as written, so `1`, `1.0` and `1e0` are one id, while `9007199254740993` and
+// `9007199254740992`, or `1e400` and `1e401`, which JSON.parse rounds to one number, are two. A
+// string id is never a numeric one (`"1"` is not `1`). The value JSON.parse made serves as the key
+// whenever it tells ids apart exactly; the rest are kept by their canonical decimal text.
+import { skipBlank, valueAtPath, valueEnd } from '../framing/member-text.js';
+
+/** A numeric id other than an integer of at most 15 digits, kept by its exact value: one object for every id of that value. */
+export class ExactId {
+  constructor(
+    /** As the first id of its value was written, for messages. */
+    readonly written: string,
+    readonly canonical: string,
+  ) {}
+}
+
+/** A JSON-RPC id as pairing keys it: a string, a number that is its exact value, or an ExactId. */
+export type IdKey = string | number | ExactId;
+
+/**
+ * Exponents longer than this many digits are not added up (BigInt takes time quadratic in their
+ * length): such an exponent is kept as written, so two spellings of one such value are two ids.
+ */
+const maxExponentDigits = 100_000;
+
+/**
+ * A JSON number literal's exact value as `<sign><digits>e<exponent>`: digits without leading or
+ * trailing zeros, the exponent adjusted (`1.50e1` and `15` are both `15e0`); `0` for any zero (`-0`).
+ */
+export function canonicalNumber(literal: string): string {
+  const negative = literal.charCodeAt(0) === 0x2d;
+  let e = literal.length;
+  for (let i = 0; i < literal.length; i++) if ((literal.charCodeAt(i) | 0x20) === 0x65) e = i;
+  const dot = literal.indexOf('.');
+  const whole = literal.slice(negative ? 1 : 0, dot === -1 ? e : dot);
+  const fraction = dot === -1 ? '' : literal.slice(dot + 1, e);
+  const digits = (whole + fraction).replace(/^0+/, '');
+  if (digits === '') return '0';
+  const trimmed = digits.replace(/0+$/, '');
+  const shift = digits.length - trimmed.length - fraction.length;
+  const written = e === literal.length ? '0' : literal.slice(e + 1);
+  const exponent = written.replace(/^[+-]?0*/, '').length <= 15 ? String(Number(written) + shift) : written.length <= maxExponentDigits ? String(BigInt(written) + BigInt(shift)) : `${written}${shift >= 0 ? '+' : ''}${shift}`;
+  return `${negative ? '-' : ''}${trimmed}e${exponent}`;
+}
+
+/** A plain integer literal of at most 15 digits: its double is its exact value, and no other literal's. */
+function isSmallInteger(text: string, from: number, to: number): boolean {
+  if (text.charCodeAt(from) === 0x2d) from++;
+  if (to - from > 15 || to <= from) return false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
+/** A literal's value exact as a number key: an integer of at most 15 significant digits. */
+function fitsNumber(canonical: string): boolean {
+  const e = canonical.indexOf('e');
+  if (e === -1) return true;
+  const exponent = Number(canonical.slice(e + 1));
+  const digits = e - (canonical.charCodeAt(0) === 0x2d ? 1 : 0);
+  return exponent >= 0 && digits + exponent <= 15;
+}
+
+/** Each `"id"`, and any escape that may spell an `i` or a `d` (`\u0069`, `\u0064`). */
+const idName = /"id"|\\u006[49]/g;
+
+/** One input's ids: the ExactId of each value met, so that equal values are one key. */
+export class IdKeys {
+  private readonly exact = new Map<string, ExactId>();
+
+  /**
+   * The key of a numeric `id`, given the JSON text its message was parsed from: `text` from `at`
+   * on, the message at `path` (members followed) there. Without a text, the number itself.
+   */
+  numeric(id: number, text: string | undefined, at: number, path: readonly string[], name = 'id'): number | ExactId {
+    if (text === undefined) return id;
+    let from = name === 'id' && path.length <= 1 ? this.onlyId(text, at) : -1;
+    if (from === -1) from = valueAtPath(text, at, [...path, name]);
+    if (from === -1) return id;
+    const to = valueEnd(text, from);
+    if (isSmallInteger(text, from, to)) return id === 0 ? 0 : id;
+    return this.keyOf(text.slice(from, to), id);
+  }
+
+  /** The key of a numeric literal, `id` being JSON.parse's value of it. */
+  keyOf(literal: string, id: number): number | ExactId {
+    const canonical = canonicalNumber(literal);
+    if (fitsNumber(canonical)) return id === 0 ? 0 : id;
+    let key = this.exact.get(canonical);
+    // Own copies: a slice of a line would keep the whole decoded window alive as long as the key.
+    if (key === undefined) this.exact.set(canonical, (key = new ExactId([...literal].join(''), [...canonical].join(''))));
+    return key;
+  }
+
+  /**
+   * Where the value of the one member named `id` starts, when the text from `at` writes `"id"` only
+   * once and spells no `i` or `d` with an escape: then that is the message's id, wherever the
+   * message is. -1 when that cannot be told so cheaply.
+   */
+  private onlyId(text: string, at: number): number {
+    idName.lastIndex = at;
+    if (!idName.test(text)) return -1;
+    const after = idName.lastIndex;
+    if (text.charCodeAt(after - 1) !== 0x22 || idName.test(text)) return -1;
+    let i = skipBlank(text, after);
+    if (text.charCodeAt(i) !== 0x3a) return -1;
+    i = skipBlank(text, i + 1);
+    const c = text.charCodeAt(i);
+    return c === 0x2d || (c >= 0x30 && c <= 0x39) ? i : -1;
+  }
+}
+
+/** How a message names an id: as JSON writes it, except an ExactId, as the input wrote it. */
+export function idText(key: IdKey | undefined, shown: string): string {
+  return key instanceof ExactId ? key.written : shown;
+}
