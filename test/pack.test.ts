@@ -127,7 +127,8 @@ describe('installing the package from a fresh clone', () => {
     writeFileSync(join(clone, 'dist/cli.js'), '// stale\n');
 
     const [, , pack, install] = installCommands();
-    sh(pack!, clone);
+    // pre-commit's node language installs a hook's repository with `npm install -g <npm pack's stdout>`.
+    expect(sh(pack!, clone).stdout).toBe(`mcec-result-${version}.tgz\n`);
     const tarball = join(clone, `mcec-result-${version}.tgz`);
     const listed = sh(`tar -tzf ${tarball}`, clone).stdout.split('\n');
     expect(listed).toContain('package/dist/cli/cli.cjs');
