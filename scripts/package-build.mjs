@@ -7,7 +7,7 @@
 // (`npm test`, `npm start`, `npm run bench`) build first, and right after `prepack` on `npm pack` and
 // `npm publish`.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const event = process.env.npm_lifecycle_event;
@@ -15,9 +15,22 @@ const command = process.env.npm_command;
 if (event === 'prepare' && (command === 'ci' || command === 'pack' || command === 'publish')) process.exit(0);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Runs npm: npm_execpath is the npm running this script; `npm` on PATH needs a shell (npm.cmd on Windows). */
+function npm(args, env = process.env) {
+  const npmCli = process.env.npm_execpath;
+  if (npmCli) execFileSync(process.execPath, [npmCli, ...args], { cwd: root, stdio: 'inherit', env });
+  else execFileSync('npm', args, { cwd: root, stdio: 'inherit', env, shell: true });
+}
+
+// `npm install --global <git url>` (pre-commit's node language installs a hook's repository so)
+// prepares the clone with the global setting inherited, so the clone's dependencies are installed
+// elsewhere and the build finds no compiler (npm/cli#8440). They are installed here then, into the
+// clone, without their scripts (the nested install would prepare again).
+if (!existsSync(fileURLToPath(new URL('../node_modules/typescript/package.json', import.meta.url)))) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_(global|location|prefix)$/i.test(name)));
+  npm(['install', '--location=project', '--include=dev', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund'], env);
+}
+
 rmSync(fileURLToPath(new URL('../dist', import.meta.url)), { recursive: true, force: true });
-// npm_execpath is the npm that runs this script; a shell is needed only for an `npm` found on PATH
-// (npm.cmd on Windows).
-const npm = process.env.npm_execpath;
-if (npm) execFileSync(process.execPath, [npm, 'run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
-else execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit', shell: true });
+npm(['run', 'build', '--silent']);
