@@ -1,12 +1,14 @@
 // The package as a team installs it before it is published: packed on a fresh clone (a copy of the
 // tracked files, node_modules linked in, so the build `prepack` runs there leaves alone the dist/
 // the other tests run) and installed into an empty project from the tarball or from a git URL, with
-// README's Install commands as written. npm takes the dependencies from its cache (`npm ci` put them
-// there) and asks the registry only for what the cache lacks.
+// README's Install commands as written, and globally from git as pre-commit installs a hook's
+// repository. npm takes the dependencies from its cache (`npm ci` put them there) and asks the
+// registry only for what the cache lacks.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { repoRoot, tempFiles } from './helpers/cli.js';
 
 const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -56,6 +58,16 @@ function inTempFolder(test: (parent: string) => void): void {
   } finally {
     rmSync(parent, { recursive: true, force: true, maxRetries: 3 });
   }
+}
+
+/** A fresh clone that is a git repository, for a git+file:// URL. */
+function gitRepository(parent: string): string {
+  const clone = freshClone(parent);
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], { cwd: clone, stdio: 'pipe' });
+  git('init', '--quiet');
+  git('add', '--all');
+  git('commit', '--quiet', '--message', 'tracked files');
+  return clone;
 }
 
 /** An empty project of a team. */
@@ -143,14 +155,24 @@ describe('installing the package from a fresh clone', () => {
   }));
 
   it('npm install <git url> builds the package as it installs (prepare), and it runs', { timeout: 300_000 }, () => inTempFolder((parent) => {
-    const clone = freshClone(parent);
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], { cwd: clone, stdio: 'pipe' });
-    git('init', '--quiet');
-    git('add', '--all');
-    git('commit', '--quiet', '--message', 'tracked files');
+    const clone = gitRepository(parent);
     const project = emptyProject(parent);
     const command = installCommands()[4]!;
     sh(command.replace('git+https://github.com/mcec-result/mcec-result.git', `git+file://${clone}`), project);
     expectInstalledPackageRuns(project);
+  }));
+
+  it("pre-commit's install of a node hook's repository (npm install --global from git) builds it, and the hook's entry runs from PATH", { timeout: 300_000 }, () => inTempFolder((parent) => {
+    const clone = gitRepository(parent);
+    const prefix = join(parent, 'node_env');
+    // pre-commit 4's languages/node.py: npm install --allow-git=root --install-links -g git+file://<the hook repository>,
+    // with npm_config_prefix its environment. npm prepares the clone with --global inherited (npm/cli#8440).
+    sh(`npm_config_prefix=${prefix} npm install --allow-git=root --install-links -g git+file://${clone}`, parent);
+    const project = emptyProject(parent);
+    const [command, ...args] = (parse(readFileSync(join(repoRoot, '.pre-commit-hooks.yaml'), 'utf8')) as { entry: string }[])[0]!.entry.split(' ');
+    const run = spawnSync(join(prefix, 'bin', command!), [...args, 'run.jsonl', 'clean.json'], { cwd: project, env: npmEnv(), encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^✖ 4 problems \(4 errors, 0 warnings\) in 2 inputs$/m);
+    expect(run.status).toBe(1);
   }));
 });
