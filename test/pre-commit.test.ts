@@ -50,11 +50,11 @@ function repository(): string {
 }
 
 /** Runs the hook as pre-commit does on the staged files `files` selects. */
-function runHook(dir: string, files: string, paths: string[]) {
+function runHook(dir: string, files: string, paths: string[], args = hook.args ?? []) {
   const selected = paths.filter((path) => new RegExp(files).test(path));
   const [command, ...entryArgs] = hook.entry.split(/\s+/);
   expect(command).toBe('mcec-result');
-  const run = spawnSync(process.execPath, [binary, ...entryArgs, ...(hook.args ?? []), ...selected], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined } });
+  const run = spawnSync(process.execPath, [binary, ...entryArgs, ...args, ...selected], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined } });
   return { ...run, selected };
 }
 
@@ -99,5 +99,17 @@ describe('.pre-commit-hooks.yaml', () => {
     expect(run.selected).toEqual(['captures/every-category.jsonl', 'captures/blank-lines.ndjson', 'captures/recording.jsonl.gz', 'captures/single-object.json', 'logs/server.log', 'evidence/20260702-093344-c41f0a9e2d17.zip']);
     expect(run.stdout).toMatch(/^✔ no problems in 7 inputs$/m);
     expect(run.status).toBe(0);
+  });
+
+  it("docs/ci.md's args example goes before the file names: --max-warnings 0 fails a capture with a warning", () => {
+    const args = parse(/`args: (\[.*?\])`/.exec(read('docs/ci.md'))![1]!) as string[];
+    expect(args).toEqual(['--max-warnings', '0']);
+    const dir = tempFiles({});
+    cpSync(join(repoRoot, 'fixtures/invalid/code-format.jsonl'), join(dir, 'captures/code-format.jsonl'));
+    expect(runHook(dir, hook.files, ['captures/code-format.jsonl']).status).toBe(0);
+    const strict = runHook(dir, hook.files, ['captures/code-format.jsonl'], args);
+    expect(strict.stdout).toMatch(/^✖ 6 problems \(0 errors, 6 warnings, more than --max-warnings 0\) in 1 input$/m);
+    expect(strict.stderr).toContain('6 warnings, more than --max-warnings 0: exit 1');
+    expect(strict.status).toBe(1);
   });
 });
