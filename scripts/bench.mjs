@@ -30,7 +30,9 @@ import { detectRssMethod, median, runNode } from './bench/measure.mjs';
 const root = resolve(import.meta.dirname, '..');
 const bin = 'bin/mcec-result.js';
 const floorScript = 'scripts/bench/floor.mjs';
-const groups = ['startup', 'small', 'bare', 'mid', 'transcript', 'merge'];
+const groups = ['startup', 'small', 'bare', 'mid', 'transcript', 'merge', 'mcec-calls', 'jsonrpc-calls'];
+// The 1M-call corpora (agent recovery, spec section 9) take gigabytes and minutes: run with --only or --all.
+const optIn = ['mcec-calls', 'jsonrpc-calls'];
 
 const help = `usage: node scripts/bench.mjs [options]      (npm run bench builds first)
 
@@ -42,12 +44,16 @@ options:
   --quick             smoke run: 100k- and 40k-line bare corpora and 20k-pair transcript, 1 run each
   --memory            also check peak-RSS growth from 1M to 4M bare lines (--jobs 1);
                       generates .bench/bare-4m.jsonl (about 1.2 GB) when missing
-  --all               every group and the memory check
+  --all               every group (mcec-calls and jsonrpc-calls included) and the memory check
   --runs <n>          runs per corpus measurement, the median is reported (default 3; --quick: 1)
   --startup-runs <n>  runs of the start-up measurements (default 10)
-  --only <group>      only this group: bare, mid, transcript, small, startup or merge (repeatable,
-                      or a,b); merge: the JSON report of the bare corpus, merged once and as 4
-                      shards' reports (copies under other input names), for time and peak RSS
+  --only <group>      only this group: bare, mid, transcript, small, startup, merge, mcec-calls or
+                      jsonrpc-calls (repeatable, or a,b); merge: the JSON report of the bare corpus,
+                      merged once and as 4 shards' reports (copies under other input names), for
+                      time and peak RSS; mcec-calls: 1M agent calls as MCEC's client writes them
+                      (2M lines, failures followed by retries); jsonrpc-calls: 1M calls as plain
+                      JSON-RPC, answered out of order, 10 % never answered (--quick: 100k calls;
+                      neither runs unless named here or with --all)
   --dir <folder>      where corpora, reports and results.json go (default .bench)
   --rss <method>      peak RSS and CPU time from: auto (default), time (/usr/bin/time),
                       wrapper (scripts/bench/rss-wrapper.mjs, process.resourceUsage())
@@ -95,7 +101,7 @@ if (flags.all && only.length > 0) usage('--all runs every group; leave out --onl
 if (!['auto', 'time', 'wrapper'].includes(flags.rss)) usage(`--rss: expected auto, time or wrapper, got "${flags.rss}"`);
 const benchDir = resolve(root, flags.dir);
 const outDir = join(benchDir, 'out');
-const selected = new Set(only.length > 0 ? only : groups);
+const selected = new Set(only.length > 0 ? only : flags.all ? groups : groups.filter((group) => !optIn.includes(group)));
 const runs = count('--runs', flags.runs, flags.quick ? 1 : 3);
 const startupRuns = count('--startup-runs', flags['startup-runs'], 10);
 const memory = (flags.memory || flags.all) && selected.has('bare');
@@ -108,6 +114,8 @@ const names = {
   bareBig: flags.quick ? 'bare-400k.jsonl' : 'bare-4m.jsonl',
   transcript: flags.quick ? 'transcript-20k.jsonl' : 'transcript-200k.jsonl',
   small: 'small-10k',
+  'mcec-calls': flags.quick ? 'mcec-calls-100k.jsonl' : 'mcec-calls-1m.jsonl',
+  'jsonrpc-calls': flags.quick ? 'jsonrpc-calls-100k.jsonl' : 'jsonrpc-calls-1m.jsonl',
   one: 'one-small.jsonl',
 };
 
@@ -140,6 +148,7 @@ if (selected.has('bare') || selected.has('merge')) wanted.push(names.bare);
 if (selected.has('mid')) wanted.push(names.mid);
 if (memory) wanted.push(names.bareBig);
 if (selected.has('transcript')) wanted.push(names.transcript);
+for (const group of optIn) if (selected.has(group)) wanted.push(names[group]);
 const generationStarted = performance.now();
 const { corpora, generatedMs } = ensureCorpora(benchDir, wanted, log);
 const generationWallMs = performance.now() - generationStarted;
@@ -223,6 +232,24 @@ if (selected.has('transcript')) {
       floorOf('transcript floor lines', 'floor (lines only)', names.transcript),
       floorOf('transcript floor inner', 'floor (lines + inner text)', names.transcript, ['--inner']),
       jobsRow('transcript jobs1', 'cli --jobs 1', names.transcript, def),
+      def,
+    ],
+  });
+}
+// Agent calls: the floor, like the transcript's, also parses each response's envelope text.
+for (const group of optIn) {
+  if (!selected.has(group)) continue;
+  const corpus = names[group];
+  const def = cliOf(`${group} default`, 'cli default', corpus, { jobs1: false });
+  plan.push({
+    group,
+    runs,
+    reference: `${group} floor inner`,
+    referenceLabel: 'floor+inner',
+    rows: [
+      floorOf(`${group} floor lines`, 'floor (lines only)', corpus),
+      floorOf(`${group} floor inner`, 'floor (lines + inner text)', corpus, ['--inner']),
+      jobsRow(`${group} jobs1`, 'cli --jobs 1', corpus, def),
       def,
     ],
   });
@@ -337,8 +364,8 @@ for (const step of plan) {
     }
     if (row.records !== undefined && row.wallMs) row.recordsPerSec = row.records / (row.wallMs / 1000);
     if (row.bytes !== undefined && row.wallMs) row.mbPerSec = row.bytes / 1e6 / (row.wallMs / 1000);
-    if (step.group === 'transcript' && row.kind === 'cli') {
-      const lines = step.rows.find((r) => r.id === 'transcript floor lines');
+    if ((step.group === 'transcript' || optIn.includes(step.group)) && row.kind === 'cli') {
+      const lines = step.rows.find((r) => r.id === `${step.group} floor lines`);
       if (lines?.wallMs) row.notes.push(`${(row.wallMs / lines.wallMs).toFixed(2)}x floor (lines only)`);
     }
     if (row.failure) row.notes.push(`FAILED ${row.failure}`);
@@ -376,6 +403,8 @@ const targets = [
     return floor?.ratio === undefined || broken(floor) ? measured : { ...measured, text: `${measured.text}; floor on ${machine.availableParallelism} threads ${floor.ratio.toFixed(2)}x` };
   }),
   target(`transcript --jobs 1 wall time${jobsNote}`, names.transcript, '<= 1.8x floor (lines + inner text)', ['transcript jobs1'], ratioTarget(1.8)),
+  target(`MCEC transcript, ${flags.quick ? '100k' : '1M'} calls, --jobs 1 wall time${jobsNote}`, names['mcec-calls'], '<= 1.8x floor (lines + inner text)', ['mcec-calls jobs1'], ratioTarget(1.8)),
+  target(`JSON-RPC, ${flags.quick ? '100k' : '1M'} calls, 10 % unanswered, --jobs 1 wall time${jobsNote}`, names['jsonrpc-calls'], '<= 1.8x floor (lines + inner text)', ['jsonrpc-calls jobs1'], ratioTarget(1.8)),
   target(`peak RSS, --jobs 1 on ${flags.quick ? '100k' : '1M'} lines${jobsNote}`, names.bare, '<= 150 MiB', ['bare jobs1'], rssTarget(150)),
   memory
     ? target(`peak RSS growth ${flags.quick ? '100k -> 400k' : '1M -> 4M'} lines, --jobs 1${jobsNote}`, `${names.bare} -> ${names.bareBig}`, '<= 10 %', ['bare jobs1', 'memory jobs1'], (small, big) => {

@@ -11,6 +11,7 @@ import { FindingStore, LineFindings, SpillBudget, type StoredFindings } from './
 import { byPlace } from './findings/order.js';
 import { valuePlaces } from './findings/value-place.js';
 import { fingerprint } from './fingerprint.js';
+import { RecordTexts, recordTextFor, type CapturedRecord } from './findings/record-text.js';
 import { frameBuffer, frameInput, framingFor, type FramingOptions } from './framing/index.js';
 import { NdjsonFramer } from './framing/ndjson.js';
 import { InputDataError, decodeInput, plainUtf8, type ChunkSource } from './sources/decode.js';
@@ -67,10 +68,12 @@ interface Place {
   wrapping: Wrapping | undefined;
   code: string | undefined;
   fingerprint: string | undefined;
+  /** The record's text, for the HTML report: each finding gets the span its pointer names. */
+  record: CapturedRecord | undefined;
 }
 
 function at(line: number, column?: number, tool?: string, wrapping?: Wrapping): Place {
-  return { line, column, tool, wrapping, code: undefined, fingerprint: undefined };
+  return { line, column, tool, wrapping, code: undefined, fingerprint: undefined, record: undefined };
 }
 
 /** Assigned field by field: an object spread here costs more, on every finding. */
@@ -86,6 +89,7 @@ function locate(finding: RecordFinding, source: string, place: Place): Finding {
   if (place.wrapping !== undefined) located.wrapping = place.wrapping;
   if (place.code !== undefined) located.code = place.code;
   if (place.fingerprint !== undefined) located.fingerprint = place.fingerprint;
+  if (place.record !== undefined) located.record = recordTextFor(place.record, finding.pointer);
   return located;
 }
 
@@ -113,6 +117,7 @@ class SourceChecker {
     private readonly unwrap: UnwrapMode,
     private readonly fingerprints: boolean,
     private readonly budget: SpillBudget,
+    private readonly texts: RecordTexts | undefined,
   ) {
     this.unwrapper = unwrappers[unwrap]({ check: context });
     this.findings = new FindingStore(budget);
@@ -158,6 +163,12 @@ class SourceChecker {
     const error = errorObject(value);
     place.code = error && stringMember(error, 'code');
     place.fingerprint = fingerprint(value);
+    return place;
+  }
+
+  /** The record's text, for the HTML report, while the thread's share lasts (findings/record-text.ts). */
+  private withText(place: Place, value: unknown, findings: readonly RecordFinding[]): Place {
+    if (this.texts) place.record = this.texts.value(value, findings);
     return place;
   }
 
@@ -236,6 +247,7 @@ class SourceChecker {
       // A digest of the record, its text, where framing held it: the message quotes it or not
       // (--redact), and a cut-off last line's says so until the next line is written.
       const place = this.identify(at(framed.line, framed.column), framed.text === undefined ? `parse-error:${framed.column ?? 0}:${framed.message}` : `parse-error:${framed.text}`, 1);
+      if (this.texts && framed.text !== undefined) place.record = this.texts.raw(framed.text);
       this.add(ruleFinding(this.context, 'parse-error', { message: framed.message }), place, framed.hint);
       return;
     }
@@ -249,7 +261,7 @@ class SourceChecker {
       this.tally.addSkipped(unwrapped);
       kinds.skipped++;
       if (unwrapped.own === true) kinds.ownSkipped++;
-      if (unwrapped.findings.length > 0) this.addAll(unwrapped.findings, this.identify(at(framed.line, undefined, undefined, unwrapped.wrapping), framed.value, unwrapped.findings.length));
+      if (unwrapped.findings.length > 0) this.addAll(unwrapped.findings, this.withText(this.identify(at(framed.line, undefined, undefined, unwrapped.wrapping), framed.value, unwrapped.findings.length), framed.value, unwrapped.findings));
       return;
     }
     // Read once, for the rules and the tally alike. Every value framed here is JSON.parse's.
@@ -266,7 +278,8 @@ class SourceChecker {
     this.tally.addRecord(facts, invalid, tool, sessionId);
     kinds.records++;
     if (findings.length === 0) return;
-    const place = this.identify(at(framed.line, undefined, tool, wrapping), unwrapped.hasEnvelope ? unwrapped.envelope : framed.value, findings.length);
+    const record = unwrapped.hasEnvelope ? unwrapped.envelope : framed.value;
+    const place = this.withText(this.identify(at(framed.line, undefined, tool, wrapping), record, findings.length), record, findings);
     const places = framed.starts && unwrapped.hasEnvelope ? valuePlaces(findings, framed.starts, framed.value, unwrapped.envelope) : undefined;
     if (places) this.addPlaced(findings, place, places);
     else this.addAll(findings, place);
@@ -327,6 +340,8 @@ export interface UnitIo {
   posted?: boolean;
   /** The input streams (spec section 8.10): its findings are handed over as they become final. */
   live?: LiveUnit;
+  /** The thread's share of record texts for the HTML report, when the run keeps them (a fresh one when absent). */
+  texts?: RecordTexts;
 }
 
 /** Where a streamed input's findings go as they become final; they go to the unit's result too. */
@@ -436,7 +451,8 @@ export async function checkUnit(unit: Unit, context: CheckContext, options: Unit
   const { stdin, signal } = io;
   const { source, range } = unit;
   const tally = io.tally ?? new Tally(context.schema.categories, context.registry);
-  const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false, io.budget ?? new SpillBudget());
+  const texts = options.recordText === true && !context.redact ? (io.texts ?? new RecordTexts()) : undefined;
+  const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false, io.budget ?? new SpillBudget(), texts);
   if (io.progress) checker.progress = io.progress;
   const { live } = io;
   const framing = framingFor(source.entry ?? source.path, options.input ?? 'auto');

@@ -40,6 +40,11 @@ export interface CheckOptions {
   redact?: boolean;
   /** Give findings the record digest that baselines match on (costs a hash per record with findings). */
   fingerprints?: boolean;
+  /**
+   * Keep the text of the records with findings, for the HTML report: on the run's first findings
+   * only, each cut (findings/record-text.ts). Nothing is kept with `redact`.
+   */
+  recordText?: boolean;
   /** Check only the i-th (1-based) of n parts of the input files, for CI matrices. */
   shard?: { index: number; count: number };
   /** What `-` reads (default: process.stdin): chunks of bytes, or of text (read as UTF-8). */
@@ -160,6 +165,7 @@ const optionChecks: { [K in keyof CheckOptions]-?: Check } = {
   extract: aFlag,
   redact: aFlag,
   fingerprints: aFlag,
+  recordText: aFlag,
   shard: shardProblem,
   stdin: stdinProblem,
   // By its shape: a signal of another realm (a vm context, a test environment) is no instanceof.

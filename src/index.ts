@@ -26,7 +26,7 @@ export function checkEnvelopeWith(context: CheckContext, value: unknown): readon
 }
 
 /** Options of a run over inputs: checkEnvelope() refuses them rather than accept them to do nothing. */
-const runOptions = ['input', 'unwrap', 'stdinFilename', 'maxLineBytes', 'maxZipEntryBytes', 'extract', 'fingerprints', 'shard', 'stdin', 'signal', 'jobs', 'findingsInMemory', 'onProgress', 'ownFiles'] as const satisfies readonly (keyof CheckOptions)[];
+const runOptions = ['input', 'unwrap', 'stdinFilename', 'maxLineBytes', 'maxZipEntryBytes', 'extract', 'fingerprints', 'recordText', 'shard', 'stdin', 'signal', 'jobs', 'findingsInMemory', 'onProgress', 'ownFiles'] as const satisfies readonly (keyof CheckOptions)[];
 
 /**
  * Checks one value as a bare envelope: the schema and every contract rule. With no options the

@@ -58,18 +58,21 @@ export function ownSchemaName(schemaAsset: string): string {
  * Reads one of the package's own file kinds (codes, baseline, report), validated by the schema the
  * package ships for it; the first problem names the file and the place, and `hint` says what fits.
  */
-export function readValidatedJsonFile<T>(path: string, what: string, schemaAsset: string, hint: string): T {
+export function readValidatedJsonFile<T>(path: string, what: string, schemaAsset: string, hint: Hint): T {
   return validatedJson<T>(readJsonFile(path, what), path, what, schemaAsset, hint);
 }
 
+/** What fits, said after a problem: one text, or one for the part of the file at the problem's pointer. */
+export type Hint = string | ((pointer: string) => string);
+
 /** `data`, read from `path`, held to one of the package's own schemas (see readValidatedJsonFile). */
-export function validatedJson<T>(data: unknown, path: string, what: string, schemaAsset: string, hint: string): T {
+export function validatedJson<T>(data: unknown, path: string, what: string, schemaAsset: string, hint: Hint): T {
   let validate = validators.get(schemaAsset);
   if (!validate) validators.set(schemaAsset, (validate = ownSchemaValidator(ownSchemaName(schemaAsset), readJsonAsset(schemaAsset) as object)));
   if (validate(data)) return data as T;
   const first = validate.errors?.[0];
   const problem = first ? describeFileError(first, readJsonAsset(schemaAsset) as object, data) : 'invalid';
-  throw new UsageError(`${what} ${path}${first?.instancePath ? ` at ${first.instancePath}` : ''}: ${problem} (${hint})`);
+  throw new UsageError(`${what} ${path}${first?.instancePath ? ` at ${first.instancePath}` : ''}: ${problem} (${typeof hint === 'string' ? hint : hint(first?.instancePath ?? '')})`);
 }
 
 /**

@@ -5,6 +5,7 @@
 // a time (src/report-reader.ts) into stores as check keeps its own (src/findings/store.ts), so that
 // a merge's memory does not grow with its reports.
 import { posix } from 'node:path';
+import { setImmediate as macrotask } from 'node:timers/promises';
 import { packageVersion, readJsonAsset } from './assets.js';
 import { UsageError } from './errors.js';
 import { printable } from './formatters/common.js';
@@ -47,11 +48,17 @@ function isReportFinding(value: unknown): boolean {
   return findingValidator(value) as boolean;
 }
 
-export function readMergeInputs(paths: readonly string[]): MergeInputs {
+/**
+ * Reading a report is synchronous; between reports the event loop turns, so that a Ctrl-C (or
+ * SIGTERM) is heard within one report's read, not after all of them (test/robustness.test.ts,
+ * "Ctrl-C while merge reads its reports").
+ */
+export async function readMergeInputs(paths: readonly string[]): Promise<MergeInputs> {
   const reports: ReadReport[] = [];
   const baselines: { path: string; baseline: Baseline }[] = [];
   const findings = new MergedFindings();
   for (const path of paths) {
+    await macrotask();
     const sources = new Set<string>();
     const take = findings.reader(sources);
     // Standard input is read whole: it cannot be read again for what is wrong in it.
@@ -205,6 +212,8 @@ export function mergeReports(reports: readonly ReadReport[], findings: MergedFin
     // A shard's unreadable inputs and Ctrl-C stay the merged run's: the merge is the verdict of the
     // matrix, and must not pass (exit 0) over shards that exited 2 or 130.
     inputFailures: summary.unreadable ?? [],
+    // JSON reports hold no record text: the HTML report says so.
+    recordText: 'merged',
     interrupted: summary.interrupted === true,
   };
 }

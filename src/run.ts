@@ -12,6 +12,7 @@ import { UsageError } from './errors.js';
 import { got } from './option-checks.js';
 import { assertCheckOptions, assertInputs, conflictsWithContext, createCheckContext, isCheckContext, type CheckOptions, type OwnFile } from './context.js';
 import { ConcatList, RunFolder, SpillBudget, StoredList, heldFindings, storedCount } from './findings/store.js';
+import { RecordTexts } from './findings/record-text.js';
 import { planUnits, type Plan } from './parallel/plan.js';
 import { expandInputs } from './sources/expand.js';
 import type { InputSource } from './sources/input-source.js';
@@ -220,10 +221,11 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
   const perUnit = unitOptions(options, context);
   const tally = new Tally(context.schema.categories, context.registry);
   const budget = new SpillBudget(options.findingsInMemory, () => folder.path);
+  const texts = new RecordTexts();
   try {
     if (!inline) {
       const { runOnWorkers } = await import('./parallel/pool.js');
-      const io = { budget, ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
+      const io = { budget, texts, ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
       // A byte range is counted on its own: the run drops its counts if it checks the file again whole.
       const local = (unit: Unit) => checkUnit(unit, context, perUnit, unit.range ? io : { ...io, tally });
       const { results, summaries } = await runOnWorkers(units, sizes, jobs, perUnit, local, () => folder.path, options.signal, progress, (result) => budget.adopt(result.findings));
@@ -243,7 +245,7 @@ async function runUnits(plan: Plan, inline: boolean, jobs: number, options: Chec
     // checks a cache against the flags it was made under, would then refuse at every start.
     if (plan.estimated >= parallelBytes) threadsStarted();
     const results: UnitResult[] = [];
-    const io = { tally, budget, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
+    const io = { tally, budget, texts, ...(options.stdin && { stdin: options.stdin }), ...(options.signal && { signal: options.signal }), ...(progress && { progress }) };
     // Date.now(), not performance.now(): the global `performance` loads perf_hooks and ten modules
     // behind it, on every start.
     let turned = Date.now();
@@ -435,6 +437,7 @@ export async function check(inputs: readonly string[], options: CheckOptions = {
     ...(expanded.notes.length > 0 && { notes: expanded.notes }),
     inputsRead: read,
     ...(extractHints.length > 0 && { extractHints }),
+    ...(options.recordText === true && { recordText: context.redact ? ('redacted' as const) : ('kept' as const) }),
     interrupted,
     piped,
   };

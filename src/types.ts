@@ -2,6 +2,7 @@
 // Nothing in here does work; every stage imports its vocabulary from this file.
 import type { rules } from './checks/rules/index.js';
 import type { Severity } from './checks/rules/rule.js';
+import type { RecordText } from './findings/record-text.js';
 
 export type { Severity };
 export type RuleSetting = Severity | 'off';
@@ -51,6 +52,8 @@ export interface Finding {
   /** Not in the JSON report: the record's error code and digest, which baselines match on. */
   code?: string;
   fingerprint?: string;
+  /** Not in the JSON report: the record's text, for the HTML report (CheckOptions.recordText), on a run's first findings only. */
+  record?: RecordText;
 }
 
 /** A finding as a check produces it, before the record's place in its input is known. */
@@ -182,6 +185,11 @@ export interface Report {
    * (spec section 8.8), as their human summary does too. Absent when there are none, and in a merged report.
    */
   extractHints?: readonly string[];
+  /**
+   * Not part of the JSON report: whether findings carry their record's text (CheckOptions.recordText),
+   * or why not ('redacted': --redact; 'merged': merge reads JSON reports, which hold none). Absent when not asked for.
+   */
+  recordText?: 'kept' | 'redacted' | 'merged';
   /** Reading stopped early (Ctrl-C): the CLI exits 130. */
   interrupted: boolean;
   /**

@@ -4,8 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './helpers/cli.js';
+import { repoRoot, runJson } from './helpers/cli.js';
 
 const script = join(repoRoot, 'scripts/bench.mjs');
 
@@ -60,11 +61,42 @@ describe('scripts/bench/floor.mjs --threads', () => {
   }, 60_000);
 });
 
+describe('scripts/bench/generate.mjs: the agent-call corpora', () => {
+  it('MCEC-shape and JSON-RPC calls: the CLI and the floor count what the manifest says, pairing intact', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcec-result-calls-'));
+    try {
+      const { ensureCorpora } = (await import(pathToFileURL(join(repoRoot, 'scripts/bench/generate.mjs')).href)) as {
+        ensureCorpora: (dir: string, names: string[]) => { corpora: Record<string, { path: string; lines: number; records: number; skipped: number; unanswered?: number; protocolErrors?: number }> };
+      };
+      const { corpora } = ensureCorpora(dir, ['mcec-calls-2k.jsonl', 'jsonrpc-calls-2k.jsonl']);
+      const mcec = corpora['mcec-calls-2k.jsonl']!;
+      const rpc = corpora['jsonrpc-calls-2k.jsonl']!;
+      expect(mcec).toMatchObject({ lines: 4000, records: 2000, skipped: 2000 });
+      // A tenth of the calls unanswered, a hundredth answered by a JSON-RPC error.
+      expect(rpc.unanswered! / 2000).toBeGreaterThan(0.07);
+      expect(rpc.unanswered! / 2000).toBeLessThan(0.13);
+      expect(rpc.records + rpc.protocolErrors! + rpc.unanswered!).toBe(2000);
+      for (const corpus of [mcec, rpc]) {
+        expect(floorOf(corpus.path, ['--inner'])).toMatchObject({ lines: corpus.lines, innerParsed: corpus.records, failed: 0 });
+        const { report } = runJson([corpus.path]);
+        expect(report.summary).toMatchObject({ records: corpus.records, unparseable: 0, skipped: corpus.skipped, protocolErrors: corpus.protocolErrors ?? 0 });
+        const rules = new Set((report.findings as { rule: string }[]).map((f) => f.rule));
+        for (const rule of ['unpaired-response', 'unanswered-request', 'duplicate-response', 'parse-error']) expect(rules.has(rule), rule).toBe(false);
+      }
+      // Out of order: some response answers an earlier request than the one just before it.
+      const ids = readFileSync(rpc.path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: number; method?: string });
+      expect(ids.some((m, i) => m.method === undefined && i > 0 && ids[i - 1]!.method !== undefined && ids[i - 1]!.id !== m.id)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('scripts/bench.mjs', () => {
   it('--help lists the flags', () => {
     const result = bench(['--help'], 30_000);
     expect(result.status).toBe(0);
-    for (const flag of ['--quick', '--memory', '--all', '--runs', '--only']) expect(result.stdout).toContain(flag);
+    for (const flag of ['--quick', '--memory', '--all', '--runs', '--only', 'mcec-calls', 'jsonrpc-calls']) expect(result.stdout).toContain(flag);
   });
 
   it(

@@ -427,7 +427,7 @@ describe('mcec-result check: inputs', () => {
 describe('mcec-result check: usage errors exit 2 with one clear line', () => {
   const cases: [string, string[], RegExp][] = [
     ['unknown option', ['check', '--frobnicate'], /unknown option '--frobnicate'/],
-    ['unknown format', ['check', '-f', 'xml', 'x'], /unknown format "xml" \(choose from human, json, ndjson, sarif, junit, github, markdown\)/],
+    ['unknown format', ['check', '-f', 'xml', 'x'], /unknown format "xml" \(choose from human, json, ndjson, sarif, junit, github, markdown, html\)/],
     ['unknown rule', ['check', '--rule', 'nope=off', 'x'], /unknown rule "nope" \(rules: parse-error, schema, /],
     ['misspelt rule', ['check', '--rule', 'schma=off', 'x'], /^mcec-result: --rule: unknown rule "schma" \(did you mean "schema"\?\)\n/],
     ['bad rule setting', ['check', '--rule', 'schema=loud', 'x'], /expected schema=off, schema=warning or schema=error/],

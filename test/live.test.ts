@@ -195,7 +195,8 @@ describe('--follow (spec section 8.10)', () => {
     appendFileSync(log, `${bad}\n`);
     renameSync(log, join(dir, 'agent.log.1'));
     writeFileSync(log, `${bad}\n${good}\n`);
-    await run.until((r) => /replaced \(rotated\)[^\n]*\nagent\.log:1  error/.test(r.stdout), 'the new file\'s finding');
+    // stdout and stderr are two pipes: each is waited for, since either may be read first.
+    await run.until((r) => /replaced \(rotated\)[^\n]*\nagent\.log:1  error/.test(r.stdout) && r.stderr.includes('replaced (rotated)'), 'the new file\'s finding');
     expect(run.stderr).toContain('mcec-result: agent.log: replaced (rotated): read again from its start; line numbers and pairing start afresh\n');
     // No line of the old file written before the rename is lost: its line 6 came before the restart.
     expect(run.stdout.indexOf('agent.log:6  error')).toBeGreaterThan(run.stdout.indexOf('agent.log:5  error'));
@@ -215,7 +216,7 @@ describe('--follow (spec section 8.10)', () => {
     appendFileSync(log, `${bad}\n`);
     await run.until((r) => r.stdout.includes('"line":4'), 'the appended line\'s finding');
     writeFileSync(log, `${bad}\n`);
-    await run.until((r) => r.stdout.includes('"line":1'), 'the truncated file\'s finding');
+    await run.until((r) => r.stdout.includes('"line":1') && r.stderr.includes('truncated: read again'), 'the truncated file\'s finding');
     expect(run.stderr).toContain('agent.log: truncated: read again from its start');
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(1);

@@ -205,6 +205,46 @@ describe('docs/config.md', () => {
   });
 });
 
+describe('docs/config.md: --print-config', () => {
+  it('the example prints what the page shows, with the config file above it, less what it leaves out', () => {
+    const page = read('docs/config.md');
+    const config = /## The config file[\s\S]*?```json\n([\s\S]*?)```/.exec(page)![1]!;
+    const section = page.slice(page.indexOf('## The settings a run uses'));
+    const [command] = commands(section);
+    const shown = blocks(section, 'text')[0]!;
+    const dir = workdir();
+    writeFileSync(join(dir, 'mcec-result.config.json'), config);
+    writeFileSync(join(dir, 'mcec-codes.json'), JSON.stringify({ errorCodes: {} }));
+    const run = shell(command!, dir);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const printed = run.stdout.replaceAll(dir, '/work/project');
+    expectExcerpt(printed, shown.split('\n').filter((line) => line.trim() !== '...').join('\n'));
+    // The lines kept are whole: the first and last, and every rule's line the page names.
+    expect(shown.startsWith('{\n') && shown.trimEnd().endsWith('\n}')).toBe(true);
+  });
+});
+
+describe('docs/config.md: recovery advice', () => {
+  it("the recovery example is a valid codes file whose members replace the bundled ones, explain shows", () => {
+    const codes = /### Recovery advice[\s\S]*?```json\n([\s\S]*?)```/.exec(read('docs/config.md'))?.[1];
+    expect(codes).toBeDefined();
+    const dir = tempFiles({ 'team.json': codes! });
+    const explain = (name: string) => spawnSync(process.execPath, [binary, 'explain', name, '--no-config', '--codes', 'team.json'], { cwd: dir, encoding: 'utf8', env });
+    const stale = explain('stale-element');
+    expect(stale.stderr).toBe('');
+    expect(stale.stdout).toMatch(/^ {2}unchanged retry {2}allowed$/m);
+    const internal = explain('internal');
+    expect(internal.stdout).toMatch(/^ {2}advice {11}page the on-call engineer\n {2}unchanged retry {2}goes against the advice.*\n {2}retry codes {6}consent-pending\n/m);
+    // The message the page quotes for a mark that is no boolean.
+    const message = /\(`(codes file team\.json at \/recovery\/stale-element\/noUnchangedRetry: must be a boolean)`\)/.exec(read('docs/config.md'))?.[1];
+    writeFileSync(join(dir, 'team.json'), JSON.stringify({ recovery: { 'stale-element': { noUnchangedRetry: 'no' } } }));
+    const bad = explain('stale-element');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(`mcec-result: ${message}`);
+  });
+});
+
 describe('docs/ci.md', () => {
   it("the GitHub Actions workflow's commands work as written", () => {
     const commands = workflowCommands('name: MCEC conformance');
@@ -303,6 +343,8 @@ describe('docs/cli.md', () => {
       ['mcec-result explain stale-element', 0, /stale-element/],
       ['mcec-result explain result-on-failure', 0, /result-on-failure/],
       ['mcec-result explain ocr-low-confidence --codes team-codes.json', 0, /ocr-low-confidence/],
+      ['mcec-result explain invalid-argument', 0, /^ {2}unchanged retry {2}goes against the advice/m],
+      ['mcec-result explain', 0, /^categories \(/m],
     ];
     expect(commands(read('docs/cli.md'))).toEqual(expected.map(([command]) => command));
     for (const [command, status, verdict] of expected) {
@@ -312,6 +354,13 @@ describe('docs/cli.md', () => {
       if (verdict) expect(run.stdout, command).toMatch(verdict);
     }
     expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).summary.inputs).toBe(6);
+  });
+
+  it("the category explanation shown is the real one's first section", () => {
+    const shown = /```\n(invalid-argument: an error category\n[\s\S]*?)```/.exec(read('docs/cli.md'))?.[1];
+    expect(shown).toBeDefined();
+    const run = shell('mcec-result explain invalid-argument', workdir());
+    expect(run.stdout.split('\n\n')[0]).toBe(shown!.trimEnd());
   });
 });
 

@@ -2,7 +2,7 @@
 // what the user sees. No stack trace, ever.
 import { constants } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -286,7 +286,7 @@ describe('interrupted runs', () => {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.stdin.write(lines({ ok: true, result: {} }, { ok: false }));
     // The pipe stays open, as a `tail -f` would leave it; wait until the two lines are read.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await idleOnInput(child.pid!);
     child.kill('SIGINT');
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(130);
@@ -524,7 +524,13 @@ describe('pipes named as paths', () => {
 });
 
 /** Whether the process has a handler for `signal` (Linux's /proc; elsewhere, a guess after a second). */
-function catches(pid: number, signal: NodeJS.Signals, waitedMs: number): boolean {
+/**
+ * Whether the CLI's own signal handlers are in place: it installs SIGHUP's with SIGTERM's as its
+ * run starts, and Node catches none of SIGHUP by itself (it catches SIGINT and SIGTERM from its
+ * own start, to restore the terminal, so those bits say nothing about the CLI). Without /proc,
+ * a second is taken as enough.
+ */
+function cliStarted(pid: number, waitedMs: number): boolean {
   let status;
   try {
     status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -532,7 +538,43 @@ function catches(pid: number, signal: NodeJS.Signals, waitedMs: number): boolean
     return waitedMs >= 1000;
   }
   const mask = /^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1];
-  return mask !== undefined && ((BigInt(`0x${mask}`) >> BigInt(osConstants.signals[signal] - 1)) & 1n) === 1n;
+  return mask !== undefined && ((BigInt(`0x${mask}`) >> BigInt(osConstants.signals.SIGHUP - 1)) & 1n) === 1n;
+}
+
+/**
+ * Waits until the CLI has started and its main thread has sat in epoll_wait (waiting for input, all
+ * of it read) for `samples` looks in a row: the point where a `tail -f` reader waits. Without /proc,
+ * a fixed wait stands in.
+ */
+async function idleOnInput(pid: number, samples = 5): Promise<void> {
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 30));
+  for (let waited = 0; !cliStarted(pid, waited) && waited < 10_000; waited += 30) await pause();
+  let wchan: (() => string) | undefined = () => readFileSync(`/proc/${pid}/wchan`, 'utf8');
+  try {
+    wchan();
+  } catch {
+    wchan = undefined;
+  }
+  if (!wchan) return void (await new Promise((resolve) => setTimeout(resolve, 1500)));
+  for (let idle = 0, waited = 0; idle < samples && waited < 10_000; waited += 30) {
+    idle = wchan() === 'do_epoll_wait' ? idle + 1 : 0;
+    await pause();
+  }
+}
+
+/** Whether process `pid` holds `path` open (Linux's /proc), or undefined where that cannot be known. */
+function holdsOpen(pid: number, path: string): boolean | undefined {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -540,7 +582,7 @@ function catches(pid: number, signal: NodeJS.Signals, waitedMs: number): boolean
  * ended a slow start), and waits for it to end; a run still there 10 s later is killed (its code is
  * then null), so that a hang fails the test rather than the suite.
  */
-async function signalled(args: string[], cwd: string, signal: NodeJS.Signals, afterMs = 300, input?: Buffer) {
+async function signalled(args: string[], cwd: string, signal: NodeJS.Signals, afterMs = 300, input?: Buffer, ready: (pid: number) => boolean = () => true) {
   const child = spawn(process.execPath, [binary, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
   let stdout = '';
   let stderr = '';
@@ -550,7 +592,7 @@ async function signalled(args: string[], cwd: string, signal: NodeJS.Signals, af
   if (input) child.stdin.write(input);
   child.on('close', () => child.stdin.destroy());
   const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-  for (let waited = 0; !catches(child.pid!, signal, waited) && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let waited = 0; !(cliStarted(child.pid!, waited) && ready(child.pid!)) && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
   await new Promise((resolve) => setTimeout(resolve, afterMs));
   child.kill(signal);
   const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -595,7 +637,7 @@ async function ctrlCOnceRead(args: string[], { cwd, stdin }: { cwd?: string; std
   const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
   const pause = () => new Promise((resolve) => setTimeout(resolve, 2));
   // Ctrl-C's listener is there once the run starts; the document is then read, and parsed once read.
-  for (let waited = 0; !catches(child.pid!, 'SIGINT', waited) && waited < 10_000; waited += 2) await pause();
+  for (let waited = 0; !cliStarted(child.pid!, waited) && waited < 10_000; waited += 2) await pause();
   const before = bytesRead(child.pid!)!;
   if (stdin !== undefined) child.stdin.end(stdin);
   for (let waited = 0; (bytesRead(child.pid!) ?? Infinity) < before + largeDocument.length && waited < 10_000; waited += 2) await pause();
@@ -646,7 +688,8 @@ describe('FIFOs nobody opens the other end of', () => {
   ] as const)('%s ends a run waiting for a FIFO input\'s writer: exit %i', async (signal, status) => {
     const dir = tempFiles({});
     expect(spawnSync('mkfifo', ['in.jsonl'], { cwd: dir }).status).toBe(0);
-    const result = await signalled(['check', '--format', 'json', 'in.jsonl'], dir, signal);
+    // Signalled once the run holds the FIFO's read end: it waits for the writer from then on.
+    const result = await signalled(['check', '--format', 'json', 'in.jsonl'], dir, signal, 300, undefined, (pid) => holdsOpen(pid, realpathSync(join(dir, 'in.jsonl'))) ?? true);
     expect(result.code).toBe(status);
     if (signal === 'SIGINT') {
       expect(result.stderr).toBe('mcec-result: interrupted: the report covers only what was read before Ctrl-C (0 records)\n');

@@ -11,8 +11,8 @@
 // --threads is the floor of the default mode: what reading and parsing alone cost on n threads of
 // this machine, worker start included. It shows how much a second core gives here at all (two busy
 // threads may run slower each than one alone), the ceiling any parallel checker is under.
-// --inner (transcripts): for response lines also JSON.parse the envelope text of the last text
-// content block of payload.result, as a checker must.
+// --inner (transcripts, JSON-RPC captures): for response lines also JSON.parse the envelope text of
+// the last text content block of the response's result, as a checker must.
 // Prints one JSON object: { lines, parsed, innerParsed, failed, bytes }.
 import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,8 +35,10 @@ let failed = 0;
 let bytes = 0;
 
 function parseInner(value) {
-  if (value === null || typeof value !== 'object' || value.direction !== 'response') return;
-  const content = value.payload?.result?.content;
+  if (value === null || typeof value !== 'object') return;
+  // A transcript's response line carries the JSON-RPC response as payload; a JSON-RPC capture's line is one.
+  const response = value.direction === 'response' ? value.payload : value.jsonrpc !== undefined ? value : undefined;
+  const content = response?.result?.content;
   if (!Array.isArray(content)) return;
   for (let i = content.length - 1; i >= 0; i--) {
     const block = content[i];

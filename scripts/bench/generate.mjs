@@ -308,6 +308,7 @@ const SEED_BARE = 0x5eed0001;
 const SEED_TRANSCRIPT = 0x5eed0002;
 const SEED_SMALL = 0x5eed0003;
 const SEED_ONE = 0x5eed0004;
+const SEED_CALLS = 0x5eed0005;
 
 function writeBare(path, count, seed) {
   const next = createEnvelopeGenerator(seed);
@@ -378,6 +379,133 @@ function writeSmall(dir, files, seed) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Agent calls (spec section 9): what an agent sends after each result, with MCEC's own argument
+// names (ToolCatalog), so that retries, changed arguments and other tools follow failures.
+
+function mcecArgs(tool, app, rand) {
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  const target = rand() < 0.7 ? { process: app[1].replace(/\.exe$/i, '') } : { window: app[0] };
+  const [name] = pick(elements);
+  switch (tool) {
+    case 'capture':
+      return rand() < 0.9 ? target : { x: Math.floor(rand() * 1800), y: Math.floor(rand() * 1000), width: pick([640, 800, 1280, 20000]), height: pick([480, 600, 720, 12000]) };
+    case 'query':
+      return { ...target, maxDepth: pick([1, 2, 3, 6]) };
+    case 'find':
+      return { ...target, by: pick(['name', 'automationid']), value: name, timeout: pick([0, 0, 2000]) };
+    case 'wait-for':
+      return { ...target, by: 'name', value: name, timeout: pick([1000, 5000, 10000, 30000]) };
+    case 'invoke':
+      return { ...target, by: pick(['name', 'automationid']), value: name, action: pick(['invoke', 'toggle', 'expand', 'select', 'setfocus']) };
+    default:
+      return { command: pick(['alt-f4', 'ctrl-s', 'enter', 'chars:notes.txt', 'winr']) };
+  }
+}
+
+/**
+ * One call after another: { tool, args, envelope, kind }. After a failure the agent sends the same
+ * call again a third of the time (and half of those fail again the same way, so streaks occur),
+ * else it changes the arguments or picks another tool. A fifth of the calls are routed to one of
+ * three MCEC sessions by arguments.sessionId.
+ */
+function createCallGenerator(seed) {
+  const next = createEnvelopeGenerator(seed);
+  const rand = mulberry32(seed ^ 0x9e3779b9);
+  const routed = ['3e5a0c9b71d4', 'b80f2d6c4a19', '70c2e5d81fa6'];
+  const defaultSession = 'e41b6f0a93c2';
+  const last = new Map(); // route -> the previous call of that session
+  return function call() {
+    const route = rand() < 0.2 ? routed[Math.floor(rand() * routed.length)] : undefined;
+    const prev = last.get(route);
+    const g = next();
+    let tool = g.tool;
+    let args;
+    let envelope = g.envelope;
+    let kind = g.kind;
+    if (prev !== undefined && prev.kind !== 'ok' && rand() < 0.35) {
+      tool = prev.tool;
+      args = prev.args;
+      if (rand() < 0.5) {
+        envelope = prev.envelope;
+        kind = prev.kind;
+      }
+    } else {
+      if (prev !== undefined && prev.kind !== 'ok' && rand() < 0.4) tool = prev.tool;
+      args = mcecArgs(tool, g.app, rand);
+      if (route !== undefined) args.sessionId = route;
+    }
+    if (envelope !== prev?.envelope && 'sessionId' in envelope) envelope.sessionId = route ?? defaultSession;
+    const made = { tool, args, envelope, kind, time: g.time };
+    last.set(route, made);
+    return made;
+  };
+}
+
+const contentOf = (tool, envelope) => {
+  const content = [];
+  if (tool === 'capture' && envelope.ok === true) content.push({ type: 'image', data: '<redacted base64>', mimeType: 'image/png' });
+  content.push({ type: 'text', text: JSON.stringify(envelope) });
+  return content;
+};
+
+/** MCEC's client (Invoke-McecTool): a {name, arguments} request line, then its response line. */
+function writeMcecCalls(path, calls, seed) {
+  const call = createCallGenerator(seed);
+  const sessionId = '91c4e07a2d5b';
+  const out = new ChunkWriter(path);
+  const kinds = { ok: 0, failed: 0, invalid: 0 };
+  let id = 3;
+  for (let k = 0; k < calls; k++) {
+    const c = call();
+    kinds[c.kind]++;
+    id += k % 17 === 0 ? 2 : 1;
+    const ts = new Date(c.time).toISOString();
+    const request = { ts, sessionId, direction: 'request', method: 'tools/call', payload: { name: c.tool, arguments: c.args } };
+    const response = { ts, sessionId, direction: 'response', method: 'tools/call', payload: { jsonrpc: '2.0', id, result: { content: contentOf(c.tool, c.envelope), isError: c.envelope.ok !== true } } };
+    out.write(JSON.stringify(request) + '\n' + JSON.stringify(response) + '\n');
+  }
+  return { lines: calls * 2, records: calls, skipped: calls, kinds, bytes: out.close() };
+}
+
+/**
+ * A plain JSON-RPC capture: up to four calls in flight, answered in another order than sent; a
+ * tenth of the calls never answered, one in a hundred answered by a JSON-RPC error.
+ */
+function writeJsonRpcCalls(path, calls, seed) {
+  const call = createCallGenerator(seed);
+  const rand = mulberry32(seed ^ 0x51ed270b);
+  const out = new ChunkWriter(path);
+  const kinds = { ok: 0, failed: 0, invalid: 0 };
+  let records = 0;
+  let lines = 0;
+  let unanswered = 0;
+  let errors = 0;
+  const inFlight = [];
+  const answer = (pending) => {
+    lines++;
+    if (pending.error) {
+      errors++;
+      out.write(JSON.stringify({ jsonrpc: '2.0', id: pending.id, error: { code: -32001, message: 'Request timed out' } }) + '\n');
+      return;
+    }
+    records++;
+    kinds[pending.c.kind]++;
+    out.write(JSON.stringify({ jsonrpc: '2.0', id: pending.id, result: { content: contentOf(pending.c.tool, pending.c.envelope), isError: pending.c.envelope.ok !== true } }) + '\n');
+  };
+  for (let id = 1; id <= calls; id++) {
+    const c = call();
+    lines++;
+    out.write(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: c.tool, arguments: c.args } }) + '\n');
+    const r = rand();
+    if (r < 0.1) unanswered++;
+    else inFlight.push({ id, c, error: r < 0.11 });
+    while (inFlight.length > 0 && (inFlight.length >= 4 || rand() < 0.6)) answer(inFlight.splice(Math.floor(rand() * inFlight.length), 1)[0]);
+  }
+  while (inFlight.length > 0) answer(inFlight.shift());
+  return { lines, records, skipped: lines - records, unanswered, protocolErrors: errors, kinds, bytes: out.close() };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Corpora and the manifest
 
 /** name -> { kind, path (relative to .bench), build(absPath) }; sizes depend on --quick/--memory. */
@@ -394,6 +522,11 @@ export function corpusSpec(name) {
   if ((m = /^small-(\d+)k$/.exec(name))) {
     const files = Number(m[1]) * 1_000;
     return { kind: 'small', count: files, directory: true, build: (path) => writeSmall(path, files, SEED_SMALL) };
+  }
+  if ((m = /^(mcec|jsonrpc)-calls-(\d+)(k|m)\.jsonl$/.exec(name))) {
+    const count = Number(m[2]) * (m[3] === 'k' ? 1_000 : 1_000_000);
+    const write = m[1] === 'mcec' ? writeMcecCalls : writeJsonRpcCalls;
+    return { kind: `${m[1]}-calls`, count, build: (path) => write(path, count, SEED_CALLS) };
   }
   if (name === 'one-small.jsonl') return { kind: 'bare', count: 10, build: (path) => writeBare(path, 10, SEED_ONE) };
   throw new Error(`unknown corpus ${name}`);

@@ -35,8 +35,8 @@ export function dashMeansStdout<T extends Pick<CheckFlags, 'output'>>(flags: T):
 }
 
 /** Formats a program reads as one document (or one record a line): nothing else may share their stream. */
-const documentFormats: readonly FormatName[] = ['json', 'ndjson', 'sarif', 'junit'];
-const extensions: Record<FormatName, string> = { human: 'txt', json: 'json', ndjson: 'ndjson', sarif: 'sarif', junit: 'xml', github: 'txt', markdown: 'md' };
+const documentFormats: readonly FormatName[] = ['json', 'ndjson', 'sarif', 'junit', 'html'];
+const extensions: Record<FormatName, string> = { human: 'txt', json: 'json', ndjson: 'ndjson', sarif: 'sarif', junit: 'xml', github: 'txt', markdown: 'md', html: 'html' };
 
 /** This process's standard output as a file, when it has one that can be told apart (Windows gives no inode). */
 function stdoutFile(): Stats | undefined {
@@ -209,6 +209,8 @@ export interface CheckFlags extends PlainSettings {
   /** `--follow`: the one input is a file read as it grows (spec section 8.10). */
   follow?: boolean;
   fromStart?: boolean;
+  /** `--print-config`: the merged settings printed, no input read. */
+  printConfig?: boolean;
 }
 
 /** `--schema-version NAME`: a bundled version's name or `latest`, kept as given (the report names the version it resolves to). */

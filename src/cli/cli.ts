@@ -8,6 +8,7 @@ import { ruleIds } from '../checks/catalog.js';
 import { applyConfig, dashMeansStdout, decideColor, parseFormatTarget, parseNonEmpty, parseOwnFile, parseRuleSetting, parseSchemaVersion, parseShard, refuseBaselineOnStdout, refuseMissingPaths, refuseSharedStream, stdoutOwnFile, type CheckFlags, type FormatTarget } from './cli-options.js';
 import { byteLimitText, parseByteSize, parseCount, refuseTwoSchemas } from './option-values.js';
 import { progressLine } from './progress-line.js';
+import { checkExamples } from './check-help.js';
 import { findConfig, loadConfig } from './config.js';
 import { UsageError, describeError } from '../errors.js';
 import { printable, withoutCommands } from '../formatters/common.js';
@@ -224,10 +225,41 @@ function ownFiles(flags: CheckFlags, configPath: string | undefined): OwnFile[] 
   ];
 }
 
+/** What check() is given, from the merged flags (its `ownFiles`: the files the run must not read as inputs). */
+function checkOptionsOf(flags: CheckFlags, ownFiles: readonly OwnFile[]): CheckOptions {
+  return {
+    ...(flags.schema !== undefined && { schema: flags.schema }),
+    ...(flags.schemaVersion !== undefined && { schemaVersion: flags.schemaVersion }),
+    codes: flags.codes,
+    strictCodes: flags.strictCodes ?? false,
+    rules: Object.fromEntries(flags.rule),
+    input: flags.input,
+    unwrap: flags.unwrap,
+    ...(flags.stdinFilename !== undefined && { stdinFilename: flags.stdinFilename }),
+    ...(flags.maxLineBytes !== undefined && { maxLineBytes: flags.maxLineBytes }),
+    ...(flags.maxZipEntryBytes !== undefined && { maxZipEntryBytes: flags.maxZipEntryBytes }),
+    extract: flags.extract ?? false,
+    redact: flags.redact ?? false,
+    fingerprints: flags.baseline !== undefined || flags.writeBaseline !== undefined,
+    // The HTML report shows records: kept only when one is written (never with --redact).
+    ...(targetsOf(flags).some((target) => target.format === 'html') && { recordText: true }),
+    ...(flags.shard !== undefined && { shard: flags.shard }),
+    ...(flags.jobs !== undefined && { jobs: flags.jobs }),
+    ...(flags.findingsInMemory !== undefined && { findingsInMemory: flags.findingsInMemory }),
+    ownFiles,
+  };
+}
+
 async function runCheck(inputs: string[], given: CheckFlags, command: Command): Promise<number> {
   refuseTwoSchemas(given);
   const { flags: merged, configPath } = withConfig(given, command);
   const flags = dashMeansStdout(merged);
+  if (flags.printConfig === true) {
+    // The settings only: no input is looked at, so none is needed.
+    const { printedConfig } = await import('./print-config.js');
+    await writePieces(1, [[printedConfig(configPath, checkOptionsOf(flags, []), flags, targetsOf(flags))]]);
+    return 0;
+  }
   if (inputs.length === 0) {
     if (process.stdin.isTTY) {
       // Spec section 4: nothing named and nothing piped in prints usage and exits 2.
@@ -250,25 +282,7 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   refuseBaselineOnStdout(flags);
   refuseUnwritable(own);
   if (inputs.includes('-')) refuseStdinOverwrite(own);
-  const options: CheckOptions = {
-    ...(flags.schema !== undefined && { schema: flags.schema }),
-    ...(flags.schemaVersion !== undefined && { schemaVersion: flags.schemaVersion }),
-    codes: flags.codes,
-    strictCodes: flags.strictCodes ?? false,
-    rules: Object.fromEntries(flags.rule),
-    input: flags.input,
-    unwrap: flags.unwrap,
-    ...(flags.stdinFilename !== undefined && { stdinFilename: flags.stdinFilename }),
-    ...(flags.maxLineBytes !== undefined && { maxLineBytes: flags.maxLineBytes }),
-    ...(flags.maxZipEntryBytes !== undefined && { maxZipEntryBytes: flags.maxZipEntryBytes }),
-    extract: flags.extract ?? false,
-    redact: flags.redact ?? false,
-    fingerprints: flags.baseline !== undefined || flags.writeBaseline !== undefined,
-    ...(flags.shard !== undefined && { shard: flags.shard }),
-    ...(flags.jobs !== undefined && { jobs: flags.jobs }),
-    ...(flags.findingsInMemory !== undefined && { findingsInMemory: flags.findingsInMemory }),
-    ownFiles: [...own, ...stdoutOwnFile(flags)],
-  };
+  const options = checkOptionsOf(flags, [...own, ...stdoutOwnFile(flags)]);
   // Spec section 8.10: with a live input and one streamable report to stdout, findings are written as they come.
   const liveTarget = streamedTarget(targetsOf(flags), flags.output);
   const streaming = liveTarget !== undefined && anyLiveInput(inputs, follow);
@@ -430,8 +444,10 @@ function program(setStatus: (status: number) => void): Command {
     .option('--no-exit-zero', 'no --exit-zero, whatever the config file says')
     .option('--follow', 'read one growing log file as it is written, like tail -F (rotation and truncation too), until Ctrl-C or SIGTERM')
     .option('--from-start', 'with --follow: read the file from its beginning, not from its current end')
+    .option('--print-config', 'print the settings this run would use (config file and options merged) as JSON, and exit 0 without reading inputs')
     .addOption(checkReport.color)
     .addOption(checkReport.noColor)
+    .addHelpText('after', checkExamples)
     .addHelpText('after', docsLine)
     .action(async (inputs: string[], flags: GivenFlags, command: Command) => setStatus(await runCheck(inputs, listsGiven(flags), command)));
   const mergeReport = reportOptions();
@@ -470,8 +486,8 @@ function program(setStatus: (status: number) => void): Command {
         process.exit(130);
       };
       process.once('SIGINT', onSigint);
-      const inputs = readMergeInputs(reports);
-      // Reading is synchronous: a Ctrl-C that came during it is delivered on the next macrotask turn,
+      const inputs = await readMergeInputs(reports);
+      // A Ctrl-C that came during the last report's read is delivered on the next macrotask turn,
       // to this listener (removed at once, it would go to the writer's, after the report is written).
       await macrotask();
       if (inputs.kind === 'baselines') {
@@ -495,14 +511,14 @@ function program(setStatus: (status: number) => void): Command {
     });
   root
     .command('explain')
-    .description('what a category, an error or warning code, or a rule means, and how an agent recovers')
-    .argument('<name>', 'a category (no-target), an error or warning code (window-not-found), or a rule id (missing-result)')
+    .description('what a category, an error or warning code, or a rule means, and how an agent recovers; with no name, every one')
+    .argument('[name]', 'a category (no-target), an error or warning code (window-not-found), a rule id (missing-result) or schema-versions; none lists them all')
     .addOption(repeatable('--codes <file>', 'extra known codes, as check reads them; repeatable', parseOwnFile('--codes', 'input')))
     .option('--schema <file>', 'the envelope schema whose categories to know (and the codes files list codes under)', parseOwnFile('--schema', 'input'))
     .option('--schema-version <name>', `the bundled envelope schema whose categories to know: ${schemaVersionChoices.join(', ')} (default latest)`, parseSchemaVersion)
     .option('--config <file>', 'the config file whose codes and schema to read (default: searched upward, as check does)', parseOwnFile('--config', 'input'))
     .option('--no-config', 'use no config file')
-    .action(async (name: string, given: ExplainFlags, command: Command) => {
+    .action(async (name: string | undefined, given: ExplainFlags, command: Command) => {
       // A team's own codes live in its config or --codes: explain knows them when check does. A name
       // may be a rule and a team's code at once, so even a rule's explanation reads them; a config
       // check would refuse is refused here in check's words, the file and key named.

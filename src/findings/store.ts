@@ -18,6 +18,7 @@ import { UsageError, describeError } from '../errors.js';
 import { hintText } from '../framing/ndjson.js';
 import type { Finding, FindingList, Location, ParseHint, RuleId, Severity, Wrapping } from '../types.js';
 import { byCodePoint, byPlace, writtenAlike } from './order.js';
+import type { RecordText } from './record-text.js';
 
 /**
  * Findings held in memory, in append order: each distinct finding (all of it but its line) once, in
@@ -353,9 +354,9 @@ export class FindingStore {
     if (data.head === emptyHead) data.head = noneHeld();
     const { kinds } = data.head;
     let kind = -1;
-    // A finding that carries its record's digest (a baseline run's) is a kind of its own: searched
+    // A finding that carries its record's digest (a baseline run's) or text is a kind of its own: searched
     // for among the kinds of its message, it would cost a search of up to objectBudget a finding.
-    if (finding.fingerprint === undefined) {
+    if (finding.fingerprint === undefined && finding.record === undefined) {
       const byMessage = (this.byMessage ??= new Map());
       let known = byMessage.get(finding.message);
       if (known === undefined) byMessage.set(finding.message, (known = []));
@@ -564,6 +565,7 @@ type Packed = [
   wrapping?: Wrapping | null,
   code?: string | null,
   fingerprint?: string | null,
+  record?: RecordText | null,
 ];
 
 function pack(finding: Finding): Packed {
@@ -583,6 +585,7 @@ function pack(finding: Finding): Packed {
     finding.wrapping ?? null,
     finding.code ?? null,
     finding.fingerprint ?? null,
+    finding.record ?? null,
   ];
   while (packed.length > 5 && packed[packed.length - 1] === null) packed.pop();
   return packed;
@@ -590,7 +593,7 @@ function pack(finding: Finding): Packed {
 
 /** Whether two findings are the same but for their lines. */
 function sameKind(a: Finding, b: Finding): boolean {
-  return writtenAlike(a, b) && a.code === b.code && a.fingerprint === b.fingerprint;
+  return writtenAlike(a, b) && a.code === b.code && a.fingerprint === b.fingerprint && a.record === b.record;
 }
 
 /**
@@ -610,6 +613,7 @@ function atLine(kind: Finding, line: number, suffix: string): Finding {
   if (kind.wrapping !== undefined) finding.wrapping = kind.wrapping;
   if (kind.code !== undefined) finding.code = kind.code;
   if (kind.fingerprint !== undefined) finding.fingerprint = kind.fingerprint;
+  if (kind.record !== undefined) finding.record = kind.record;
   return finding;
 }
 
@@ -626,6 +630,7 @@ function unpack(packed: Packed, lineOffset: number): Finding {
   if (packed[11] != null) finding.wrapping = packed[11];
   if (packed[12] != null) finding.code = packed[12];
   if (packed[13] != null) finding.fingerprint = packed[13];
+  if (packed[14] != null) finding.record = packed[14];
   return finding;
 }
 

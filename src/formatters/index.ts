@@ -1,5 +1,6 @@
 // The output formats, by name, for the library. The CLI loads them one by one through load.ts.
 import { formatGithub } from './github.js';
+import { formatHtml } from './html/index.js';
 import { formatHuman } from './human.js';
 import { formatJson } from './json.js';
 import { formatJunit } from './junit.js';
@@ -21,6 +22,7 @@ const byName = {
   junit: formatJunit,
   github: formatGithub,
   markdown: formatMarkdown,
+  html: formatHtml,
 } satisfies Record<FormatName, Formatter>;
 
 /**
@@ -49,6 +51,7 @@ export const formatters = Object.freeze({
   junit: checked('junit'),
   github: checked('github'),
   markdown: checked('markdown'),
+  html: checked('html'),
 } satisfies Record<FormatName, CheckedFormatter>);
 
 /** A formatter as the library gives it: options may be left out. */

@@ -10,6 +10,7 @@ const loaders = {
   junit: async () => (await import('./junit.js')).formatJunit,
   github: async () => (await import('./github.js')).formatGithub,
   markdown: async () => (await import('./markdown.js')).formatMarkdown,
+  html: async () => (await import('./html/index.js')).formatHtml,
 } satisfies Record<FormatName, () => Promise<Formatter>>;
 
 export function loadFormatter(name: FormatName): Promise<Formatter> {

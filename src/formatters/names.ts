@@ -5,7 +5,7 @@ import type { Report } from '../types.js';
 import type { FormatOptions } from './options.js';
 
 // Frozen: exported, and what formatReport() accepts; a caller's push() must not add a format that has no formatter.
-export const formatNames = Object.freeze(['human', 'json', 'ndjson', 'sarif', 'junit', 'github', 'markdown'] as const);
+export const formatNames = Object.freeze(['human', 'json', 'ndjson', 'sarif', 'junit', 'github', 'markdown', 'html'] as const);
 
 export type FormatName = (typeof formatNames)[number];
 

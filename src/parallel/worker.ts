@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { checkUnit, type UnitOptions } from '../check-unit.js';
 import { createCheckContext } from '../context.js';
 import { UsageError, describeError } from '../errors.js';
+import { RecordTexts } from '../findings/record-text.js';
 import { SpillBudget } from '../findings/store.js';
 import { Tally } from '../tally.js';
 import type { Progress } from '../types.js';
@@ -12,6 +13,7 @@ import type { WorkerReply, WorkerRequest } from './pool.js';
 const { options, progress: watched, spoolFolder } = workerData as { options: UnitOptions; progress: boolean; spoolFolder: string };
 const context = createCheckContext(options);
 const budget = new SpillBudget(options.findingsInMemory, () => spoolFolder);
+const texts = new RecordTexts();
 
 // Progress is sent as deltas a few times a second, only when someone shows it.
 const progress: Progress = { bytes: 0, entries: 0, findings: 0 };
@@ -28,7 +30,7 @@ parentPort!.on('message', ({ first, units }: WorkerRequest) => {
   const tally = new Tally(context.schema.categories, context.registry);
   void (async () => {
     const results = [];
-    for (const unit of units) results.push(await checkUnit(unit, context, options, { budget, posted: true, ...(!unit.range && { tally }), ...(watched && { progress }) }));
+    for (const unit of units) results.push(await checkUnit(unit, context, options, { budget, texts, posted: true, ...(!unit.range && { tally }), ...(watched && { progress }) }));
     return results;
   })().then(
     (results) => {

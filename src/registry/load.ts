@@ -7,23 +7,42 @@ import { bundledVersionCategories } from '../checks/schema-load.js';
 import { UsageError } from '../errors.js';
 import { readJsonFile, readValidatedJsonFile } from '../load-json.js';
 import { nearestName } from './nearest.js';
+import { bundledCategories } from './recovery.js';
 import { CodeRegistry, type CodesFile } from './registry.js';
 
 export function readCodesFile(path: string): CodesFile {
-  return readValidatedJsonFile<CodesFile>(path, 'codes file', 'data/codes.schema.json', 'expected {"errorCodes": {"<category>": ["code", ...]}, "warningCodes": ["code", ...]}');
+  return readValidatedJsonFile<CodesFile>(path, 'codes file', 'data/codes.schema.json', (pointer) =>
+    pointer.startsWith('/recovery')
+      ? 'expected "recovery": {"<category>": {"advice": "...", "noUnchangedRetry": true|false, "retryCodes": ["code", ...]}}, each member optional'
+      : 'expected {"errorCodes": {"<category>": ["code", ...]}, "warningCodes": ["code", ...]}',
+  );
 }
 
 /**
  * A category the schema does not have (`"timout"`) is a usage error naming the file: kept, it would
  * make every code under it a code-category-mismatch ("belongs to timout, not \"timeout\""),
- * blaming the records for the file's typo.
+ * blaming the records for the file's typo, and its recovery advice would never apply.
  */
 function assertCategories(file: CodesFile, path: string, categories: readonly string[]): void {
-  for (const category of Object.keys(file.errorCodes ?? {})) {
+  const named = [...Object.keys(file.errorCodes ?? {}).map((category) => ['/errorCodes', category]), ...Object.keys(file.recovery ?? {}).map((category) => ['/recovery', category])];
+  for (const [member, category] of named as [string, string][]) {
     if (categories.includes(category)) continue;
     const near = nearestName(category, categories);
-    const hint = near === undefined ? ` (${categories.join(', ')}): codes of another schema's categories need that schema (--schema)` : `: did you mean ${JSON.stringify(near)}?`;
-    throw new UsageError(`codes file ${path} at ${childPointer('/errorCodes', category)}: ${JSON.stringify(category)} is not a category of the schema, nor of a newer MCEC release${hint}`);
+    const hint = near === undefined ? ` (${categories.join(', ')}): ${member === '/recovery' ? "advice for another schema's categories needs" : "codes of another schema's categories need"} that schema (--schema)` : `: did you mean ${JSON.stringify(near)}?`;
+    throw new UsageError(`codes file ${path} at ${childPointer(member, category)}: ${JSON.stringify(category)} is not a category of the schema, nor of a newer MCEC release${hint}`);
+  }
+}
+
+/**
+ * A category no advice is known for (a team schema's own) needs its advice from the first file that
+ * gives it any member: unchanged-retry's message and `explain` quote it (spec section 9).
+ */
+function assertAdvised(file: CodesFile, path: string, advised: Set<string>): void {
+  for (const [category, given] of Object.entries(file.recovery ?? {})) {
+    if (given.advice === undefined && !advised.has(category)) {
+      throw new UsageError(`codes file ${path} at ${childPointer('/recovery', category)}: mcec-result has no advice for ${JSON.stringify(category)}: give its "advice" too`);
+    }
+    advised.add(category);
   }
 }
 
@@ -70,10 +89,12 @@ export function loadRegistry(extraFiles: readonly string[] = [], categories: rea
   // (ocr-blank, ocr-no-text are 2026-07's), whichever is in use; a team's file in the same format
   // may too (spec sections 7, 8.3 and 9). Read only when there is a file to hold to them.
   const allowed = categories.length === 0 || extraFiles.length === 0 ? [] : [...new Set([...categories, ...bundledVersionCategories()])];
+  const advised = new Set(bundledCategories().keys());
   for (const path of extraFiles) {
     const file = readCodesFile(path);
     assertCodes(file, path);
     if (allowed.length > 0) assertCategories(file, path, allowed);
+    assertAdvised(file, path, advised);
     files.push(file);
   }
   return new CodeRegistry(files);

@@ -6,6 +6,8 @@ import { bundledCategories, type RecoveryAdvice } from './recovery.js';
 export interface CodesFile {
   errorCodes?: Record<string, string[]>;
   warningCodes?: string[];
+  /** Per category, the members of its recovery advice this file replaces (spec section 9). */
+  recovery?: Record<string, Partial<RecoveryAdvice>>;
 }
 
 interface CodePattern {
@@ -162,6 +164,17 @@ class CodeSet {
     return categories;
   }
 
+  /** Each category's codes, exact ones in the order added, then its templates (`explain` lists them). */
+  byCategory(): Map<string, string[]> {
+    const listed = new Map<string, string[]>();
+    const add = (code: string, categories: ReadonlySet<string>) => {
+      for (const category of categories) listed.set(category, [...(listed.get(category) ?? []), code]);
+    };
+    for (const [code, categories] of this.exact) add(code, categories);
+    for (const { template, categories } of this.patterns.values()) add(template, categories);
+    return listed;
+  }
+
   nearest(code: string): string | undefined {
     if (this.suggestions.has(code)) return this.suggestions.get(code);
     const { exact, templates } = (this.tries ??= { exact: new CandidateTrie(this.exact.keys()), templates: new CandidateTrie(this.patterns.keys(), placeholder) });
@@ -184,6 +197,18 @@ class CodeSet {
   }
 }
 
+/**
+ * A codes file's members over the advice before it: each file replaces only what it gives. A
+ * category with no advice yet starts unmarked, with none (load.ts refuses a file that leaves it so).
+ */
+function withRecovery(before: RecoveryAdvice | undefined, given: Partial<RecoveryAdvice>): RecoveryAdvice {
+  return {
+    advice: given.advice ?? before?.advice ?? '',
+    noUnchangedRetry: given.noUnchangedRetry ?? before?.noUnchangedRetry ?? false,
+    retryCodes: [...(given.retryCodes ?? before?.retryCodes ?? [])],
+  };
+}
+
 export class CodeRegistry {
   private readonly errors = new CodeSet();
   private readonly warnings = new CodeSet();
@@ -195,6 +220,7 @@ export class CodeRegistry {
         for (const code of codes) this.errors.add(code, category);
       }
       for (const code of file.warningCodes ?? []) this.warnings.add(code, '');
+      for (const [category, given] of Object.entries(file.recovery ?? {})) this.advice.set(category, withRecovery(this.advice.get(category), given));
     }
   }
 
@@ -216,6 +242,16 @@ export class CodeRegistry {
 
   nearestWarningCode(code: string): string | undefined {
     return this.warnings.nearest(code);
+  }
+
+  /** The known error codes by category (templates with `{n}`), in the order the files list them. */
+  errorCodesByCategory(): ReadonlyMap<string, readonly string[]> {
+    return this.errors.byCategory();
+  }
+
+  /** The known warning codes, in the order the files list them. */
+  warningCodes(): readonly string[] {
+    return this.warnings.byCategory().get('') ?? [];
   }
 
   /** A category's recovery advice (spec section 9), when the bundled data or a codes file gives it. */

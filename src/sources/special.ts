@@ -1,8 +1,8 @@
 // A FIFO or device named as an input (`check pipe`, `check <(zcat run.jsonl.gz)`) or as a report
 // (`-o pipe`). Opening a FIFO blocks until the other end is opened, and reading one blocks until its
 // writer writes: done synchronously, the main thread would wait there with no signal handler run
-// (Ctrl-C and SIGTERM ignored for good if nobody opens the other end). Here the open is made on
-// libuv's thread pool and a FIFO is read as process.stdin reads a pipe, so signals are handled.
+// (Ctrl-C and SIGTERM ignored for good if nobody opens the other end). Here no open waits (see
+// openOffThread) and a FIFO is read as process.stdin reads a pipe, so signals are handled.
 import { closeSync, constants, createReadStream, fstat, open, openSync, statSync, type Stats } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { loadNet } from '../lazy.js';
@@ -20,51 +20,63 @@ function isFifo(path: string): boolean {
   }
 }
 
-/**
- * Opens the FIFO's other end for a moment, which ends a wait in open() for it: a thread-pool thread
- * left waiting keeps the process from exiting (Node joins those threads at exit), even after
- * process.exit(). With O_NONBLOCK this open never waits itself.
- */
-function releaseWaitingOpen(path: string, otherEnd: number): void {
-  try {
-    closeSync(openSync(path, otherEnd | constants.O_NONBLOCK));
-  } catch {
-    // No waiting open to meet yet (ENXIO): the caller tries again.
-  }
+/** How often a report's FIFO is tried for a reader. */
+const readerPollMs = 20;
+
+function aborted(): OpenAborted {
+  return new OpenAborted('the wait for the other end of the FIFO was stopped');
 }
 
 /**
- * `path` opened with `flags` off the main thread. When `signal` aborts first, the wait is ended (the
- * FIFO's other end opened and closed) and the promise rejects with OpenAborted; when the process
- * exits first (SIGTERM), likewise, so that the exit is not held up.
+ * A FIFO's write end, once a reader has it open. An open that waits for the reader (in the main
+ * thread or in libuv's pool) holds up signals or the exit, so the FIFO is tried without waiting
+ * (O_NONBLOCK, ENXIO while nobody reads) on a timer, which a signal can stop. The report is
+ * written with blocking writes, so the end kept is opened again without O_NONBLOCK while the
+ * probe holds the FIFO's reader side met: that open returns at once.
+ */
+function openForReader(path: string, signal: AbortSignal | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      if (signal?.aborted) return reject(aborted());
+      let probe: number;
+      try {
+        probe = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENXIO') return void setTimeout(attempt, readerPollMs);
+        return reject(error);
+      }
+      try {
+        resolve(openSync(path, constants.O_WRONLY));
+      } catch (error) {
+        reject(error);
+      } finally {
+        closeSync(probe);
+      }
+    };
+    attempt();
+  });
+}
+
+/**
+ * `path` opened with `flags` without blocking the main thread or leaving a thread waiting in
+ * open() (Node joins libuv's pool threads at exit, so such a thread holds the exit up, even after
+ * process.exit()). A FIFO's read end opens at once with O_NONBLOCK, and its reader (a socket, see
+ * readSpecial) waits for the writer as it waits for the writer's data: an abort ends that wait.
+ * A FIFO's write end waits for a reader in openForReader, which an abort also stops (OpenAborted).
+ * Other special files open on the pool: their open does not wait for another process.
  */
 export function openOffThread(path: string, flags: 'r' | 'w', signal: AbortSignal | undefined): Promise<number> {
-  const otherEnd = flags === 'r' ? constants.O_WRONLY : constants.O_RDONLY;
-  // An abort event is dispatched once: a signal that came before this call is never heard below,
-  // and the open would wait for a writer no one is going to be.
-  if (signal?.aborted) return Promise.reject(new OpenAborted('the wait for the other end of the FIFO was stopped'));
-  const fifo = isFifo(path);
-  return new Promise((resolve, reject) => {
-    let opened = false;
-    const release = () => {
-      if (opened || !fifo) return;
-      releaseWaitingOpen(path, otherEnd);
-      // The pool's open may not have started when the abort came: tried until it has returned.
-      setTimeout(release, 10);
-    };
-    const onExit = () => fifo && releaseWaitingOpen(path, otherEnd);
-    signal?.addEventListener('abort', release, { once: true });
-    process.once('exit', onExit);
-    open(path, flags, (error, fd) => {
-      opened = true;
-      signal?.removeEventListener('abort', release);
-      process.off('exit', onExit);
-      if (error) return reject(error);
-      if (!signal?.aborted) return resolve(fd);
-      closeSync(fd);
-      reject(new OpenAborted('the wait for the other end of the FIFO was stopped'));
-    });
-  });
+  // An abort event is dispatched once: a signal that came before this call is never heard below.
+  if (signal?.aborted) return Promise.reject(aborted());
+  if (isFifo(path)) {
+    if (flags === 'w') return openForReader(path, signal);
+    try {
+      return Promise.resolve(openSync(path, constants.O_RDONLY | constants.O_NONBLOCK));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  return new Promise((resolve, reject) => open(path, flags, (error, fd) => (error ? reject(error) : resolve(fd))));
 }
 
 /** A special file's bytes: a FIFO (or pipe) read as process.stdin reads one, with no thread waiting on it. */
