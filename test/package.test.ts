@@ -28,9 +28,16 @@ describe('the published package', () => {
       'data/baseline.schema.json',
       'data/categories.json',
       'schemas/report-v1.schema.json',
+      'README.md',
+      'docs/ci.md',
+      'docs/rules/schema.md',
     ]) {
       expect(paths.has(path), path).toBe(true);
     }
+    // README's relative links work where npm and the registry's page show the installed README.
+    const links = [...readFileSync(join(repoRoot, 'README.md'), 'utf8').matchAll(/\]\((?!https?:|#)([^)#]*)(?:#[^)]*)?\)/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThan(10);
+    for (const link of links) expect(link.endsWith('/') ? [...paths].some((p) => p.startsWith(link)) : paths.has(link), link).toBe(true);
     expect([...paths].some((p) => p.startsWith('test/') || p.startsWith('fixtures/'))).toBe(false);
   });
 
