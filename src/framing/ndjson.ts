@@ -9,6 +9,11 @@ import type { Framed, ParseHint } from '../types.js';
 export interface FramedSink {
   push(framed: Framed): void;
   /**
+   * The source text of the value pushed next (a line's, or the object a log line holds), for a sink
+   * that reads it: a call's arguments are compared on it (spec section 9).
+   */
+  valueText?(text: string): void;
+  /**
    * The input's first parse error, framed already, deserves `hint` after all (spec section 8.8: most
    * of its first lines are log lines with a prefix), unless an earlier one was given a hint.
    */
@@ -255,6 +260,7 @@ export class NdjsonFramer {
       // Wrapping `log` is the object after a prefix (spec section 3); a line that is one alone is bare.
       if (extracted.kind === 'value') {
         const pairingKey = extracted.prefixed ? serverTag(text.slice(0, extracted.at)) : undefined;
+        out.valueText?.(extracted.at === 0 ? text : text.slice(extracted.at));
         out.push({ kind: 'value', line, value: extracted.value, extracted: extracted.prefixed, ...(pairingKey !== undefined && { pairingKey }) });
       } else if (extracted.kind === 'noise') out.push({ kind: 'noise', line });
       else out.push({ kind: 'unparseable', line, column: extracted.failure.offset + 1, message: extracted.failure.message, text });
@@ -287,6 +293,7 @@ export class NdjsonFramer {
       return;
     }
     // Outside the try: a fault in the sink is not a syntax error of the line.
+    out.valueText?.(text);
     out.push({ kind: 'value', line, value });
   }
 }

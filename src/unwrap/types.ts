@@ -44,11 +44,36 @@ export interface FramedValue {
 
 /** One per input: wrappers that pair lines (transcripts) keep their state here. */
 export interface Unwrapper {
-  unwrap(framed: FramedValue): Unwrapped;
+  /** `text`: the value's source text, when framing kept it. */
+  unwrap(framed: FramedValue, text?: string): Unwrapped;
   /** Made one at a time as they are taken, in place order: an input may leave a million. */
   finish(): Iterable<LateFinding>;
   /** A line framing could not read: it may hold what a pairing finding would say is missing. */
   unreadable(line: number): void;
   /** Whether a JSON-RPC message was seen: its pairing spans the input, so the input cannot be split. */
   paired(): boolean;
+}
+
+/** A `tools/call` request line as unwrap sees it, for the recovery checks (spec section 9). */
+export interface CallLine {
+  /** The pairing key of its session: the transcript sessionId, the log's server, else ''. */
+  pairing: string | number | boolean;
+  tool: string | undefined;
+  /** The parsed object that holds `arguments` (MCEC's payload, JSON-RPC's params). */
+  holder: unknown;
+  /** The line's source text, when framing kept it, and the member names from its root to `arguments`. */
+  text: string | undefined;
+  path: readonly string[];
+  line: number;
+  wrapping: Wrapping;
+}
+
+/**
+ * Where unwrap reports calls and the first response paired to each: a call's handle is opaque to
+ * unwrap, which keeps it on the open request until it is answered, then lets it go.
+ */
+export interface CallWatcher {
+  request(call: CallLine): object | undefined;
+  /** The line being unwrapped is the first response paired to `call`. */
+  answered(call: object): void;
 }
