@@ -10,5 +10,5 @@ export const unchangedRetry = defineRule({
   defaultSeverity: 'warning',
   description: "the agent's next call repeated a failed call unchanged where the advice is to change something first",
   // As MCEC's client writes a call: a `{name, arguments}` request, its response on the next line (spec section 8.1).
-  example: [transcriptLine('request', invoke), transcriptLine('response', { jsonrpc: '2.0', id: 7, result: callToolResult(refused, true) }), transcriptLine('request', invoke)].join('\n'),
+  example: [7, 8].flatMap((id) => [transcriptLine('request', invoke), transcriptLine('response', { jsonrpc: '2.0', id, result: callToolResult(refused, true) })]).join('\n'),
 });
