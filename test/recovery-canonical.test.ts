@@ -1,0 +1,113 @@
+// The canonical form of a call's arguments (spec section 9, "the same call"): equal JSON values,
+// and only those, have the same canonical text, read from the source so that numbers keep their
+// exact decimal value.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalArguments, canonicalNumber, canonicalOfValue } from '../src/recovery/canonical.js';
+
+const args = (text: string) => canonicalArguments(JSON.parse(text), text, []);
+
+describe('canonical numbers', () => {
+  it.each([
+    ['1', '1.0'],
+    ['1', '10e-1'],
+    ['1', '0.1e1'],
+    ['-0', '0'],
+    ['0.0', '-0e5'],
+    ['100', '1e2'],
+    ['1.5E+3', '1500'],
+    ['123.4500', '12345e-2'],
+  ])('%s = %s', (a, b) => expect(canonicalNumber(a)).toBe(canonicalNumber(b)));
+
+  it.each([
+    ['9007199254740993', '9007199254740992'],
+    ['1', '-1'],
+    ['0.1', '0.10000000000000001'],
+    ['1e400', '1e401'],
+  ])('%s != %s', (a, b) => expect(canonicalNumber(a)).not.toBe(canonicalNumber(b)));
+
+  it('keeps an exponent of any length exact', () => {
+    expect(canonicalNumber('1e123456789012345678901')).toBe('1e123456789012345678901');
+    expect(canonicalNumber('10e-123456789012345678901')).toBe('1e-123456789012345678900');
+  });
+
+  it('is the same for every way of writing a number', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: -40, max: 40 }), fc.nat({ max: 5 }), (digits, exponent, padding) => {
+        // digits x 10^exponent, written plainly, then with zeros after a point, then shifted into the exponent.
+        const plain = `${digits}e${exponent}`;
+        const sign = digits < 0n ? '-' : '';
+        const abs = (digits < 0n ? -digits : digits).toString();
+        const padded = `${sign}${abs}.${'0'.repeat(padding + 1)}e${exponent}`;
+        const shifted = `${sign}${abs}${'0'.repeat(padding)}e${exponent - padding}`;
+        expect(canonicalNumber(padded)).toBe(canonicalNumber(plain));
+        expect(canonicalNumber(shifted)).toBe(canonicalNumber(plain));
+      }),
+    );
+  });
+});
+
+describe('canonical arguments', () => {
+  it('ignores member order, and counts a duplicated name at its last occurrence', () => {
+    expect(args('{"b":1,"a":{"y":[1,2],"x":null}}')).toBe(args('{"a":{"x":null,"y":[1.0,2]},"b":1}'));
+    expect(args('{"a":1,"a":2}')).toBe(args('{"a":2}'));
+    expect(args('{"a":1,"a":2}')).not.toBe(args('{"a":1}'));
+  });
+
+  it('compares strings after unescaping, by code units', () => {
+    expect(args('{"s":"\\u0041\\n","\\u0062":1}')).toBe(args('{"s":"A\\n","b":1}'));
+    expect(args('{"s":"é"}')).not.toBe(args('{"s":"e\\u0301"}'));
+  });
+
+  it('keeps arrays in order and types apart', () => {
+    expect(args('{"a":[1,2]}')).not.toBe(args('{"a":[2,1]}'));
+    expect(args('{"a":"1"}')).not.toBe(args('{"a":1}'));
+    expect(args('{"a":true}')).not.toBe(args('{"a":"true"}'));
+    expect(args('{"a":null}')).not.toBe(args('{}'));
+  });
+
+  it('reads absent or null arguments as {}', () => {
+    const line = (text: string, path: string[]) => canonicalArguments(undefined, text, path);
+    expect(line('{"payload":{"name":"capture"}}', ['payload', 'arguments'])).toBe('{}');
+    expect(line('{"payload":{"name":"capture","arguments":null}}', ['payload', 'arguments'])).toBe('{}');
+    expect(line('{"payload":{"name":"capture","arguments":{}}}', ['payload', 'arguments'])).toBe('{}');
+    expect(canonicalArguments(null, undefined, [])).toBe('{}');
+  });
+
+  it('finds the value at its path, the last of a duplicated member', () => {
+    const text = '{"payload":{"arguments":{"a":1},"name":"x","arguments":{"a":9007199254740993}},"ts":"t"}';
+    expect(canonicalArguments(undefined, text, ['payload', 'arguments'])).toBe('{"a":9007199254740993e0}');
+  });
+
+  it('walks deep nesting without recursion', () => {
+    const depth = 200_000;
+    const text = `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    expect(canonicalArguments(undefined, text, [])).toHaveLength(2 * depth + 3);
+  });
+
+  it('falls back to the parsed value when the text does not hold it', () => {
+    expect(canonicalArguments({ b: 1, a: 1.5 }, '{"x":{"a":1', ['x'])).toBe('{"a":15e-1,"b":1e0}');
+  });
+
+  it('gives the source text and the parsed value the same form (numbers JSON.parse keeps exact)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+        const text = JSON.stringify(value);
+        expect(canonicalArguments(undefined, text, [])).toBe(value === null ? '{}' : canonicalOfValue(JSON.parse(text)));
+      }),
+    );
+  });
+
+  it('gives equal values one form and unequal values two', () => {
+    // Shuffled member order and re-spaced text are the same value; a changed leaf is not.
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1 }), (object) => {
+        const keys = Object.keys(object);
+        const reversed = `{ ${keys.reverse().map((key) => `${JSON.stringify(key)} : ${JSON.stringify(object[key])}`).join(' , ')} }`;
+        expect(args(reversed)).toBe(args(JSON.stringify(object)));
+        const changed = { ...object, [keys[0]!]: [object[keys[0]!] ?? null] };
+        expect(args(JSON.stringify(changed))).not.toBe(args(JSON.stringify(object)));
+      }),
+    );
+  });
+});
