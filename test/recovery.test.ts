@@ -4,10 +4,11 @@
 // written as text so that numbers keep the spelling under test.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { check, formatReport } from '../src/index.js';
 import type { Report, RecoveryRow } from '../src/types.js';
-import { runCli, runJson, tempFiles } from './helpers/cli.js';
+import { repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 const sid = 'a1b2c3d4e5f6';
 const ts = '2026-07-01T10:15:02.1234567+02:00';
@@ -250,6 +251,9 @@ describe('recovery across runs (CLI)', () => {
       'no-target': row({ failures: 24, sameCall: 18, otherTool: 6, next: { find0: 6, find1: 6, find2: 6, invoke: 6 } }),
       'invalid-argument': row({ failures: 6, sameCall: 6, next: { invoke: 6 } }),
     });
+    const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas/report-v1.schema.json'), 'utf8'));
+    const validate = new Ajv2020({ allErrors: true }).compile(schema);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     const ndjson = runCli(['check', '--format', 'ndjson', '.'], { cwd: dir }).stdout.trim().split('\n');
     const summary = JSON.parse(ndjson.at(-1)!);
     expect(summary.type).toBe('summary');
@@ -289,6 +293,16 @@ describe('recovery across runs (CLI)', () => {
     writeFileSync(join(dir, 't.jsonl'), loop('find').replaceAll('Save As', 'Open'));
     const changed = runJson(['--baseline', 'baseline.json', 't.jsonl'], { cwd: dir });
     expect(changed.report.findings.map((f: { rule: string }) => f.rule)).toEqual(['repeated-failure']);
+  });
+
+  it('streamed output prints repeated-failure when its streak ends; a written report sorts it by line', () => {
+    const lines = [call('find', '{"a":1}'), noTarget(), call('find', '{"a":1}'), noTarget(), call('find', '{"a":1}'), noTarget(), '{"ok":tru', call('capture'), ok()];
+    const input = transcript(lines);
+    const listed = (stdout: string) => stdout.split('\n').filter((line) => / {2}(parse-error|repeated-failure)$/.test(line)).map((line) => line.split(' ')[0]);
+    // Standard input is a pipe: it streams (spec section 8.10), and the streak ends on line 8.
+    expect(listed(runCli(['check', '-'], { input }).stdout)).toEqual(['-:7:7', '-:5']);
+    const dir = tempFiles({ 't.jsonl': input });
+    expect(listed(runCli(['check', 't.jsonl'], { cwd: dir }).stdout)).toEqual(['t.jsonl:5', 't.jsonl:7:7']);
   });
 
   it('--rule makes them errors that count in errors and the exit status, and no record invalid', () => {
