@@ -74,9 +74,17 @@ function valueEnd(text: string, at: number): number {
   throw new NotJson();
 }
 
+/** Significant digits a decimal may have for its double's shortest text to name it exactly (IEEE 754 doubles round-trip 15). */
+const exactDigits = 15;
+/** Powers of ten within which such a decimal's double is normal, so that it round-trips. */
+const exactPower = 300;
+
 /**
- * A JSON number's exact decimal value as text: sign, digits without leading or trailing zeros, and
- * the power of ten they are multiplied by (`1`, `1.0` and `10e-1` are all `1e0`; `-0` is `0e0`).
+ * A JSON number's exact decimal value as text: `1`, `1.0` and `10e-1` are one value, `-0` is `0`,
+ * `9007199254740993` is not `9007199254740992`. A value of at most 15 significant digits within
+ * 10^±300 is written as JSON.stringify writes its double (which names exactly that decimal), so
+ * that a value JSON.parse kept exact has the same form from its text as from the parsed number;
+ * any other as `#` digits `e` power, a form no double is written in.
  */
 export function canonicalNumber(text: string): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
@@ -84,16 +92,35 @@ export function canonicalNumber(text: string): string {
   const [, sign, whole, fraction = '', power = '0'] = match;
   let digits = whole! + fraction;
   let start = 0;
-  while (start < digits.length - 1 && digits.charCodeAt(start) === 0x30) start++;
-  digits = digits.slice(start);
+  while (start < digits.length && digits.charCodeAt(start) === 0x30) start++;
+  if (start === digits.length) return '0';
   let end = digits.length;
-  while (end > 1 && digits.charCodeAt(end - 1) === 0x30) end--;
+  while (digits.charCodeAt(end - 1) === 0x30) end--;
   const trailing = digits.length - end;
-  digits = digits.slice(0, end);
-  if (digits === '0') return '0e0';
+  digits = digits.slice(start, end);
   // An exponent of any length is exact as a BigInt; a short one is exact as a number.
-  const exponent = power.length < 15 ? String(Number(power) - fraction.length + trailing) : String(BigInt(power) - BigInt(fraction.length) + BigInt(trailing));
-  return `${sign}${digits}e${exponent}`;
+  const short = power.length < 15;
+  const exponent = short ? Number(power) - fraction.length + trailing : BigInt(power) - BigInt(fraction.length) + BigInt(trailing);
+  const magnitude = short ? (exponent as number) + digits.length : Number((exponent as bigint) + BigInt(digits.length));
+  if (digits.length <= exactDigits && Math.abs(magnitude) <= exactPower) return JSON.stringify(Number(text));
+  return `#${sign}${digits}e${exponent}`;
+}
+
+/**
+ * A number's text in a line that may not survive JSON.parse exactly: more than 15 digits (and
+ * points) in a row, or an exponent. Looked for in the whole line, strings included: a line
+ * without one is read from its parsed value, which is then exact (and much cheaper).
+ */
+const inexactNumber = /\d[\d.]{15}|\d[eE]/;
+
+/**
+ * Whether the numbers of a line's `arguments` are all exact once parsed (see inexactNumber); false
+ * when unsure. They follow the first `"arguments"` of the line, which no string can hold unescaped
+ * (nor a name written with escapes: then the whole line is looked at).
+ */
+export function parsedIsExact(text: string): boolean {
+  const from = text.indexOf('"arguments"');
+  return !inexactNumber.test(from <= 0 ? text : text.slice(from));
 }
 
 function canonicalScalar(text: string): string {
@@ -202,8 +229,43 @@ function findMember(text: string, path: readonly string[]): number {
   return at;
 }
 
+/** A number JSON.parse made, in canonical form: its double's shortest text names the decimal it came from when that is exact. */
+function canonicalDouble(n: number): string {
+  const text = JSON.stringify(n);
+  // Up to 15 digits and no exponent: the form canonicalNumber gives, without its parse.
+  return text.length <= 16 && !text.includes('e') ? text : canonicalNumber(text);
+}
+
+/** Deeper than this, recursion gives up and the value is written by the explicit stack. */
+const maxRecursion = 100;
+
+class GiveUp extends Error {}
+
+/** The canonical text by recursion, down to maxRecursion: arguments are a few levels deep. */
+function shallow(value: unknown, depth: number): string {
+  if (typeof value === 'number') return canonicalDouble(value);
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  if (depth === maxRecursion) throw new GiveUp();
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += `${i > 0 ? ',' : ''}${shallow(value[i], depth + 1)}`;
+    return `${text}]`;
+  }
+  const names = Object.keys(value);
+  // Most writers keep one order; sorting only when it is not sorted already spares most calls.
+  for (let i = 1; i < names.length; i++) if (names[i - 1]! > names[i]!) (names.sort(), (i = names.length));
+  let text = '{';
+  for (let i = 0; i < names.length; i++) text += `${i > 0 ? ',' : ''}${JSON.stringify(names[i])}:${shallow((value as Record<string, unknown>)[names[i]!], depth + 1)}`;
+  return `${text}}`;
+}
+
 /** A value JSON.parse made, in canonical text: its numbers are what parsing left of them. */
 export function canonicalOfValue(value: unknown): string {
+  try {
+    return shallow(value, 0);
+  } catch (error) {
+    if (!(error instanceof GiveUp)) throw error;
+  }
   type Walk = { array: readonly unknown[]; items: string[]; index: number } | { object: Record<string, unknown>; names: string[]; items: string[]; index: number };
   const stack: Walk[] = [];
   let next = value;
@@ -211,7 +273,7 @@ export function canonicalOfValue(value: unknown): string {
     let done: string | undefined;
     if (Array.isArray(next)) stack.push({ array: next, items: [], index: 0 });
     else if (typeof next === 'object' && next !== null) stack.push({ object: next as Record<string, unknown>, names: Object.keys(next).sort(), items: [], index: 0 });
-    else if (typeof next === 'number') done = canonicalNumber(JSON.stringify(next));
+    else if (typeof next === 'number') done = canonicalDouble(next);
     else done = JSON.stringify(next) ?? 'null';
     for (;;) {
       const top = stack.at(-1);
@@ -229,19 +291,27 @@ export function canonicalOfValue(value: unknown): string {
 }
 
 /**
- * The canonical text of a call's arguments: the value at `path` in `text` (the line's source, when
- * framing kept it), else `parsed`, the value JSON.parse made of them. Absent or `null` arguments
- * read as `{}` (spec section 9).
+ * The canonical text of the value at `path` in the JSON `text`, read from the text: absent or
+ * `null` as `{}`; undefined when the text does not hold JSON.
+ */
+export function canonicalOfText(text: string, path: readonly string[]): string | undefined {
+  try {
+    const at = findMember(text, path);
+    const canonical = at < 0 ? 'null' : canonicalFrom(text, at);
+    return canonical === 'null' ? '{}' : canonical;
+  } catch (error) {
+    if (!(error instanceof NotJson)) throw error;
+    return undefined;
+  }
+}
+
+/**
+ * The canonical text of a call's arguments: from `parsed`, the value JSON.parse made of them, when
+ * its numbers are exact (or no source is known); else from the line's source `text`, at `path`.
+ * Absent or `null` arguments read as `{}` (spec section 9).
  */
 export function canonicalArguments(parsed: unknown, text: string | undefined, path: readonly string[]): string {
-  if (text !== undefined) {
-    try {
-      const at = findMember(text, path);
-      const canonical = at < 0 ? 'null' : canonicalFrom(text, at);
-      return canonical === 'null' ? '{}' : canonical;
-    } catch (error) {
-      if (!(error instanceof NotJson)) throw error;
-    }
-  }
+  const fromText = text === undefined || parsedIsExact(text) ? undefined : canonicalOfText(text, path);
+  if (fromText !== undefined) return fromText;
   return parsed === undefined || parsed === null ? '{}' : canonicalOfValue(parsed);
 }

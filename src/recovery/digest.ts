@@ -6,9 +6,11 @@ import { loadCrypto } from '../lazy.js';
 import { canonicalArguments } from './canonical.js';
 
 /** `holder`: the parsed object holding `arguments`; `text` and `path`: the line's source and the way to them in it. */
+let crypto: typeof import('node:crypto') | undefined;
+
 export function callDigest(tool: string, holder: unknown, text: string | undefined, path: readonly string[]): string {
   const parsed = isObject(holder) ? holder['arguments'] : undefined;
   const canonical = canonicalArguments(parsed, text, path);
   // The tool as a JSON string ends at its closing quote: no tool and arguments run into another's.
-  return loadCrypto().hash('sha256', `${JSON.stringify(tool)}${canonical}`, 'base64').slice(0, 22);
+  return (crypto ??= loadCrypto()).hash('sha256', `${JSON.stringify(tool)}${canonical}`, 'base64').slice(0, 22);
 }
