@@ -107,20 +107,26 @@ export function canonicalNumber(text: string): string {
 }
 
 /**
- * A number's text in a line that may not survive JSON.parse exactly: more than 15 digits (and
- * points) in a row, or an exponent. Looked for in the whole line, strings included: a line
- * without one is read from its parsed value, which is then exact (and much cheaper).
- */
-const inexactNumber = /\d[\d.]{15}|\d[eE]/;
-
-/**
- * Whether the numbers of a line's `arguments` are all exact once parsed (see inexactNumber); false
- * when unsure. They follow the first `"arguments"` of the line, which no string can hold unescaped
- * (nor a name written with escapes: then the whole line is looked at).
+ * Whether the numbers of a line's `arguments` are all exact once parsed: no digit starts a run of
+ * more than 15 digits and points, nor has an exponent after it. Looked for in the text after the
+ * line's first `"arguments"` (which no string can hold unescaped; a name written with escapes has
+ * the whole line looked at), strings included, so it may say no where a string holds such a run.
  */
 export function parsedIsExact(text: string): boolean {
   const from = text.indexOf('"arguments"');
-  return !inexactNumber.test(from <= 0 ? text : text.slice(from));
+  let run = 0;
+  for (let i = from < 0 ? 0 : from, end = text.length; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      if (++run > exactDigits) return false;
+    } else if (run > 0 && c === 0x2e) {
+      if (++run > exactDigits) return false;
+    } else {
+      if (run > 0 && (c === 0x65 || c === 0x45)) return false;
+      run = 0;
+    }
+  }
+  return true;
 }
 
 function canonicalScalar(text: string): string {

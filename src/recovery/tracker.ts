@@ -8,6 +8,7 @@ import { isObject, quote, type EnvelopeFacts } from '../checks/envelope.js';
 import type { RecoveryCount, Tally } from '../tally.js';
 import type { RecordFinding, Wrapping } from '../types.js';
 import type { CallLine, CallWatcher } from '../unwrap/types.js';
+import { parsedIsExact } from './canonical.js';
 import { callDigest } from './digest.js';
 
 /** Where a recovery finding sits and what a baseline matches it on (spec section 9, "Both"). */
@@ -31,7 +32,8 @@ export interface RecoverySink {
 
 /**
  * A call while its request is open: its tool and the digest only, never its arguments (spec section
- * 9, "Memory"). `seq` is its place among its session's calls.
+ * 9, "Memory"), but for the last few calls of an input (see `Lazy`). `seq` is its place among its
+ * session's calls.
  */
 interface Call {
   session: Session;
@@ -40,7 +42,20 @@ interface Call {
   seq: number;
   line: number;
   wrapping: Wrapping;
+  /** Set while its digest is not made yet: its parsed arguments, exact (parsedIsExact). */
+  lazy: boolean;
+  parsed: unknown;
 }
+
+/**
+ * Calls of an input whose digest is made only when it is needed: most calls are answered at once
+ * and do not fail, and then none is. The last `lazyCalls` calls may hold their parsed arguments
+ * meanwhile; an older one still open gets its digest, and lets them go, so that no more than these
+ * are ever held, however many requests stay open.
+ */
+const lazyCalls = 32;
+/** A line longer than this has its call's digest made at once: its arguments are not held. */
+const lazyLineChars = 64 * 1024;
 
 /** A failure waiting for the next call of its session. */
 interface Failure {
@@ -82,6 +97,9 @@ export class RecoveryTracker implements CallWatcher {
   /** The call the line being read is the first response of. */
   private answering: Call | undefined;
   private markers = 0;
+  /** The last calls, oldest first from `lazyHead`; those still lazy hold their arguments. */
+  private readonly lazy: Call[] = [];
+  private lazyHead = 0;
 
   constructor(
     private readonly context: CheckContext,
@@ -101,8 +119,15 @@ export class RecoveryTracker implements CallWatcher {
 
   request(line: CallLine): object {
     const session = this.sessionOf(line.pairing, line.holder);
-    const digest = line.tool === undefined ? undefined : callDigest(line.tool, line.holder, line.text, line.path);
-    const call: Call = { session, tool: line.tool, digest, seq: ++session.seq, line: line.line, wrapping: line.wrapping };
+    const call: Call = { session, tool: line.tool, digest: undefined, seq: ++session.seq, line: line.line, wrapping: line.wrapping, lazy: false, parsed: undefined };
+    if (line.tool !== undefined) {
+      const parsed = isObject(line.holder) ? line.holder['arguments'] : undefined;
+      const { text } = line;
+      // Compared at once with a failure or a streak of its session; else made when it fails, if it does.
+      const needed = session.waiting.length > 0 || session.streak !== undefined;
+      if (needed || text === undefined || text.length > lazyLineChars || !parsedIsExact(text)) call.digest = callDigest(line.tool, parsed, text, line.path);
+      else this.holdLazily(call, parsed);
+    }
     let retried: Failure | undefined;
     for (const failure of session.waiting) {
       const same = call.digest !== undefined && failure.digest === call.digest;
@@ -121,6 +146,28 @@ export class RecoveryTracker implements CallWatcher {
     this.answering = call as Call;
   }
 
+  private holdLazily(call: Call, parsed: unknown): void {
+    call.lazy = true;
+    call.parsed = parsed;
+    const { lazy } = this;
+    lazy.push(call);
+    if (lazy.length - this.lazyHead <= lazyCalls) return;
+    const oldest = lazy[this.lazyHead]!;
+    lazy[this.lazyHead++] = undefined as unknown as Call;
+    if (oldest.lazy) this.digestOf(oldest);
+    if (this.lazyHead >= lazyCalls) lazy.splice(0, this.lazyHead), (this.lazyHead = 0);
+  }
+
+  /** A lazy call's digest, made now; its arguments let go. */
+  private digestOf(call: Call): string | undefined {
+    if (call.lazy) {
+      call.digest = callDigest(call.tool!, call.parsed, undefined, []);
+      call.lazy = false;
+      call.parsed = undefined;
+    }
+    return call.digest;
+  }
+
   /**
    * The entry just read is over: `facts` are its envelope's when it was a record. A first response
    * is a failure when its outcome is `failed`, whatever else it holds (spec section 9).
@@ -129,9 +176,16 @@ export class RecoveryTracker implements CallWatcher {
     const call = this.answering;
     if (call === undefined) return;
     this.answering = undefined;
-    if (facts !== undefined && facts.ok === false) this.failed(call, facts, responseLine);
+    if (facts !== undefined && facts.ok === false) {
+      this.digestOf(call);
+      this.failed(call, facts, responseLine);
+      return;
+    }
+    // No failure: its digest is never needed.
+    call.lazy = false;
+    call.parsed = undefined;
     // An answer that is no failure ends a streak it would have continued.
-    else if (call.session.streak?.lastSeq === call.seq - 1) this.endStreak(call.session);
+    if (call.session.streak?.lastSeq === call.seq - 1) this.endStreak(call.session);
   }
 
   /** The truncation marker: every streak ends; failures waiting until the end are cut off. */

@@ -660,12 +660,15 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
   return {
     unwrap: ({ value, line, extracted, pairingKey }: FramedValue, text?: string) => {
       const entry = entries++;
-      lineText = text;
       // The common case first, as in AutoUnwrapper.
       if (isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
         return { kind: 'record', envelope: value, hasEnvelope: true, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
       }
-      return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: pairingKey ?? '' });
+      lineText = text;
+      const unwrapped = recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: pairingKey ?? '' });
+      // Let go at once: a line's text may be a slice of the whole decoded chunk, which it would keep alive.
+      lineText = undefined;
+      return unwrapped;
     },
     unreadable(line: number) {
       unreadableCount++;
