@@ -2,13 +2,14 @@
 // rules unchanged-retry and repeated-failure; summary.recovery. Synthetic transcripts in MCEC's
 // shape (fixtures/field/mcec-transcripts) and in plain JSON-RPC (fixtures/jsonrpc), each line
 // written as text so that numbers keep the spelling under test.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { check, formatReport } from '../src/index.js';
 import type { Report, RecoveryRow } from '../src/types.js';
-import { repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
+import { binary, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 const sid = 'a1b2c3d4e5f6';
 const ts = '2026-07-01T10:15:02.1234567+02:00';
@@ -312,3 +313,43 @@ describe('recovery across runs (CLI)', () => {
     expect(result.report.summary).toMatchObject({ errors: 1, warnings: 1, invalid: 0 });
   });
 });
+
+describe('--follow (spec section 8.10)', () => {
+  it('a rotated file starts afresh: no call of the old file is the new one\'s previous call', async () => {
+    const pair = [call('invoke', '{"a":1}'), invalid()];
+    const dir = tempFiles({ 'tool-calls.jsonl': transcriptOf([...pair, ...pair]) });
+    const log = join(dir, 'tool-calls.jsonl');
+    const env = { ...process.env, NO_COLOR: '1' } as NodeJS.ProcessEnv;
+    delete env.FORCE_COLOR;
+    const child = spawn(process.execPath, [binary, 'check', '--follow', '--from-start', '-f', 'ndjson', 'tool-calls.jsonl'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let wake = () => {};
+    child.stdout.setEncoding('utf8').on('data', (text: string) => ((stdout += text), wake()));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => ((stderr += text), wake()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const until = async (test: () => boolean) => {
+      while (!test()) await new Promise<void>((resolve) => (wake = resolve));
+    };
+    const found = () => stdout.split('\n').filter((line) => line.includes('"type":"finding"')).map((line) => JSON.parse(line) as { rule: string; line: number });
+    await until(() => found().some((f) => f.rule === 'unchanged-retry'));
+    // Rotated: the new file repeats the call twice more; four in a row would be a streak, but the new file starts afresh.
+    renameSync(log, join(dir, 'tool-calls.jsonl.1'));
+    writeFileSync(log, transcriptOf(pair));
+    await until(() => stderr.includes('replaced (rotated)'));
+    appendFileSync(log, transcriptOf(pair));
+    await until(() => found().length === 2);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(found().map((f) => [f.rule, f.line])).toEqual([
+      ['unchanged-retry', 3],
+      ['unchanged-retry', 3],
+    ]);
+    const summary = JSON.parse(stdout.trim().split('\n').at(-1)!);
+    expect(summary.recovery).toEqual({ 'invalid-argument': row({ failures: 4, sameCall: 2, end: 2, next: { invoke: 2 } }) });
+  });
+});
+
+function transcriptOf(lines: string[]): string {
+  return `${lines.join('\n')}\n`;
+}
