@@ -103,6 +103,25 @@ describe('sessions and the next call', () => {
     expect(recovery).toEqual({ 'invalid-argument': row({ failures: 2, otherTool: 1, end: 1, next: { capture: 1 } }) });
   });
 
+  it('pairs JSON-RPC answers out of order by id: the next call is the first call after the failure\'s line', async () => {
+    // invoke (id 2) fails on line 3, before find (id 1) is answered; line 5 is the next call.
+    const lines = [rpcCall(1, 'find', '{"name":"OK"}'), rpcCall(2, 'invoke', '{"a":1}'), rpcResult(2, 'invalid-argument', 'bad-arguments'), rpcResult(1), rpcCall(3, 'invoke', '{"a":1.0}'), rpcResult(3)];
+    const { found, recovery } = await run(lines);
+    expect(found).toEqual([['unchanged-retry', 5]]);
+    expect(recovery).toEqual({ 'invalid-argument': row({ failures: 1, sameCall: 1, next: { invoke: 1 } }) });
+  });
+
+  it('knows a call whatever number of calls are open before it is answered', async () => {
+    // Forty identical calls sent before any answer: every one is held, its digest made when needed.
+    const lines: string[] = [];
+    for (let id = 1; id <= 40; id++) lines.push(rpcCall(id, 'invoke', '{"a":[1,{"b":"x"}]}'));
+    for (let id = 1; id <= 40; id++) lines.push(rpcResult(id, 'invalid-argument', 'bad-arguments'));
+    const { found, recovery, report } = await run(lines);
+    expect(found).toEqual([['repeated-failure', 3]]);
+    expect([...report.findings].find((f) => f.rule === 'repeated-failure')!.message).toContain('40 times in a row');
+    expect(recovery).toEqual({ 'invalid-argument': row({ failures: 40, end: 40 }) });
+  });
+
   it('gives one call at most one finding per rule when it follows several failures', async () => {
     // Pipelined JSON-RPC: two identical calls both fail before the third is sent.
     const lines = [rpcCall(1, 'invoke', '{"a":1}'), rpcCall(2, 'invoke', '{"a":1}'), rpcResult(1, 'invalid-argument', 'bad-arguments'), rpcResult(2, 'invalid-argument', 'bad-arguments'), rpcCall(3, 'invoke', '{"a":1}'), rpcResult(3)];
