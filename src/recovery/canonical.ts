@@ -1,9 +1,10 @@
 // The canonical form of a call's arguments (spec section 9, "the same call"): two values have the
 // same canonical text exactly when they are equal JSON values. Numbers compare by exact decimal
-// value, which JSON.parse loses (9007199254740993 reads as 9007199254740992), so the form is read
-// from the value's source text; objects by member names and values, order ignored, a duplicated
-// name counting at its last occurrence; strings by code units after unescaping. Untrusted text may
-// nest deep: the walk keeps its own stack, never recursion.
+// value, which JSON.parse may lose (9007199254740993 reads as 9007199254740992), so a line whose
+// numbers may not survive parsing is read from its source text, any other from its parsed value
+// (the same form, for less work); objects by member names and values, order ignored, a duplicated
+// name counting at its last occurrence; strings by code units after unescaping. Untrusted values
+// may nest deep: past a fixed depth the walks keep their own stack, never recursion.
 
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
