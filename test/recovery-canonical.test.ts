@@ -121,3 +121,11 @@ describe('canonical arguments', () => {
     );
   });
 });
+
+describe('a value inside a longer text', () => {
+  it('is read from where it starts', () => {
+    const text = 'log prefix {"params":{"arguments":{"b":12345678901234567,"a":1}}} trailing';
+    expect(canonicalOfText(text, ['params', 'arguments'], 11)).toBe('{"a":1,"b":#12345678901234567e0}');
+    expect(canonicalArguments({ a: 1, b: 12345678901234568 }, text, ['params', 'arguments'], 11)).toBe('{"a":1,"b":#12345678901234567e0}');
+  });
+});

@@ -113,10 +113,10 @@ export function canonicalNumber(text: string): string {
  * line's first `"arguments"` (which no string can hold unescaped; a name written with escapes has
  * the whole line looked at), strings included, so it may say no where a string holds such a run.
  */
-export function parsedIsExact(text: string): boolean {
-  const from = text.indexOf('"arguments"');
+export function parsedIsExact(text: string, textAt = 0): boolean {
+  const from = text.indexOf('"arguments"', textAt);
   let run = 0;
-  for (let i = from < 0 ? 0 : from, end = text.length; i < end; i++) {
+  for (let i = from < 0 ? textAt : from, end = text.length; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x30 && c <= 0x39) {
       if (++run > exactDigits) return false;
@@ -213,8 +213,8 @@ function memberValue(text: string, afterName: number): number {
  * Where the value at `path` (member names from the root) starts in the JSON text, or -1 when a
  * container on the way is no object or lacks the member (its last occurrence counts).
  */
-function findMember(text: string, path: readonly string[]): number {
-  let at = skipBlanks(text, 0);
+function findMember(text: string, path: readonly string[], textAt: number): number {
+  let at = skipBlanks(text, textAt);
   for (const wanted of path) {
     if (text.charCodeAt(at) !== OPEN_BRACE) return -1;
     let found = -1;
@@ -298,12 +298,12 @@ export function canonicalOfValue(value: unknown): string {
 }
 
 /**
- * The canonical text of the value at `path` in the JSON `text`, read from the text: absent or
- * `null` as `{}`; undefined when the text does not hold JSON.
+ * The canonical text of the value at `path` in the JSON value that starts at `textAt` in `text`,
+ * read from the text: absent or `null` as `{}`; undefined when the text does not hold JSON.
  */
-export function canonicalOfText(text: string, path: readonly string[]): string | undefined {
+export function canonicalOfText(text: string, path: readonly string[], textAt = 0): string | undefined {
   try {
-    const at = findMember(text, path);
+    const at = findMember(text, path, textAt);
     const canonical = at < 0 ? 'null' : canonicalFrom(text, at);
     return canonical === 'null' ? '{}' : canonical;
   } catch (error) {
@@ -317,8 +317,8 @@ export function canonicalOfText(text: string, path: readonly string[]): string |
  * its numbers are exact (or no source is known); else from the line's source `text`, at `path`.
  * Absent or `null` arguments read as `{}` (spec section 9).
  */
-export function canonicalArguments(parsed: unknown, text: string | undefined, path: readonly string[]): string {
-  const fromText = text === undefined || parsedIsExact(text) ? undefined : canonicalOfText(text, path);
+export function canonicalArguments(parsed: unknown, text: string | undefined, path: readonly string[], textAt = 0): string {
+  const fromText = text === undefined || parsedIsExact(text, textAt) ? undefined : canonicalOfText(text, path, textAt);
   if (fromText !== undefined) return fromText;
   return parsed === undefined || parsed === null ? '{}' : canonicalOfValue(parsed);
 }

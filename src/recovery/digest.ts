@@ -6,9 +6,9 @@ import { canonicalArguments } from './canonical.js';
 
 let crypto: typeof import('node:crypto') | undefined;
 
-/** `parsed`: the arguments as JSON.parse made them; `text` and `path`: the line's source and the way to them in it. */
-export function callDigest(tool: string, parsed: unknown, text: string | undefined, path: readonly string[]): string {
-  const canonical = canonicalArguments(parsed, text, path);
+/** `parsed`: the arguments as JSON.parse made them; `text` (from `textAt`) and `path`: the value's source and the way to them in it. */
+export function callDigest(tool: string, parsed: unknown, text: string | undefined, path: readonly string[], textAt = 0): string {
+  const canonical = canonicalArguments(parsed, text, path, textAt);
   // The tool as a JSON string ends at its closing quote: no tool and arguments run into another's.
   return (crypto ??= loadCrypto()).hash('sha256', `${JSON.stringify(tool)}${canonical}`, 'base64').slice(0, 22);
 }

@@ -125,7 +125,7 @@ export class RecoveryTracker implements CallWatcher {
       const { text } = line;
       // Compared at once with a failure or a streak of its session; else made when it fails, if it does.
       const needed = session.waiting.length > 0 || session.streak !== undefined;
-      if (needed || text === undefined || text.length > lazyLineChars || !parsedIsExact(text)) call.digest = callDigest(line.tool, parsed, text, line.path);
+      if (needed || text === undefined || text.length > lazyLineChars || !parsedIsExact(text, line.textAt)) call.digest = callDigest(line.tool, parsed, text, line.path, line.textAt);
       else this.holdLazily(call, parsed);
     }
     let retried: Failure | undefined;

@@ -406,7 +406,7 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
 
   /** A `tools/call` request line, told to the recovery checks: its handle, kept until its first answer. */
   const callOf = (where: Where, tool: string | undefined, holder: unknown, path: readonly string[]): object | undefined =>
-    calls?.request({ pairing: where.pairing, tool, holder, text: lineText, path: where.inTranscript ? ['payload', ...path] : path, line: where.line, wrapping: where.inTranscript ? 'transcript' : 'jsonrpc' });
+    calls?.request({ pairing: where.pairing, tool, holder, text: lineText, textAt: 0, path: where.inTranscript ? ['payload', ...path] : path, line: where.line, wrapping: where.inTranscript ? 'transcript' : 'jsonrpc' });
 
   /** The first response paired to `request`: its call, if any, is answered now and let go. */
   const firstAnswer = (request: Answered | undefined): void => {

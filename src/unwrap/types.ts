@@ -61,8 +61,9 @@ export interface CallLine {
   tool: string | undefined;
   /** The parsed object that holds `arguments` (MCEC's payload, JSON-RPC's params). */
   holder: unknown;
-  /** The line's source text, when framing kept it, and the member names from its root to `arguments`. */
+  /** The framed value's source text (from `textAt` on), when framing kept it, and the member names from its root to `arguments`. */
   text: string | undefined;
+  textAt: number;
   path: readonly string[];
   line: number;
   wrapping: Wrapping;
