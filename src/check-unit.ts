@@ -15,6 +15,7 @@ import { fingerprint } from './fingerprint.js';
 import { RecordTexts, recordTextFor, type CapturedRecord } from './findings/record-text.js';
 import { frameBuffer, frameInput, framingFor, type FramingOptions } from './framing/index.js';
 import { NdjsonFramer } from './framing/ndjson.js';
+import { RecoveryTracker, type CallPlace } from './recovery/tracker.js';
 import { InputDataError, decodeInput, plainUtf8, type ChunkSource } from './sources/decode.js';
 import type { InputSource } from './sources/input-source.js';
 import { fileChunks, firstRange, laterRange, ownCopy, readAgain, readFile, type ByteRange } from './sources/read-file.js';
@@ -111,6 +112,8 @@ class SourceChecker {
   /** Set for a bundle's transcript: the sessions its lines name and how it ends. */
   watcher: TranscriptWatcher | undefined;
   private readonly duplicates: DuplicateMemberCheck;
+  /** What the agent did after each failure (spec section 9): per reading, as pairing is. */
+  private recovery: RecoveryTracker;
 
   constructor(
     private readonly source: InputSource,
@@ -121,7 +124,8 @@ class SourceChecker {
     private readonly budget: SpillBudget,
     private readonly texts: RecordTexts | undefined,
   ) {
-    this.unwrapper = unwrappers[unwrap]({ check: context });
+    this.recovery = this.newRecovery();
+    this.unwrapper = unwrappers[unwrap]({ check: context, calls: this.recovery });
     this.duplicates = new DuplicateMemberCheck(context);
     this.findings = new FindingStore(budget);
     this.line = new LineFindings(this.findings, budget);
@@ -155,9 +159,30 @@ class SourceChecker {
     this.endReading(false, true);
     this.kinds = noEntries();
     this.earlier.push(this.findings.seal());
-    this.unwrapper = unwrappers[this.unwrap]({ check: this.context });
+    this.recovery = this.newRecovery();
+    this.unwrapper = unwrappers[this.unwrap]({ check: this.context, calls: this.recovery });
     this.findings = new FindingStore(this.budget);
     this.line = new LineFindings(this.findings, this.budget);
+  }
+
+  private newRecovery(): RecoveryTracker {
+    return new RecoveryTracker(this.context, this.tally, {
+      current: (finding, place) => this.add(finding, this.callPlace(place)),
+      ended: (finding, place) => {
+        // Final when its streak ends, at an earlier line: streamed output prints it now (spec section 9).
+        const located = locate(finding, this.source.name, this.callPlace(place));
+        this.findings.appendLate(located);
+        this.live?.push(located);
+        this.progress.findings++;
+      },
+    });
+  }
+
+  /** A recovery finding's place: baselines match it on its code and call digest, never its line (spec section 9). */
+  private callPlace(call: CallPlace): Place {
+    const place = at(call.line, undefined, call.tool, call.wrapping);
+    if (this.fingerprints) (place.code = call.code), (place.fingerprint = call.digest);
+    return place;
   }
 
   /** What a baseline matches a record's findings on; computed only when asked for and needed. */
@@ -236,6 +261,7 @@ class SourceChecker {
     this.line.hintFirstError(hint);
   }
 
+  /** The source text framing gives for the value it pushes next (a line's). */
   /** Takes each framed entry as framing produces it (the checker is framing's sink). */
   push(framed: Framed): void {
     this.watcher?.see(framed);
@@ -261,6 +287,8 @@ class SourceChecker {
     }
     const unwrapped = this.unwrapper.unwrap(framed);
     if (unwrapped.kind === 'skipped') {
+      if (unwrapped.truncated === true) this.recovery.truncated();
+      this.recovery.entryDone(undefined, framed.line);
       this.tally.addSkipped(unwrapped);
       kinds.skipped++;
       if (unwrapped.own === true) kinds.ownSkipped++;
@@ -282,6 +310,7 @@ class SourceChecker {
     // Indexed: a for-of makes an iterator object for every record.
     for (let i = 0; i < findings.length; i++) if (findings[i]!.severity === 'error') invalid = true;
     this.tally.addRecord(facts, invalid, tool, sessionId);
+    this.recovery.entryDone(facts, framed.line);
     kinds.records++;
     if (findings.length === 0) return;
     const record = unwrapped.hasEnvelope ? unwrapped.envelope : framed.value;
@@ -298,6 +327,8 @@ class SourceChecker {
 
   /** The end of one reading of the input: its held line, and the findings known only now. */
   private endReading(readFailed: boolean, reportEmpty: boolean): void {
+    // A reading cut short (Ctrl-C, a read failure) leaves its last failures cut off, not ended.
+    this.recovery.finish(readFailed);
     this.line.flush();
     // Before the unwrapper's late findings: it sits at the input's first entry, before all of theirs.
     const none = !readFailed && reportEmpty ? noToolResults(this.context, this.kinds) : undefined;

@@ -2,7 +2,7 @@
 // is kept) and sorted once when the summary is taken.
 import { warningCode, type EnvelopeFacts } from './checks/envelope.js';
 import type { CodeRegistry } from './registry/registry.js';
-import type { Report, SessionCounts, Summary, ToolCounts } from './types.js';
+import type { RecoveryRow, Report, SessionCounts, Summary, ToolCounts } from './types.js';
 
 /** A count that is bumped in place: one Map lookup per record instead of a get and a set. */
 interface Count {
@@ -56,6 +56,36 @@ function addOutcomes(into: ToolCounts, from: Partial<ToolCounts> & { ok: number;
   into.unknown += from.unknown ?? records - from.ok - from.failed;
 }
 
+/** What one failure's next call was, or that none came (spec section 9, "The recovery table"). */
+export type RecoveryCount = 'sameCall' | 'changedArguments' | 'otherTool' | 'end' | 'cutOff';
+
+/** A recovery row as it is summed: `next` in a Map (a tool name is data). */
+interface RecoverySums extends Omit<RecoveryRow, 'next'> {
+  next: Map<string, number>;
+}
+
+function noRecovery(): RecoverySums {
+  return { failures: 0, sameCall: 0, changedArguments: 0, otherTool: 0, end: 0, cutOff: 0, next: new Map() };
+}
+
+function addRecoveryRow(into: Map<string, RecoverySums>, category: string, from: RecoveryRow): void {
+  let row = into.get(category);
+  if (!row) into.set(category, (row = noRecovery()));
+  for (const key of ['failures', 'sameCall', 'changedArguments', 'otherTool', 'end', 'cutOff'] as const) row[key] += from[key];
+  addCounts(row.next, from.next);
+}
+
+/**
+ * The recovery table in its order: the categories of `enumOrder` (the schema's, in its order) first,
+ * then the others by code point; `next` most frequent first, ties by code point.
+ */
+function recoveryTable(rows: Map<string, RecoverySums>, enumOrder: readonly string[]): Record<string, RecoveryRow> {
+  const place = new Map(enumOrder.map((category, k) => [category, k]));
+  const rank = (category: string) => place.get(category) ?? enumOrder.length;
+  const sorted = [...rows].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(sorted.map(([category, row]) => [category, { ...row, next: sortedCounts(row.next) }]));
+}
+
 export class Tally {
   private records = 0;
   private invalid = 0;
@@ -73,6 +103,7 @@ export class Tally {
   private readonly warningCodes = new Map<string, Count>();
   private readonly tools = new Map<string, ToolCounts>();
   private readonly sessions = new Map<string, SessionCounts>();
+  private readonly recovery = new Map<string, RecoverySums>();
   /**
    * The session counted last and its counts. A log holds a session's calls one after another, and
    * each record's sessionId is a new string, which a Map lookup hashes first; comparing it with the
@@ -133,6 +164,15 @@ export class Tally {
     }
   }
 
+  /** One failure of `category`, counted once what came next is known: `next`, the next call's tool. */
+  addRecovery(category: string, what: RecoveryCount, next: string | undefined): void {
+    let row = this.recovery.get(category);
+    if (!row) this.recovery.set(category, (row = noRecovery()));
+    row.failures++;
+    row[what]++;
+    if (next !== undefined) row.next.set(next, (row.next.get(next) ?? 0) + 1);
+  }
+
   addUnparseable(): void {
     this.unparseable++;
   }
@@ -171,6 +211,7 @@ export class Tally {
       unknownWarningCodes: sortedCounts(unknown(warningCodes, (c) => this.registry.isKnownWarningCode(c))),
       ...(this.tools.size > 0 && { tools: byKey(this.tools) }),
       ...(this.sessions.size > 0 && { sessions: byKey(this.sessions) }),
+      ...(this.recovery.size > 0 && { recovery: recoveryTable(this.recovery, this.open ? [] : [...this.categories.keys()]) }),
     };
   }
 }
@@ -199,6 +240,7 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   const counts = new Map(countKeys.map((key) => [key, new Map<string, number>()]));
   const tools = new Map<string, ToolCounts>();
   const sessions = new Map<string, SessionCounts>();
+  const recovery = new Map<string, RecoverySums>();
   let interrupted = false;
   const unreadable: NonNullable<Summary['unreadable']> = [];
   let baseline: Summary['baseline'];
@@ -221,6 +263,8 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
       if (!into) sessions.set(id, (into = noRecords()));
       addOutcomes(into, s);
     }
+    // A report written before spec section 9 has no table, and adds nothing to it.
+    for (const [category, row] of Object.entries(summary.recovery ?? {})) addRecoveryRow(recovery, category, row);
     if (summary.baseline) {
       baseline ??= { suppressed: 0, stale: 0 };
       baseline.suppressed += summary.baseline.suppressed;
@@ -234,6 +278,8 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   for (const key of countKeys) merged[key] = sortedCounts(counts.get(key)!);
   if (tools.size > 0) merged.tools = byKey(tools);
   if (sessions.size > 0) merged.sessions = byKey(sessions);
+  // The categories' order is the schema's enum order (or by name), as the merged categories have it.
+  if (recovery.size > 0) merged.recovery = recoveryTable(recovery, Object.keys(merged.categories));
   // A shard stopped by Ctrl-C leaves the whole incomplete.
   if (interrupted) merged.interrupted = true;
   if (unreadable.length > 0) merged.unreadable = unreadable;

@@ -125,6 +125,20 @@ export interface ToolCounts {
 /** A session's records by outcome, as a tool's. */
 export type SessionCounts = ToolCounts;
 
+/**
+ * What came after the failures of one category (spec section 9): the five counts sum to `failures`;
+ * `next` counts the tool of every next call.
+ */
+export interface RecoveryRow {
+  failures: number;
+  sameCall: number;
+  changedArguments: number;
+  otherTool: number;
+  end: number;
+  cutOff: number;
+  next: Record<string, number>;
+}
+
 /** `summary` of the JSON report, spec section 6. Key order here is the order in the report. */
 export interface Summary {
   inputs: number;
@@ -152,6 +166,8 @@ export interface Summary {
   unknownWarningCodes: Record<string, number>;
   tools?: Record<string, ToolCounts>;
   sessions?: Record<string, SessionCounts>;
+  /** Per failure category, what the agent did next (spec section 9); absent when no failure counted. */
+  recovery?: Record<string, RecoveryRow>;
 }
 
 /** An input that could not be read (whole or to its end); the run goes on, then exits 2. */

@@ -48,6 +48,9 @@ describe('the example of spec section 6', () => {
       unknownWarningCodes: {},
       tools: { capture: { records: 1, ok: 1, failed: 0, unknown: 0 }, find: { records: 1, ok: 0, failed: 1, unknown: 0 }, invoke: { records: 1, ok: 0, failed: 1, unknown: 0 } },
       sessions: { '5f19c9c01a3f': { records: 3, ok: 1, failed: 2, unknown: 0 } },
+      // Spec section 9: the invoke failure's category is a string (out of the enum), and no call
+      // follows it before the input's end (a cut-off line is no truncation marker).
+      recovery: { 'not-a-category': { failures: 1, sameCall: 0, changedArguments: 0, otherTool: 0, end: 1, cutOff: 0, next: {} } },
     });
   });
 

@@ -266,6 +266,11 @@ export function byCount(counts: Readonly<Record<string, number>>): [string, numb
   return Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** A recovery row's next tools as a table shows them (spec section 9): the top three, ties by code point. */
+export function topNextTools(next: Readonly<Record<string, number>>): [string, number][] {
+  return byCount(next).slice(0, 3);
+}
+
 /** `path:line` or `path:line:column`, as people read a finding's place. */
 export function placeOf(finding: Finding): string {
   const { source, line, column } = finding.location;

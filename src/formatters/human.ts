@@ -3,7 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { byCount, columnName, interruptedText, notCovered, tooManyWarnings, listedMessages, ownEntry, placeOf, printable, widest, withoutCommands } from './common.js';
+import { byCount, columnName, interruptedText, notCovered, tooManyWarnings, listedMessages, ownEntry, placeOf, printable, topNextTools, widest, withoutCommands } from './common.js';
 import { reportFindings, type StreamWriter } from './streamed.js';
 
 const barWidth = 24;
@@ -150,6 +150,20 @@ function sessionTable(report: Report, c: ChalkInstance): string[] {
   return lines;
 }
 
+/** What the agent did after each category's failures (spec section 9): the counts, then the top three next tools. */
+function recoveryTable(report: Report, c: ChalkInstance): string[] {
+  const recovery = report.summary.recovery;
+  if (!recovery) return [];
+  const entries = Object.entries(recovery);
+  const rows = entries.slice(0, maxNameRows).map(([category, r]): [string, number[]] => [category, [r.failures, r.sameCall, r.changedArguments, r.otherTool, r.end, r.cutOff]]);
+  const lines = table('recovery', ['failures', 'same call', 'changed args', 'other tool', 'end', 'cut off'], rows, c);
+  const next = entries.slice(0, maxNameRows).map(([, r]) => topNextTools(r.next).map(([tool, n]) => `${columnName(tool)} ${n}`).join(', '));
+  lines[1] += c.dim('  next');
+  for (let k = 0; k < next.length; k++) if (next[k] !== '') lines[k + 2] += `  ${next[k]}`;
+  if (entries.length > maxNameRows) lines.push(more(entries.length - maxNameRows, c));
+  return lines;
+}
+
 /**
  * The human format as a stream (spec section 8.10): each input's findings, then the summary. Fed a
  * finished report, a whole input's listed findings are one batch, aligned together.
@@ -182,7 +196,7 @@ function summaryText(report: Report, c: ChalkInstance, options: FormatOptions): 
   blocks.push([headline(report, c, options), ...counts(report, c)]);
   const chart = categoryChart(report, c);
   if (chart.length > 0) blocks.push(chart);
-  for (const section of [toolTable(report, c), sessionTable(report, c)]) if (section.length > 0) blocks.push(section);
+  for (const section of [toolTable(report, c), sessionTable(report, c), recoveryTable(report, c)]) if (section.length > 0) blocks.push(section);
   const codes = [
     ...codeList(`top codes`, summary.codes, {}, c, topCodes),
     ...codeList('unknown error codes', summary.unknownCodes, suggestions.codes, c),

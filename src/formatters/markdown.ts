@@ -6,7 +6,7 @@
 import { cutText } from '../text.js';
 import type { Report } from '../types.js';
 import type { FormatOptions } from './options.js';
-import { byCount, interruptedText, notCovered, tooManyWarnings, listedBySource, listedMessages, ownEntry, placeOf, printable } from './common.js';
+import { byCount, interruptedText, notCovered, tooManyWarnings, listedBySource, listedMessages, ownEntry, placeOf, printable, topNextTools } from './common.js';
 
 /**
  * Cell text is report data, not Markdown. Backslashes and ASCII punctuation that starts inline
@@ -114,6 +114,16 @@ function tools(report: Report): string[] {
   return ['### Tools', '', ...table(['tool', 'records', 'ok', 'failed', 'unknown'], capped(rows, 5), [false, true, true, true, true])];
 }
 
+/** What the agent did after each category's failures (spec section 9), beside the tools. */
+function recovery(report: Report): string[] {
+  const rows = Object.entries(report.summary.recovery ?? {}).map(([category, r]) => [
+    shortName(category), r.failures, r.sameCall, r.changedArguments, r.otherTool, r.end, r.cutOff,
+    topNextTools(r.next).map(([tool, n]) => `${shortName(tool)} ${n}`).join(', '),
+  ]);
+  if (rows.length === 0) return [];
+  return ['### Recovery after failures', '', ...table(['category', 'failures', 'same call', 'changed arguments', 'other tool', 'end', 'cut off', 'next tools'], capped(rows, 8), [false, true, true, true, true, true, true, false])];
+}
+
 function unknownCodes(report: Report): string[] {
   const { summary, suggestions } = report;
   const rows: (string | number)[][] = [
@@ -168,7 +178,7 @@ export function* formatMarkdown(report: Report, options: FormatOptions): Generat
   const unread = report.summary.unreadable ?? [];
   const unreadable = unread.slice(0, maxNameRows).map((failure) => `> **unreadable:** ${escapeCell(printable(shortMessage(failure.message)))}`);
   if (unread.length > maxNameRows) unreadable.push(`> … and ${unread.length - maxNameRows} more inputs not read (the JSON report lists them all)`);
-  const blocks = [[heading(report, options)], ...(report.summary.interrupted ? [[`> **${interruptedText}**`]] : []), ...(unreadable.length > 0 ? [unreadable] : []), totals(report), categories(report), categoryPie(report), tools(report), unknownCodes(report)];
+  const blocks = [[heading(report, options)], ...(report.summary.interrupted ? [[`> **${interruptedText}**`]] : []), ...(unreadable.length > 0 ? [unreadable] : []), totals(report), categories(report), categoryPie(report), tools(report), recovery(report), unknownCodes(report)];
   const head = blocks
     .filter((lines) => lines.length > 0)
     .map((lines) => lines.join('\n'))

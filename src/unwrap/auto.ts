@@ -10,7 +10,7 @@ import type { RecordFinding, RuleId, Wrapping } from '../types.js';
 import { IdKeys, idText, type IdKey } from './id-key.js';
 import { isCallToolResult, unwrapCallToolResult } from './mcp.js';
 import { isJsonRpcPayload, namedRequest, OrderPairing, type LeftOpen } from './order-pairing.js';
-import type { FramedValue, LateFinding, Unwrapped, Unwrapper } from './types.js';
+import type { CallWatcher, FramedValue, LateFinding, Unwrapped, Unwrapper } from './types.js';
 
 /** What a second response to an id says of the request it already answered. */
 interface Answered {
@@ -25,6 +25,8 @@ interface Request extends Answered {
   transcript: boolean;
   /** The lines framing could not read from here on, which may hold its answer. */
   unreadable: UnreadableMark;
+  /** A `tools/call`'s handle for the recovery checks (spec section 9), until its first answer. */
+  call: object | undefined;
 }
 
 /**
@@ -341,7 +343,10 @@ class AutoUnwrapper implements Unwrapper {
   private pairing: Unwrapper | undefined;
   private readonly before: Before = { entries: 0, unreadableCount: 0, lastUnreadable: 0 };
 
-  constructor(private readonly context: CheckContext) {}
+  constructor(
+    private readonly context: CheckContext,
+    private readonly calls: CallWatcher | undefined,
+  ) {}
 
   unwrap(framed: FramedValue): Unwrapped {
     if (this.pairing) return this.pairing.unwrap(framed);
@@ -355,7 +360,7 @@ class AutoUnwrapper implements Unwrapper {
       this.before.entries++;
       return { kind: 'record', envelope: value, hasEnvelope: true, envelopeText: undefined, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
     }
-    this.pairing = pairingUnwrapper(this.context, this.before);
+    this.pairing = pairingUnwrapper(this.context, this.before, this.calls);
     return this.pairing.unwrap(framed);
   }
 
@@ -374,11 +379,11 @@ class AutoUnwrapper implements Unwrapper {
   }
 }
 
-export function autoUnwrapper(context: CheckContext): Unwrapper {
-  return new AutoUnwrapper(context);
+export function autoUnwrapper(context: CheckContext, calls?: CallWatcher): Unwrapper {
+  return new AutoUnwrapper(context, calls);
 }
 
-function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
+function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatcher | undefined): Unwrapper {
   // Per transcript session, by JSON-RPC id: a Map tells 7 from "7" itself, and no key string is
   // built per line.
   const sessions = new Map<string | number | boolean, Session>();
@@ -411,6 +416,18 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     if (typeof id !== 'number') return undefined;
     return idKeys.numeric(id, where.text, where.textAt, name === 'id' ? where.path : [...where.path, 'params'], name);
   }
+
+  /** A `tools/call` request line, told to the recovery checks: its handle, kept until its first answer. */
+  const callOf = (where: Where, tool: string | undefined, holder: unknown, path: readonly string[]): object | undefined =>
+    calls?.request({ pairing: where.pairing, tool, holder, text: where.text, textAt: where.textAt, path: [...where.path, ...path], line: where.line, wrapping: where.inTranscript ? 'transcript' : 'jsonrpc' });
+
+  /** The first response paired to `request`: its call, if any, is answered now and let go. */
+  const firstAnswer = (request: Answered | undefined): void => {
+    const call = (request as Partial<Request> | undefined)?.call;
+    if (call === undefined) return;
+    (request as Request).call = undefined;
+    calls?.answered(call);
+  };
 
   const finding = (rule: RuleId, message: string, pointer?: string): RecordFinding[] => {
     const made = ruleFinding(context, rule, { message, ...(pointer !== undefined && { pointer }) });
@@ -476,7 +493,8 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
         firstRequestLine ??= where.line;
         const params = message['params'];
         const tool = method === 'tools/call' && isObject(params) ? stringMember(params, 'name') : undefined;
-        const request: Request = { method, tool, line: where.line, entry: where.entry, transcript: where.inTranscript, unreadable: mark };
+        const call = method === 'tools/call' ? callOf(where, tool, params, ['params', 'arguments']) : undefined;
+        const request: Request = { method, tool, line: where.line, entry: where.entry, transcript: where.inTranscript, unreadable: mark, call };
         markTaken = true;
         const state = requests.get(key);
         if (state === undefined || !isSlot(state)) requests.set(key, newSlot(state ?? session.answered?.take(key), request));
@@ -510,6 +528,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     // requests were filtered out reuses ids at every restart and poll.
     const duplicate = state !== undefined && open === 0 && !(slot !== undefined && slot.answered === null);
     if (slot && open > 0) {
+      firstAnswer(request);
       slot.answered = request;
       if (request !== undefined && key !== undefined && openCount(slot) === 0) {
         if (session.answered === undefined && requests.size >= tableFrom) session.answered = new AnsweredIds(kinds);
@@ -593,7 +612,8 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
     sawJsonRpc = true;
     firstRequestLine ??= where.line;
     const { method, tool } = namedRequest(lineMethod, payload);
-    order.wait(where.pairing, { method, tool, line: where.line, entry: where.entry, transcript: true, unreadable: mark });
+    const call = method === 'tools/call' ? callOf(where, tool, payload, ['arguments']) : undefined;
+    order.wait(where.pairing, { method, tool, line: where.line, entry: where.entry, transcript: true, unreadable: mark, call });
     markTaken = true;
   }
 
@@ -611,6 +631,7 @@ function pairingUnwrapper(context: CheckContext, before: Before): Unwrapper {
         const payload = value['payload'];
         const direction = value['direction'];
         const byOrder = order.settle(pairing, direction === 'response', where.line, unreadableCount);
+        firstAnswer(byOrder);
         const inner: Where = { line: where.line, entry: where.entry, extracted: where.extracted, inTranscript: true, sessionId, pairing, byOrder, text: where.text, textAt: where.textAt, path: payloadPath };
         // A request line is never a record (spec section 8.1); one without a JSON-RPC payload is
         // answered by order, whatever its payload holds.

@@ -2,18 +2,20 @@
 import type { CheckContext } from '../checks/check-envelope.js';
 import { autoUnwrapper } from './auto.js';
 import { bareUnwrapper } from './bare.js';
-import type { Unwrapper } from './types.js';
+import type { CallWatcher, Unwrapper } from './types.js';
 
 export type UnwrapMode = 'auto' | 'none';
 
 export interface UnwrapContext {
   check: CheckContext;
+  /** Told of each tool call and its first answer (spec section 9). */
+  calls?: CallWatcher;
 }
 
 // `auto` recognises MCP results, JSON-RPC messages and transcript lines (spec section 3, wrappings
 // 2-4); `none` reads every value as a bare envelope, for the raw schema verdict.
 export const unwrappers = {
-  auto: (context: UnwrapContext) => autoUnwrapper(context.check),
+  auto: (context: UnwrapContext) => autoUnwrapper(context.check, context.calls),
   none: (_context: UnwrapContext) => bareUnwrapper(),
 } satisfies Record<UnwrapMode, (context: UnwrapContext) => Unwrapper>;
 

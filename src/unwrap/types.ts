@@ -57,3 +57,28 @@ export interface Unwrapper {
   /** Whether a JSON-RPC message was seen: its pairing spans the input, so the input cannot be split. */
   paired(): boolean;
 }
+
+/** A `tools/call` request line as unwrap sees it, for the recovery checks (spec section 9). */
+export interface CallLine {
+  /** The pairing key of its session: the transcript sessionId, the log's server, else ''. */
+  pairing: string | number | boolean;
+  tool: string | undefined;
+  /** The parsed object that holds `arguments` (MCEC's payload, JSON-RPC's params). */
+  holder: unknown;
+  /** The framed value's source text (from `textAt` on), when framing kept it, and the member names from its root to `arguments`. */
+  text: string | undefined;
+  textAt: number;
+  path: readonly string[];
+  line: number;
+  wrapping: Wrapping;
+}
+
+/**
+ * Where unwrap reports calls and the first response paired to each: a call's handle is opaque to
+ * unwrap, which keeps it on the open request until it is answered, then lets it go.
+ */
+export interface CallWatcher {
+  request(call: CallLine): object | undefined;
+  /** The line being unwrapped is the first response paired to `call`. */
+  answered(call: object): void;
+}

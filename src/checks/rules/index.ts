@@ -14,11 +14,13 @@ import { missingResult } from './missing-result.js';
 import { noToolResults } from './no-tool-results.js';
 import { notAnEnvelope } from './not-an-envelope.js';
 import { parseError } from './parse-error.js';
+import { repeatedFailure } from './repeated-failure.js';
 import { resultOnFailure } from './result-on-failure.js';
 import { schema } from './schema.js';
 import { structuredContentMismatch } from './structured-content-mismatch.js';
 import { transcriptTruncated } from './transcript-truncated.js';
 import { unansweredRequest } from './unanswered-request.js';
+import { unchangedRetry } from './unchanged-retry.js';
 import { unknownCode } from './unknown-code.js';
 import { unknownWarningCode } from './unknown-warning-code.js';
 import { unpairedResponse } from './unpaired-response.js';
@@ -45,4 +47,6 @@ export const rules = [
   bundleSessionMismatch,
   bundleTruncationMismatch,
   duplicateMember,
+  unchangedRetry,
+  repeatedFailure,
 ] as const;

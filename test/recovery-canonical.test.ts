@@ -1,0 +1,131 @@
+// The canonical form of a call's arguments (spec section 9, "the same call"): equal JSON values,
+// and only those, have the same canonical text, read from the source so that numbers keep their
+// exact decimal value.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalArguments, canonicalNumber, canonicalOfText, canonicalOfValue } from '../src/recovery/canonical.js';
+
+/** Read from the text, as a line with a long number is. */
+const args = (text: string) => canonicalOfText(text, []);
+
+describe('canonical numbers', () => {
+  it.each([
+    ['1', '1.0'],
+    ['1', '10e-1'],
+    ['1', '0.1e1'],
+    ['-0', '0'],
+    ['0.0', '-0e5'],
+    ['100', '1e2'],
+    ['1.5E+3', '1500'],
+    ['123.4500', '12345e-2'],
+  ])('%s = %s', (a, b) => expect(canonicalNumber(a)).toBe(canonicalNumber(b)));
+
+  it.each([
+    ['9007199254740993', '9007199254740992'],
+    ['1', '-1'],
+    ['0.1', '0.10000000000000001'],
+    ['1e400', '1e401'],
+  ])('%s != %s', (a, b) => expect(canonicalNumber(a)).not.toBe(canonicalNumber(b)));
+
+  it('keeps an exponent of any length exact', () => {
+    expect(canonicalNumber('1e123456789012345678901')).toBe('#1e123456789012345678901');
+    expect(canonicalNumber('10e-123456789012345678901')).toBe('#1e-123456789012345678900');
+  });
+
+  it('writes a value a double holds exactly as JSON.stringify writes the double', () => {
+    expect(['1', '1.0', '10e-1', '-0', '1.5E+3', '0.1', '1e21', '123456789012345'].map(canonicalNumber)).toEqual(['1', '1', '1', '0', '1500', '0.1', '1e+21', '123456789012345']);
+    expect(['1234567890123456', '0.10000000000000001', '1e400', '1e-400'].map(canonicalNumber)).toEqual(['#1234567890123456e0', '#10000000000000001e-17', '#1e400', '#1e-400']);
+  });
+
+  it('is the same for every way of writing a number', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: -40, max: 40 }), fc.nat({ max: 5 }), (digits, exponent, padding) => {
+        // digits x 10^exponent, written plainly, then with zeros after a point, then shifted into the exponent.
+        const plain = `${digits}e${exponent}`;
+        const sign = digits < 0n ? '-' : '';
+        const abs = (digits < 0n ? -digits : digits).toString();
+        const padded = `${sign}${abs}.${'0'.repeat(padding + 1)}e${exponent}`;
+        const shifted = `${sign}${abs}${'0'.repeat(padding)}e${exponent - padding}`;
+        expect(canonicalNumber(padded)).toBe(canonicalNumber(plain));
+        expect(canonicalNumber(shifted)).toBe(canonicalNumber(plain));
+      }),
+    );
+  });
+});
+
+describe('canonical arguments', () => {
+  it('ignores member order, and counts a duplicated name at its last occurrence', () => {
+    expect(args('{"b":1,"a":{"y":[1,2],"x":null}}')).toBe(args('{"a":{"x":null,"y":[1.0,2]},"b":1}'));
+    expect(args('{"a":1,"a":2}')).toBe(args('{"a":2}'));
+    expect(args('{"a":1,"a":2}')).not.toBe(args('{"a":1}'));
+  });
+
+  it('compares strings after unescaping, by code units', () => {
+    expect(args('{"s":"\\u0041\\n","\\u0062":1}')).toBe(args('{"s":"A\\n","b":1}'));
+    expect(args('{"s":"é"}')).not.toBe(args('{"s":"e\\u0301"}'));
+  });
+
+  it('keeps arrays in order and types apart', () => {
+    expect(args('{"a":[1,2]}')).not.toBe(args('{"a":[2,1]}'));
+    expect(args('{"a":"1"}')).not.toBe(args('{"a":1}'));
+    expect(args('{"a":true}')).not.toBe(args('{"a":"true"}'));
+    expect(args('{"a":null}')).not.toBe(args('{}'));
+  });
+
+  it('reads absent or null arguments as {}', () => {
+    const line = (text: string, path: string[]) => canonicalOfText(text, path);
+    expect(line('{"payload":{"name":"capture"}}', ['payload', 'arguments'])).toBe('{}');
+    expect(line('{"payload":{"name":"capture","arguments":null}}', ['payload', 'arguments'])).toBe('{}');
+    expect(line('{"payload":{"name":"capture","arguments":{}}}', ['payload', 'arguments'])).toBe('{}');
+    expect(canonicalArguments(null, undefined, [])).toBe('{}');
+  });
+
+  it('finds the value at its path, the last of a duplicated member', () => {
+    const text = '{"payload":{"arguments":{"a":1},"name":"x","arguments":{"a":9007199254740993}},"ts":"t"}';
+    expect(canonicalOfText(text, ['payload', 'arguments'])).toBe('{"a":#9007199254740993e0}');
+    // Read from the text, not the parsed value: the number is longer than a double keeps.
+    expect(canonicalArguments({ a: 9007199254740992 }, text, ['payload', 'arguments'])).toBe('{"a":#9007199254740993e0}');
+    expect(canonicalArguments({ a: 1 }, '{"payload":{"arguments":{"a":1}}}', ['payload', 'arguments'])).toBe('{"a":1}');
+  });
+
+  it('walks deep nesting without recursion', () => {
+    const depth = 200_000;
+    const text = `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    expect(canonicalOfText(text, [])).toHaveLength(2 * depth + 1);
+    expect(canonicalOfValue(JSON.parse(text))).toHaveLength(2 * depth + 1);
+  });
+
+  it('falls back to the parsed value when the text does not hold it', () => {
+    expect(canonicalArguments({ b: 1, a: 1.5 }, '{"x":{"a":1e400', ['x'])).toBe('{"a":1.5,"b":1}');
+  });
+
+  it('gives the source text and the parsed value the same form (numbers JSON.parse keeps exact)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+        const text = JSON.stringify(value);
+        expect(canonicalOfText(text, [])).toBe(value === null ? '{}' : canonicalOfValue(JSON.parse(text)));
+      }),
+    );
+  });
+
+  it('gives equal values one form and unequal values two', () => {
+    // Shuffled member order and re-spaced text are the same value; a changed leaf is not.
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1 }), (object) => {
+        const keys = Object.keys(object);
+        const reversed = `{ ${keys.reverse().map((key) => `${JSON.stringify(key)} : ${JSON.stringify(object[key])}`).join(' , ')} }`;
+        expect(args(reversed)).toBe(args(JSON.stringify(object)));
+        const changed = { ...object, [keys[0]!]: [object[keys[0]!] ?? null] };
+        expect(args(JSON.stringify(changed))).not.toBe(args(JSON.stringify(object)));
+      }),
+    );
+  });
+});
+
+describe('a value inside a longer text', () => {
+  it('is read from where it starts', () => {
+    const text = 'log prefix {"params":{"arguments":{"b":12345678901234567,"a":1}}} trailing';
+    expect(canonicalOfText(text, ['params', 'arguments'], 11)).toBe('{"a":1,"b":#12345678901234567e0}');
+    expect(canonicalArguments({ a: 1, b: 12345678901234568 }, text, ['params', 'arguments'], 11)).toBe('{"a":1,"b":#12345678901234567e0}');
+  });
+});
