@@ -6,21 +6,14 @@ import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { RecoveryRow } from '../src/types.js';
 import { binary, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
 
 const folder = 'fixtures/field/recovery';
 const recoveryRules = ['unchanged-retry', 'repeated-failure'] as const;
 const counts = ['sameCall', 'changedArguments', 'otherTool', 'end', 'cutOff'] as const;
 
-interface Row {
-  failures: number;
-  sameCall: number;
-  changedArguments: number;
-  otherTool: number;
-  end: number;
-  cutOff: number;
-  next: Record<string, number>;
-}
+type Row = RecoveryRow;
 interface Expected {
   findings: { rule: string; line: number }[];
   otherFindings: { rule: string; line: number }[];
