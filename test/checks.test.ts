@@ -582,7 +582,7 @@ describe('library options', () => {
     await expect(checkRun([])).rejects.toThrow('check inputs: the list is empty: name files, folders or globs, or - for standard input');
     await expect(checkRun(['fixtures/valid'], { stdin: ['{"ok":true}\n'] })).rejects.toThrow("check options: stdin is read as the input -, which the inputs do not name: add '-' to them");
     expect(() => checkEnvelope({ ok: true, result: {} }, { jobs: 2, shard: { index: 1, count: 2 } })).toThrow(
-      'checkEnvelope(): shard, jobs apply to a run over inputs (check()), not to one value: schema, schemaVersion, codes, strictCodes, rules and redact do',
+      'checkEnvelope(): shard, jobs apply to a run over inputs (check()), not to one value: schema, schemaVersion, codes, strictCodes, rules, redact and config do',
     );
     expect(checkEnvelope({ ok: true, result: {} }, { strictCodes: true })).toEqual([]);
   });
