@@ -239,8 +239,10 @@ function findMember(text: string, path: readonly string[], textAt: number): numb
 /** A number JSON.parse made, in canonical form: its double's shortest text names the decimal it came from when that is exact. */
 function canonicalDouble(n: number): string {
   const text = JSON.stringify(n);
-  // Up to 15 digits and no exponent: the form canonicalNumber gives, without its parse.
-  return text.length <= 16 && !text.includes('e') ? text : canonicalNumber(text);
+  // Up to 15 digits (a sign and a point are no digits) and no exponent: the form canonicalNumber
+  // gives, without its parse; 16 digits are canonicalNumber's to write (test/recovery-canonical.test.ts).
+  const digits = text.length - (text.charCodeAt(0) === 0x2d ? 1 : 0) - (text.includes('.') ? 1 : 0);
+  return digits <= exactDigits && !text.includes('e') ? text : canonicalNumber(text);
 }
 
 /** Deeper than this, recursion gives up and the value is written by the explicit stack. */
