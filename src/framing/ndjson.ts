@@ -19,6 +19,7 @@ import { serverTag } from './log-shapes.js';
 import { parseJson } from './nesting.js';
 import { locateParseError } from './parse-error.js';
 import { invalidUtf8Fault, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
+import { scan, wholePlan, type ScanPlan } from './scan.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -90,13 +91,19 @@ export class NdjsonFramer {
   private readonly windowBytes: number;
   /** The input's encoding before decoding, when it was not UTF-8. */
   private readonly decodedFrom: DecodedFrom | undefined;
+  /**
+   * What the scanner builds of a line (scan-choice.ts); undefined: the reference path, which
+   * decodes the line and parses it whole.
+   */
+  private plan: ScanPlan | undefined;
 
   /**
    * `inputStart` false: a later byte range of a file, whose lines are not the input's first 100 (its
    * first parse error may still be the input's: the run decides, src/run.ts).
    */
-  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean; windowBytes?: number; decodedFrom?: DecodedFrom; inputStart?: boolean } = {}) {
+  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean; windowBytes?: number; decodedFrom?: DecodedFrom; inputStart?: boolean; plan?: ScanPlan } = {}) {
     this.decodedFrom = options.decodedFrom;
+    this.plan = options.extract ? undefined : options.plan;
     this.looking = !options.extract && options.inputStart !== false;
     this.maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
     this.windowBytes = options.windowBytes ?? defaultWindowBytes;
@@ -239,6 +246,7 @@ export class NdjsonFramer {
     }
     if (isBlank(bytes, start, end)) return;
     this.look();
+    if (this.plan !== undefined) return this.scanLine(bytes, start, end, out, window, from, to);
     const text = window === undefined ? bytes.toString('utf8', start, end) : window.slice(from, to);
     // Decoding replaces bad bytes with U+FFFD; only then is the (rarer) exact check worth its pass.
     if (window === undefined && text.includes('\uFFFD')) {
@@ -267,28 +275,76 @@ export class NdjsonFramer {
       // A string of the line's own: a message quoting a slice of the window would keep it alive.
       const own = window === undefined ? text : bytes.toString('utf8', start, end);
       const failure = locateParseError(own, error, this.quote);
-      const firstError = !this.errorSeen;
-      this.errorSeen = true;
-      if (this.looking && own.length <= 64 * 1024 && failsInPrefix(own, failure.offset) && ++this.failedInPrefix * 2 > 100) {
-        // More than half of the first 100 non-blank lines, whatever the rest hold.
-        this.looking = false;
-        out.hintFirstError?.('prefix');
-      }
-      // What a crashed writer leaves: the last record stops mid-value, with no line break after it.
-      if (this.unterminated && failure.atEnd) {
-        out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: `${failure.message} ${cutOffText}`, text: own });
-        return;
-      }
-      // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off
-      // one. Which hinted line is the input's first is decided later: a file may be framed in parts.
-      const hint = this.hinted ? undefined : parseHint(own, failure.atEnd, firstError);
-      if (hint) this.hinted = true;
-      out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: failure.message, text: own, ...(hint && { hint }) });
-      return;
+      return this.parseError(own, failure.offset, failure.message, failure.atEnd, out);
     }
     // Outside the try: a fault in the sink is not a syntax error of the line.
     out.push({ kind: 'value', line, value, text });
   }
+
+  /**
+   * frameLine's work past blank and over-long lines, by the scanner: the verdict, words and column
+   * are the reference path's, and so is the value wherever the checks read it.
+   */
+  private scanLine(bytes: Buffer, start: number, end: number, out: FramedSink, window: string | undefined, from: number, to: number): void {
+    const line = this.lines;
+    let scanned = scan(bytes, start, end, this.plan!, { quote: this.quote, ...(this.decodedFrom && { decodedFrom: this.decodedFrom }) });
+    if (!scanned.ok) {
+      if (scanned.invalidUtf8) {
+        this.errorSeen = true;
+        out.push({ kind: 'unparseable', line, column: scanned.column, message: scanned.message, text: scanned.text });
+        return;
+      }
+      return this.parseError(scanned.text, scanned.column - 1, scanned.message, scanned.atEnd, out);
+    }
+    if (this.plan !== wholePlan && isOtherObject(scanned.value)) {
+      // Any other object may be a wrapping (a transcript line, a JSON-RPC message, an MCP result),
+      // whose envelope is inside, where the envelope plan builds nothing: it is built whole, and
+      // once a line is a wrapping, so are the input's next. (Other values the plan builds whole.)
+      if (isWrapping(scanned.value)) this.plan = wholePlan;
+      scanned = scan(bytes, start, end, wholePlan);
+      if (!scanned.ok) throw new Error('the scanner took a line it then refused');
+    }
+    const text = window === undefined ? bytes.toString('utf8', start, end) : window.slice(from, to);
+    out.push({ kind: 'value', line, value: scanned.value, text });
+  }
+
+  /** A line that is no JSON: `own` is its text, `offset` where it fails (UTF-16 units). */
+  private parseError(own: string, offset: number, message: string, atEnd: boolean, out: FramedSink): void {
+    const line = this.lines;
+    const firstError = !this.errorSeen;
+    this.errorSeen = true;
+    if (this.looking && own.length <= 64 * 1024 && failsInPrefix(own, offset) && ++this.failedInPrefix * 2 > 100) {
+      // More than half of the first 100 non-blank lines, whatever the rest hold.
+      this.looking = false;
+      out.hintFirstError?.('prefix');
+    }
+    // What a crashed writer leaves: the last record stops mid-value, with no line break after it.
+    if (this.unterminated && atEnd) {
+      out.push({ kind: 'unparseable', line, column: offset + 1, message: `${message} ${cutOffText}`, text: own });
+      return;
+    }
+    // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off
+    // one. Which hinted line is the input's first is decided later: a file may be framed in parts.
+    const hint = this.hinted ? undefined : parseHint(own, atEnd, firstError);
+    if (hint) this.hinted = true;
+    out.push({ kind: 'unparseable', line, column: offset + 1, message, text: own, ...(hint && { hint }) });
+  }
+}
+
+/**
+ * An object that is no bare envelope as the unwrappers take one before anything else
+ * (src/unwrap/auto.ts): one with `ok` and neither a transcript line's `direction` nor a JSON-RPC
+ * message's `jsonrpc`.
+ */
+function isOtherObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const object = value as Record<string, unknown>;
+  return object['ok'] === undefined || object['direction'] !== undefined || object['jsonrpc'] !== undefined;
+}
+
+/** A transcript line, a JSON-RPC message or an MCP CallToolResult, by its own member. */
+function isWrapping(object: Record<string, unknown>): boolean {
+  return object['direction'] !== undefined || object['jsonrpc'] !== undefined || object['content'] !== undefined;
 }
 
 function isBlank(bytes: Buffer, start: number, end: number): boolean {
