@@ -7,11 +7,11 @@ import { envelopePlan, wholePlan, type ScanPlan } from './scan.js';
 export type Parser = 'scan' | 'reference';
 
 /**
- * The parser of this process: `MCEC_RESULT_PARSER=scan` picks the scanner, for the differential
- * tests and the bench; anything else, the reference path. Read here only.
+ * The parser of this process: `MCEC_RESULT_PARSER=reference` picks the reference path, for the
+ * differential tests and the bench; anything else, the scanner. Read here only.
  */
 export function chosenParser(): Parser {
-  return process.env['MCEC_RESULT_PARSER'] === 'scan' ? 'scan' : 'reference';
+  return process.env['MCEC_RESULT_PARSER'] === 'reference' ? 'reference' : 'scan';
 }
 
 /** What a unit's run asks of its records beyond the checks: each needs values built whole. */
