@@ -303,7 +303,9 @@ class SourceChecker {
     const facts = factsOf(unwrapped.hasEnvelope ? unwrapped.envelope : undefined, true);
     let findings: readonly RecordFinding[] = unwrapped.findings;
     // Found on the text, whose duplicate members the value does not keep; placed in it where it is the input's.
-    const duplicates = unwrapped.hasEnvelope ? this.duplicates.findings(framed, unwrapped.envelope, unwrapped.envelopeText) : undefined;
+    // What the scanner saw of the line spares the text's own search.
+    const scanned = framed.noDuplicates === true && unwrapped.envelope === framed.value;
+    const duplicates = unwrapped.hasEnvelope && !scanned ? this.duplicates.findings(framed, unwrapped.envelope, unwrapped.envelopeText) : undefined;
     if (duplicates) findings = findings.concat(duplicates.findings);
     if (unwrapped.hasEnvelope) {
       const checked = checkFacts(this.context, facts);

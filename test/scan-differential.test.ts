@@ -80,8 +80,16 @@ describe('which plan the scanner frames with', () => {
     expect(value(after)!['result']).toEqual({ b: 2 });
     const [off] = frame(`${failure}\n`, { 'inline-image': 'off' });
     expect(isTypeOnly(value(off)!['error'].lastObservation)).toBe(true);
-    // Framed text is the line's, as the reference path gives it.
-    expect(ok).toMatchObject({ kind: 'value', line: 1, text: '{"ok":true,"result":{"a":[1]},"sessionId":"s"}' });
+    // Framed text is the line's, as the reference path gives it; the line's duplicate members are known.
+    expect(ok).toMatchObject({ kind: 'value', line: 1, text: '{"ok":true,"result":{"a":[1]},"sessionId":"s"}', noDuplicates: true });
+    expect(rpc).not.toHaveProperty('noDuplicates');
+    const [twice, inError, inResult, noOk] = frame('{"ok":true,"ok":false}\n{"ok":false,"error":{"code":"a","code":"b"}}\n{"ok":true,"result":{"a":1,"a":2}}\n{"error":{"code":"a","code":"b"}}\n');
+    expect(twice).not.toHaveProperty('noDuplicates');
+    expect(inError).not.toHaveProperty('noDuplicates');
+    // An object without ok is built whole, with nothing located: its text is searched.
+    expect(noOk).not.toHaveProperty('noDuplicates');
+    // Inside result, duplicate-member does not look.
+    expect(inResult).toHaveProperty('noDuplicates', true);
   });
 });
 

@@ -287,7 +287,8 @@ export class NdjsonFramer {
    */
   private scanLine(bytes: Buffer, start: number, end: number, out: FramedSink, window: string | undefined, from: number, to: number): void {
     const line = this.lines;
-    let scanned = scan(bytes, start, end, this.plan!, { quote: this.quote, ...(this.decodedFrom && { decodedFrom: this.decodedFrom }) });
+    let plan = this.plan!;
+    let scanned = scan(bytes, start, end, plan, { quote: this.quote, ...(this.decodedFrom && { decodedFrom: this.decodedFrom }) });
     if (!scanned.ok) {
       if (scanned.invalidUtf8) {
         this.errorSeen = true;
@@ -296,16 +297,19 @@ export class NdjsonFramer {
       }
       return this.parseError(scanned.text, scanned.column - 1, scanned.message, scanned.atEnd, out);
     }
-    if (this.plan !== wholePlan && isOtherObject(scanned.value)) {
+    if (plan !== wholePlan && isOtherObject(scanned.value)) {
       // Any other object may be a wrapping (a transcript line, a JSON-RPC message, an MCP result),
       // whose envelope is inside, where the envelope plan builds nothing: it is built whole, and
       // once a line is a wrapping, so are the input's next. (Other values the plan builds whole.)
       if (isWrapping(scanned.value)) this.plan = wholePlan;
-      scanned = scan(bytes, start, end, wholePlan);
+      plan = wholePlan;
+      scanned = scan(bytes, start, end, plan);
       if (!scanned.ok) throw new Error('the scanner took a line it then refused');
     }
     const text = window === undefined ? bytes.toString('utf8', start, end) : window.slice(from, to);
-    out.push({ kind: 'value', line, value: scanned.value, text });
+    // The envelope plan reports a name repeated in the envelope, its error or a warning.
+    if (plan !== wholePlan && scanned.duplicates.length === 0) out.push({ kind: 'value', line, value: scanned.value, text, noDuplicates: true });
+    else out.push({ kind: 'value', line, value: scanned.value, text });
   }
 
   /** A line that is no JSON: `own` is its text, `offset` where it fails (UTF-16 units). */
