@@ -94,10 +94,10 @@ describe('which plan the scanner frames with', () => {
 });
 
 describe('the scanner and the reference path write the same reports', () => {
-  it('on every fixture, read as they are and as lines, with --jobs 1 and by default, redacted, and with inline-image off', slow, () => {
+  it('on every fixture, read as they are and as lines, with --jobs 1 and by default, redacted, with inline-image off and --unwrap none', slow, () => {
     const files = filesUnder(join(repoRoot, 'fixtures'));
     expect(files.length).toBeGreaterThan(100);
-    for (const options of [[], ['--jobs', '1'], ['--input', 'ndjson'], ['--input', 'ndjson', '--jobs', '1', '--redact'], ['--rule', 'inline-image=off', '--input', 'ndjson']]) {
+    for (const options of [[], ['--jobs', '1'], ['--input', 'ndjson'], ['--input', 'ndjson', '--jobs', '1', '--redact'], ['--rule', 'inline-image=off', '--input', 'ndjson'], ['--unwrap', 'none', '--input', 'ndjson']]) {
       expectSameReports(['--format', 'json', ...options, ...files], `fixtures ${options.join(' ')}`);
     }
     expectSameReports(['--format', 'ndjson', '--input', 'ndjson', ...files], 'fixtures as an ndjson report');

@@ -20,6 +20,7 @@ import { parseJson } from './nesting.js';
 import { locateParseError } from './parse-error.js';
 import { invalidUtf8Fault, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
 import { scan, wholePlan, type ScanPlan } from './scan.js';
+import { wholeValueNeeded } from './scan-choice.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -297,11 +298,9 @@ export class NdjsonFramer {
       }
       return this.parseError(scanned.text, scanned.column - 1, scanned.message, scanned.atEnd, out);
     }
-    if (plan !== wholePlan && isOtherObject(scanned.value)) {
-      // Any other object may be a wrapping (a transcript line, a JSON-RPC message, an MCP result),
-      // whose envelope is inside, where the envelope plan builds nothing: it is built whole, and
-      // once a line is a wrapping, so are the input's next. (Other values the plan builds whole.)
-      if (isWrapping(scanned.value)) this.plan = wholePlan;
+    const rebuild = plan === wholePlan ? undefined : wholeValueNeeded(scanned.value);
+    if (rebuild !== undefined) {
+      if (rebuild === 'input') this.plan = wholePlan;
       plan = wholePlan;
       scanned = scan(bytes, start, end, plan);
       if (!scanned.ok) throw new Error('the scanner took a line it then refused');
@@ -333,22 +332,6 @@ export class NdjsonFramer {
     if (hint) this.hinted = true;
     out.push({ kind: 'unparseable', line, column: offset + 1, message, text: own, ...(hint && { hint }) });
   }
-}
-
-/**
- * An object that is no bare envelope as the unwrappers take one before anything else
- * (src/unwrap/auto.ts): one with `ok` and neither a transcript line's `direction` nor a JSON-RPC
- * message's `jsonrpc`.
- */
-function isOtherObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
-  return object['ok'] === undefined || object['direction'] !== undefined || object['jsonrpc'] !== undefined;
-}
-
-/** A transcript line, a JSON-RPC message or an MCP CallToolResult, by its own member. */
-function isWrapping(object: Record<string, unknown>): boolean {
-  return object['direction'] !== undefined || object['jsonrpc'] !== undefined || object['content'] !== undefined;
 }
 
 function isBlank(bytes: Buffer, start: number, end: number): boolean {

@@ -41,3 +41,31 @@ export function scanPlanFor(context: CheckContext, needs: PlanNeeds): ScanPlan |
   if (context.severities['inline-image'] !== 'off') return (observed ??= envelopePlan({ lastObservation: 'whole', valueOffsets: false }));
   return (unobserved ??= envelopePlan({ lastObservation: 'type', valueOffsets: false }));
 }
+
+/**
+ * Whether a value the envelope plan built must be built whole: `'line'`, this one; `'input'`, this
+ * one and the input's next lines. Any object but a bare envelope may be a wrapping (a transcript
+ * line, a JSON-RPC message, an MCP result), whose envelope is inside, where the envelope plan
+ * builds nothing; once a line is one by its own member, the input is a wrapped one. Other values
+ * the plan builds whole.
+ */
+export function wholeValueNeeded(value: unknown): 'line' | 'input' | undefined {
+  if (!isOtherObject(value)) return undefined;
+  return isWrapping(value) ? 'input' : 'line';
+}
+
+/**
+ * An object that is no bare envelope as the unwrappers take one before anything else
+ * (src/unwrap/auto.ts): one with `ok` and neither a transcript line's `direction` nor a JSON-RPC
+ * message's `jsonrpc`.
+ */
+function isOtherObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const object = value as Record<string, unknown>;
+  return object['ok'] === undefined || object['direction'] !== undefined || object['jsonrpc'] !== undefined;
+}
+
+/** A transcript line, a JSON-RPC message or an MCP CallToolResult, by its own member. */
+function isWrapping(object: Record<string, unknown>): boolean {
+  return object['direction'] !== undefined || object['jsonrpc'] !== undefined || object['content'] !== undefined;
+}
