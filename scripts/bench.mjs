@@ -30,7 +30,7 @@ import { detectRssMethod, median, runNode } from './bench/measure.mjs';
 const root = resolve(import.meta.dirname, '..');
 const bin = 'bin/mcec-result.js';
 const floorScript = 'scripts/bench/floor.mjs';
-const groups = ['startup', 'small', 'bare', 'mid', 'transcript', 'merge', 'mcec-calls', 'jsonrpc-calls'];
+const groups = ['startup', 'small', 'bare', 'mid', 'uia', 'transcript', 'merge', 'mcec-calls', 'jsonrpc-calls'];
 // The 1M-call corpora (agent recovery, spec section 9) take gigabytes and minutes: run with --only or --all.
 const optIn = ['mcec-calls', 'jsonrpc-calls'];
 
@@ -47,8 +47,10 @@ options:
   --all               every group (mcec-calls and jsonrpc-calls included) and the memory check
   --runs <n>          runs per corpus measurement, the median is reported (default 3; --quick: 1)
   --startup-runs <n>  runs of the start-up measurements (default 10)
-  --only <group>      only this group: bare, mid, transcript, small, startup, merge, mcec-calls or
-                      jsonrpc-calls (repeatable, or a,b); merge: the JSON report of the bare corpus,
+  --only <group>      only this group: bare, mid, uia, transcript, small, startup, merge, mcec-calls
+                      or jsonrpc-calls (repeatable, or a,b); uia: 20k records, 5 % invalid, 27 %
+                      failures, successes holding UIA trees of 20-200 nodes (bare and uia also
+                      run the CLI on the JSON.parse reference path); merge: the JSON report of the bare corpus,
                       merged once and as 4 shards' reports (copies under other input names), for
                       time and peak RSS; mcec-calls: 1M agent calls as MCEC's client writes them
                       (2M lines, failures followed by retries); jsonrpc-calls: 1M calls as plain
@@ -111,6 +113,8 @@ const names = {
   bare: flags.quick ? 'bare-100k.jsonl' : 'bare-1m.jsonl',
   // Under the 64 MiB from which the default mode starts workers on two cores (src/run.ts): whether they would pay.
   mid: flags.quick ? 'bare-40k.jsonl' : 'bare-200k.jsonl',
+  // 5 % invalid, 27 % failures, successes holding UIA trees of 20-200 nodes (about 200 MB).
+  uia: flags.quick ? 'uia-2k.jsonl' : 'uia-20k.jsonl',
   bareBig: flags.quick ? 'bare-400k.jsonl' : 'bare-4m.jsonl',
   transcript: flags.quick ? 'transcript-20k.jsonl' : 'transcript-200k.jsonl',
   small: 'small-10k',
@@ -146,6 +150,7 @@ const wanted = [names.one];
 if (selected.has('small')) wanted.push(names.small);
 if (selected.has('bare') || selected.has('merge')) wanted.push(names.bare);
 if (selected.has('mid')) wanted.push(names.mid);
+if (selected.has('uia')) wanted.push(names.uia);
 if (memory) wanted.push(names.bareBig);
 if (selected.has('transcript')) wanted.push(names.transcript);
 for (const group of optIn) if (selected.has(group)) wanted.push(names[group]);
@@ -177,12 +182,14 @@ function floorOf(id, label, corpus, extra = []) {
   return { id, label, kind: 'floor', corpus, args: [floorScript, corpusPath(corpus), ...extra], records: info.records, bytes: info.bytes, expect: { lines: info.lines, inner: extra.includes('--inner') ? info.records : undefined } };
 }
 
-function cliOf(id, label, corpus, { jobs1, threads }) {
+/** `reference`: the run parses lines with JSON.parse, the scanner's reference path (src/framing/scan-choice.ts). */
+function cliOf(id, label, corpus, { jobs1, threads, reference = false }) {
   const info = corpora[corpus];
   const args = [bin, 'check', corpusPath(corpus), '--format', 'json'];
   if (jobs1 && jobs) args.push('--jobs', '1');
   if (threads !== undefined) args.push('--jobs', String(threads));
-  return { id, label, kind: 'cli', corpus, args, records: info.records, bytes: info.bytes, expect: { lines: info.lines, records: info.records } };
+  const env = reference ? { MCEC_RESULT_PARSER: 'reference' } : {};
+  return { id, label, kind: 'cli', corpus, args, env, records: info.records, bytes: info.bytes, expect: { lines: info.lines, records: info.records } };
 }
 
 /** When --jobs does not exist, the --jobs 1 row is the default run under another name. */
@@ -213,13 +220,23 @@ if (selected.has('bare')) {
   const def = cliOf('bare default', 'cli default', names.bare, { jobs1: false });
   // The floor on every core, worker start included: the most a second core gives here at all.
   const threaded = machine.availableParallelism >= 2 ? [floorOf('bare floor threads', `floor, ${machine.availableParallelism} threads`, names.bare, ['--threads', String(machine.availableParallelism)])] : [];
-  plan.push({ group: 'bare', runs, reference: 'bare floor', referenceLabel: 'floor', rows: [floorOf('bare floor', 'floor', names.bare), ...threaded, jobsRow('bare jobs1', 'cli --jobs 1', names.bare, def), def] });
+  // The same runs on the reference parser (JSON.parse of every line): what the scanner saves.
+  const referenceRows = jobs ? [cliOf('bare jobs1 reference', 'cli --jobs 1, JSON.parse', names.bare, { jobs1: true, reference: true })] : [];
+  referenceRows.push(cliOf('bare default reference', 'cli default, JSON.parse', names.bare, { jobs1: false, reference: true }));
+  plan.push({ group: 'bare', runs, reference: 'bare floor', referenceLabel: 'floor', rows: [floorOf('bare floor', 'floor', names.bare), ...threaded, jobsRow('bare jobs1', 'cli --jobs 1', names.bare, def), def, ...referenceRows] });
 }
 if (selected.has('mid')) {
   const def = cliOf('mid default', 'cli default', names.mid, { jobs1: false });
   // --jobs given starts workers from 8 MiB: what the default mode leaves out at this size.
   const threads = jobs && machine.availableParallelism >= 2 ? [cliOf('mid threads', `cli --jobs ${machine.availableParallelism}`, names.mid, { jobs1: false, threads: machine.availableParallelism })] : [];
   plan.push({ group: 'mid', runs, reference: 'mid floor', referenceLabel: 'floor', rows: [floorOf('mid floor', 'floor', names.mid), jobsRow('mid jobs1', 'cli --jobs 1', names.mid, def), ...threads, def] });
+}
+if (selected.has('uia')) {
+  const def = cliOf('uia default', 'cli default', names.uia, { jobs1: false });
+  const rows = [floorOf('uia floor', 'floor', names.uia), jobsRow('uia jobs1', 'cli --jobs 1', names.uia, def), def];
+  if (jobs) rows.push(cliOf('uia jobs1 reference', 'cli --jobs 1, JSON.parse', names.uia, { jobs1: true, reference: true }));
+  rows.push(cliOf('uia default reference', 'cli default, JSON.parse', names.uia, { jobs1: false, reference: true }));
+  plan.push({ group: 'uia', runs, reference: 'uia floor', referenceLabel: 'floor', rows });
 }
 if (selected.has('transcript')) {
   const def = cliOf('transcript default', 'cli default', names.transcript, { jobs1: false });
@@ -333,7 +350,7 @@ for (const step of plan) {
   step.prepare?.();
   for (let run = 1; run <= step.runs; run++) {
     for (const row of measured) {
-      const sample = runNode(row.args, { rss, tmpDir: benchDir, cwd: root, stdoutFile: row.stdoutFile });
+      const sample = runNode(row.args, { rss, tmpDir: benchDir, cwd: root, stdoutFile: row.stdoutFile, env: row.env });
       const okStatus = row.kind === 'cli' ? sample.status === 0 || sample.status === 1 : sample.status === 0;
       if (!okStatus) row.failure = `exit ${sample.status ?? sample.signal ?? sample.error}: ${sample.stderr.trim().split('\n').slice(-3).join(' | ')}`;
       if (run === step.runs && okStatus) row.mismatch = validate(row, sample);
@@ -396,6 +413,8 @@ const jobsNote = jobs ? '' : ' [jobs n/a]';
 
 const targets = [
   target(`bare NDJSON --jobs 1 wall time${jobsNote}`, names.bare, '<= 1.35x floor', ['bare jobs1'], ratioTarget(1.35)),
+  target(`bare NDJSON --jobs 1 wall time, scanner (issue 36)${jobsNote}`, names.bare, '<= 0.80x floor', ['bare jobs1'], ratioTarget(0.8)),
+  target('bare NDJSON default mode wall time, scanner (issue 36)', names.bare, '<= 0.55x floor', ['bare default'], ratioTarget(0.55)),
   target('bare NDJSON default mode wall time', names.bare, '<= 0.85x floor', ['bare default'], (row) => {
     const measured = ratioTarget(0.85)(row);
     // What the same number of threads give the floor itself: the ceiling this target sits under.

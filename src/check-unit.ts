@@ -15,6 +15,7 @@ import { fingerprint } from './fingerprint.js';
 import { RecordTexts, recordTextFor, type CapturedRecord } from './findings/record-text.js';
 import { frameBuffer, frameInput, framingFor, type FramingOptions } from './framing/index.js';
 import { NdjsonFramer } from './framing/ndjson.js';
+import { scanPlanFor, type Parser } from './framing/scan-choice.js';
 import { RecoveryTracker, type CallPlace } from './recovery/tracker.js';
 import { InputDataError, decodeInput, plainUtf8, type ChunkSource } from './sources/decode.js';
 import type { InputSource } from './sources/input-source.js';
@@ -59,8 +60,11 @@ export interface UnitResult {
   bundle?: { session?: SessionFacts; transcript?: TranscriptFacts };
 }
 
-/** The options a unit needs; plain data, so that they can be posted to a worker. */
-export type UnitOptions = Omit<CheckOptions, 'stdin' | 'signal' | 'shard' | 'jobs' | 'stdinFilename'>;
+/**
+ * The options a unit needs; plain data, so that they can be posted to a worker. `parser`: the
+ * process's choice (scan-choice.ts), made on the main thread.
+ */
+export type UnitOptions = Omit<CheckOptions, 'stdin' | 'signal' | 'shard' | 'jobs' | 'stdinFilename'> & { parser?: Parser };
 
 /** Where a record's findings are, and what a baseline matches them on; one shape, filled in place. */
 interface Place {
@@ -299,7 +303,9 @@ class SourceChecker {
     const facts = factsOf(unwrapped.hasEnvelope ? unwrapped.envelope : undefined, true);
     let findings: readonly RecordFinding[] = unwrapped.findings;
     // Found on the text, whose duplicate members the value does not keep; placed in it where it is the input's.
-    const duplicates = unwrapped.hasEnvelope ? this.duplicates.findings(framed, unwrapped.envelope, unwrapped.envelopeText) : undefined;
+    // What the scanner saw of the line spares the text's own search.
+    const scanned = framed.noDuplicates === true && unwrapped.envelope === framed.value;
+    const duplicates = unwrapped.hasEnvelope && !scanned ? this.duplicates.findings(framed, unwrapped.envelope, unwrapped.envelopeText) : undefined;
     if (duplicates) findings = findings.concat(duplicates.findings);
     if (unwrapped.hasEnvelope) {
       const checked = checkFacts(this.context, facts);
@@ -489,7 +495,9 @@ async function checkSessionFile(chunks: ChunkSource, options: UnitOptions, check
   return { lines, facts: sessionFacts(bytes.toString('utf8'), value) };
 }
 
-export async function checkUnit(unit: Unit, context: CheckContext, options: UnitOptions, io: UnitIo = {}): Promise<UnitResult> {
+export async function checkUnit(unit: Unit, context: CheckContext, given: UnitOptions, io: UnitIo = {}): Promise<UnitResult> {
+  const plan = scanPlanFor(context, given);
+  const options: UnitOptions & FramingOptions = plan === undefined ? given : { ...given, plan };
   const { stdin, signal } = io;
   const { source, range } = unit;
   const tally = io.tally ?? new Tally(context.schema.categories, context.registry);

@@ -7,6 +7,7 @@ import { setImmediate as macrotask } from 'node:timers/promises';
 import { availableParallelism } from 'node:os';
 import { packageVersion } from './assets.js';
 import { checkUnit, type Unit, type UnitIo, type UnitOptions, type UnitResult } from './check-unit.js';
+import { chosenParser } from './framing/scan-choice.js';
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { UsageError } from './errors.js';
 import { got } from './option-checks.js';
@@ -100,6 +101,7 @@ function unitOptions(options: CheckOptions, context: CheckContext): UnitOptions 
     // Every rule's severity, resolved: strictCodes is in them.
     rules: { ...context.severities },
     redact: context.redact,
+    parser: chosenParser(),
   };
 }
 

@@ -96,9 +96,10 @@ export type Framed =
    * pretty-printed `.json` document, where the record's values start (8.11). `text`: the JSON text
    * the value was parsed from, from `textAt` (0 when absent) on, held only while the entry is
    * pushed, for what a value does not keep (duplicate members, ids by their written value);
-   * `textPlace` says where that text is.
+   * `textPlace` says where that text is. `noDuplicates`: the scanner read the value as a bare
+   * envelope and saw no member name twice where duplicate-member looks (src/framing/scan-choice.ts).
    */
-  | { kind: 'value'; line: number; value: unknown; extracted?: boolean; pairingKey?: string; starts?: ValueStarts; text?: string; textAt?: number; textPlace?: TextPlace }
+  | { kind: 'value'; line: number; value: unknown; extracted?: boolean; pairingKey?: string; starts?: ValueStarts; text?: string; textAt?: number; textPlace?: TextPlace; noDuplicates?: true }
   /**
    * `text`: the entry's own text, when framing held it, for a baseline's digest of the record: the
    * message depends on --redact and on what follows the line, the text does not.

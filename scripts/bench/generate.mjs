@@ -309,6 +309,7 @@ const SEED_TRANSCRIPT = 0x5eed0002;
 const SEED_SMALL = 0x5eed0003;
 const SEED_ONE = 0x5eed0004;
 const SEED_CALLS = 0x5eed0005;
+const SEED_UIA = 0x5eed0006;
 
 function writeBare(path, count, seed) {
   const next = createEnvelopeGenerator(seed);
@@ -317,6 +318,44 @@ function writeBare(path, count, seed) {
   for (let i = 0; i < count; i++) {
     const g = next();
     kinds[g.kind]++;
+    out.write(JSON.stringify(g.envelope) + '\n');
+  }
+  return { lines: count, records: count, kinds, bytes: out.close() };
+}
+
+/**
+ * Records of a UI-automation agent, heavy in what the schema reads least: 68 % successes whose
+ * `result` is a UIA tree of 20-200 nodes, 27 % failures, 5 % schema-invalid records (the envelope
+ * generator's own, drawn until one of the wanted kind comes).
+ */
+function writeUia(path, count, seed) {
+  const next = createEnvelopeGenerator(seed);
+  const rand = mulberry32(seed ^ 0x0a11);
+  const int = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  const out = new ChunkWriter(path);
+  const kinds = { ok: 0, failed: 0, invalid: 0 };
+  const node = (budget) => {
+    const [name, controlType] = pick(elements);
+    const element = { name, controlType, automationId: `${controlType.toLowerCase()}${int(1, 999)}`, isEnabled: rand() < 0.95, bounds: { x: int(0, 1800), y: int(0, 1000), width: int(16, 640), height: int(16, 480) } };
+    budget.left--;
+    const children = [];
+    while (budget.left > 0 && children.length < 8 && rand() < 0.75) children.push(node(budget));
+    if (children.length > 0) element.children = children;
+    return element;
+  };
+  for (let i = 0; i < count; i++) {
+    const r = rand();
+    const want = r < 0.05 ? 'invalid' : r < 0.32 ? 'failed' : 'ok';
+    let g = next();
+    while (g.kind !== want) g = next();
+    kinds[g.kind]++;
+    if (g.kind === 'ok') {
+      const budget = { left: int(20, 200) };
+      const roots = [];
+      while (budget.left > 0) roots.push(node(budget));
+      g.envelope.result = { window: { title: g.app[0], processName: g.app[1] }, tree: roots, truncated: false };
+    }
     out.write(JSON.stringify(g.envelope) + '\n');
   }
   return { lines: count, records: count, kinds, bytes: out.close() };
@@ -514,6 +553,10 @@ export function corpusSpec(name) {
   if ((m = /^bare-(\d+)(k|m)\.jsonl$/.exec(name))) {
     const count = Number(m[1]) * (m[2] === 'k' ? 1_000 : 1_000_000);
     return { kind: 'bare', count, build: (path) => writeBare(path, count, SEED_BARE) };
+  }
+  if ((m = /^uia-(\d+)k\.jsonl$/.exec(name))) {
+    const count = Number(m[1]) * 1_000;
+    return { kind: 'uia', count, build: (path) => writeUia(path, count, SEED_UIA) };
   }
   if ((m = /^transcript-(\d+)k\.jsonl$/.exec(name))) {
     const pairs = Number(m[1]) * 1_000;

@@ -45,7 +45,7 @@ function lastLine(text) {
  * options: { rss: 'time'|'wrapper', tmpDir, stdoutFile?: path (else stdout is captured), timeoutMs? }
  * Returns { wallMs, status, signal, maxRssKiB, cpuMs, stdout?, stderr }.
  */
-export function runNode(args, { rss, tmpDir, stdoutFile, timeoutMs = 30 * 60_000, cwd }) {
+export function runNode(args, { rss, tmpDir, stdoutFile, timeoutMs = 30 * 60_000, cwd, env = {} }) {
   const rssFile = join(tmpDir, `rss-${process.pid}.txt`);
   rmSync(rssFile, { force: true });
   let command;
@@ -66,7 +66,7 @@ export function runNode(args, { rss, tmpDir, stdoutFile, timeoutMs = 30 * 60_000
       stdio: ['ignore', out, 'pipe'],
       maxBuffer: 64 * 1024 * 1024,
       timeout: timeoutMs,
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...env },
     });
   } finally {
     if (typeof out === 'number') closeSync(out);

@@ -4,6 +4,7 @@ import { frameDocument } from './document.js';
 import { JsonArrayStreamer, NotAnArray } from './json-array-stream.js';
 import { NdjsonFramer, defaultMaxLineBytes, type FramedSink } from './ndjson.js';
 import type { DecodedFrom } from './utf8.js';
+import type { ScanPlan } from './scan.js';
 
 export type InputMode = 'auto' | 'json' | 'ndjson';
 export const inputModes: readonly InputMode[] = ['auto', 'json', 'ndjson'];
@@ -27,6 +28,8 @@ export interface FramingOptions {
   maxDocumentBytes?: number;
   /** What the input was decoded from, when not UTF-8: its faults are worded as that encoding's. */
   decodedFrom?: DecodedFrom;
+  /** What the scanner builds of a line-delimited input's lines (scan-choice.ts); absent: the reference path. */
+  plan?: ScanPlan;
 }
 
 export type { FramedSink } from './ndjson.js';

@@ -19,6 +19,8 @@ import { serverTag } from './log-shapes.js';
 import { parseJson } from './nesting.js';
 import { locateParseError } from './parse-error.js';
 import { invalidUtf8Fault, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
+import { scan, wholePlan, type ScanPlan } from './scan.js';
+import { wholeValueNeeded } from './scan-choice.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -90,13 +92,19 @@ export class NdjsonFramer {
   private readonly windowBytes: number;
   /** The input's encoding before decoding, when it was not UTF-8. */
   private readonly decodedFrom: DecodedFrom | undefined;
+  /**
+   * What the scanner builds of a line (scan-choice.ts); undefined: the reference path, which
+   * decodes the line and parses it whole.
+   */
+  private plan: ScanPlan | undefined;
 
   /**
    * `inputStart` false: a later byte range of a file, whose lines are not the input's first 100 (its
    * first parse error may still be the input's: the run decides, src/run.ts).
    */
-  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean; windowBytes?: number; decodedFrom?: DecodedFrom; inputStart?: boolean } = {}) {
+  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean; windowBytes?: number; decodedFrom?: DecodedFrom; inputStart?: boolean; plan?: ScanPlan } = {}) {
     this.decodedFrom = options.decodedFrom;
+    this.plan = options.extract ? undefined : options.plan;
     this.looking = !options.extract && options.inputStart !== false;
     this.maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
     this.windowBytes = options.windowBytes ?? defaultWindowBytes;
@@ -239,6 +247,7 @@ export class NdjsonFramer {
     }
     if (isBlank(bytes, start, end)) return;
     this.look();
+    if (this.plan !== undefined) return this.scanLine(bytes, start, end, out, window, from, to);
     const text = window === undefined ? bytes.toString('utf8', start, end) : window.slice(from, to);
     // Decoding replaces bad bytes with U+FFFD; only then is the (rarer) exact check worth its pass.
     if (window === undefined && text.includes('\uFFFD')) {
@@ -267,27 +276,61 @@ export class NdjsonFramer {
       // A string of the line's own: a message quoting a slice of the window would keep it alive.
       const own = window === undefined ? text : bytes.toString('utf8', start, end);
       const failure = locateParseError(own, error, this.quote);
-      const firstError = !this.errorSeen;
-      this.errorSeen = true;
-      if (this.looking && own.length <= 64 * 1024 && failsInPrefix(own, failure.offset) && ++this.failedInPrefix * 2 > 100) {
-        // More than half of the first 100 non-blank lines, whatever the rest hold.
-        this.looking = false;
-        out.hintFirstError?.('prefix');
-      }
-      // What a crashed writer leaves: the last record stops mid-value, with no line break after it.
-      if (this.unterminated && failure.atEnd) {
-        out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: `${failure.message} ${cutOffText}`, text: own });
-        return;
-      }
-      // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off
-      // one. Which hinted line is the input's first is decided later: a file may be framed in parts.
-      const hint = this.hinted ? undefined : parseHint(own, failure.atEnd, firstError);
-      if (hint) this.hinted = true;
-      out.push({ kind: 'unparseable', line, column: failure.offset + 1, message: failure.message, text: own, ...(hint && { hint }) });
-      return;
+      return this.parseError(own, failure.offset, failure.message, failure.atEnd, out);
     }
     // Outside the try: a fault in the sink is not a syntax error of the line.
     out.push({ kind: 'value', line, value, text });
+  }
+
+  /**
+   * frameLine's work past blank and over-long lines, by the scanner: the verdict, words and column
+   * are the reference path's, and so is the value wherever the checks read it.
+   */
+  private scanLine(bytes: Buffer, start: number, end: number, out: FramedSink, window: string | undefined, from: number, to: number): void {
+    const line = this.lines;
+    let plan = this.plan!;
+    let scanned = scan(bytes, start, end, plan, { quote: this.quote, ...(this.decodedFrom && { decodedFrom: this.decodedFrom }) });
+    if (!scanned.ok) {
+      if (scanned.invalidUtf8) {
+        this.errorSeen = true;
+        out.push({ kind: 'unparseable', line, column: scanned.column, message: scanned.message, text: scanned.text });
+        return;
+      }
+      return this.parseError(scanned.text, scanned.column - 1, scanned.message, scanned.atEnd, out);
+    }
+    const rebuild = plan === wholePlan ? undefined : wholeValueNeeded(scanned.value);
+    if (rebuild !== undefined) {
+      if (rebuild === 'input') this.plan = wholePlan;
+      plan = wholePlan;
+      scanned = scan(bytes, start, end, plan);
+      if (!scanned.ok) throw new Error('the scanner took a line it then refused');
+    }
+    const text = window === undefined ? bytes.toString('utf8', start, end) : window.slice(from, to);
+    // The envelope plan reports a name repeated in the envelope, its error or a warning.
+    if (plan !== wholePlan && scanned.duplicates.length === 0) out.push({ kind: 'value', line, value: scanned.value, text, noDuplicates: true });
+    else out.push({ kind: 'value', line, value: scanned.value, text });
+  }
+
+  /** A line that is no JSON: `own` is its text, `offset` where it fails (UTF-16 units). */
+  private parseError(own: string, offset: number, message: string, atEnd: boolean, out: FramedSink): void {
+    const line = this.lines;
+    const firstError = !this.errorSeen;
+    this.errorSeen = true;
+    if (this.looking && own.length <= 64 * 1024 && failsInPrefix(own, offset) && ++this.failedInPrefix * 2 > 100) {
+      // More than half of the first 100 non-blank lines, whatever the rest hold.
+      this.looking = false;
+      out.hintFirstError?.('prefix');
+    }
+    // What a crashed writer leaves: the last record stops mid-value, with no line break after it.
+    if (this.unterminated && atEnd) {
+      out.push({ kind: 'unparseable', line, column: offset + 1, message: `${message} ${cutOffText}`, text: own });
+      return;
+    }
+    // Only a line that stops where pretty-printed JSON breaks lines earns the hint, not a cut-off
+    // one. Which hinted line is the input's first is decided later: a file may be framed in parts.
+    const hint = this.hinted ? undefined : parseHint(own, atEnd, firstError);
+    if (hint) this.hinted = true;
+    out.push({ kind: 'unparseable', line, column: offset + 1, message, text: own, ...(hint && { hint }) });
   }
 }
 

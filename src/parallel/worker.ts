@@ -11,7 +11,9 @@ import type { Progress } from '../types.js';
 import type { WorkerReply, WorkerRequest } from './pool.js';
 
 const { options, progress: watched, spoolFolder } = workerData as { options: UnitOptions; progress: boolean; spoolFolder: string };
-const context = createCheckContext(options);
+// `parser` is the run's own choice, no option a caller gives.
+const { parser: _parser, ...checkOptions } = options;
+const context = createCheckContext(checkOptions);
 const budget = new SpillBudget(options.findingsInMemory, () => spoolFolder);
 const texts = new RecordTexts();
 

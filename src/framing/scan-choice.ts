@@ -1,0 +1,71 @@
+// Which parser frames a line-delimited input's lines, and what the scanner builds of each (issue 36):
+// the validating scanner (scan.ts) with a plan that leaves unbuilt what no check of this run reads,
+// or the reference path (decode, then JSON.parse), which the differential tests hold it to.
+import type { CheckContext } from '../checks/check-envelope.js';
+import { envelopePlan, wholePlan, type ScanPlan } from './scan.js';
+
+export type Parser = 'scan' | 'reference';
+
+/**
+ * The parser of this process: `MCEC_RESULT_PARSER=reference` picks the reference path, for the
+ * differential tests and the bench; anything else, the scanner. Read here only.
+ */
+export function chosenParser(): Parser {
+  return process.env['MCEC_RESULT_PARSER'] === 'reference' ? 'reference' : 'scan';
+}
+
+/** What a unit's run asks of its records beyond the checks: each needs values built whole. */
+export interface PlanNeeds {
+  parser?: Parser;
+  extract?: boolean;
+  /** A baseline's digest of every record with findings. */
+  fingerprints?: boolean;
+  /** The HTML report's record text. */
+  recordText?: boolean;
+}
+
+// Made once per process: a plan keeps the object shapes it meets between lines (scan-plan.ts).
+let observed: ScanPlan | undefined;
+let unobserved: ScanPlan | undefined;
+
+/**
+ * The plan the scanner frames a unit's lines with; undefined for the reference path. The envelope
+ * plan leaves `result` and `error.partialResult` unbuilt, which the bundled schemas constrain by
+ * their type alone; a schema of the user's may reach inside anything, and a baseline's digest
+ * or a record's text reads everything, so those build the whole value. Lines that are no bare
+ * envelope (wrappings, whose envelope is inside) are built whole by the framer.
+ */
+export function scanPlanFor(context: CheckContext, needs: PlanNeeds): ScanPlan | undefined {
+  if (needs.parser === 'reference' || needs.extract === true) return undefined;
+  if (context.schema.source !== 'bundled' || needs.fingerprints === true || (needs.recordText === true && !context.redact)) return wholePlan;
+  if (context.severities['inline-image'] !== 'off') return (observed ??= envelopePlan({ lastObservation: 'whole', valueOffsets: false }));
+  return (unobserved ??= envelopePlan({ lastObservation: 'type', valueOffsets: false }));
+}
+
+/**
+ * Whether a value the envelope plan built must be built whole: `'line'`, this one; `'input'`, this
+ * one and the input's next lines. Any object but a bare envelope may be a wrapping (a transcript
+ * line, a JSON-RPC message, an MCP result), whose envelope is inside, where the envelope plan
+ * builds nothing; once a line is one by its own member, the input is a wrapped one. Other values
+ * the plan builds whole.
+ */
+export function wholeValueNeeded(value: unknown): 'line' | 'input' | undefined {
+  if (!isOtherObject(value)) return undefined;
+  return isWrapping(value) ? 'input' : 'line';
+}
+
+/**
+ * An object that is no bare envelope as the unwrappers take one before anything else
+ * (src/unwrap/auto.ts): one with `ok` and neither a transcript line's `direction` nor a JSON-RPC
+ * message's `jsonrpc`.
+ */
+function isOtherObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const object = value as Record<string, unknown>;
+  return object['ok'] === undefined || object['direction'] !== undefined || object['jsonrpc'] !== undefined;
+}
+
+/** A transcript line, a JSON-RPC message or an MCP CallToolResult, by its own member. */
+function isWrapping(object: Record<string, unknown>): boolean {
+  return object['direction'] !== undefined || object['jsonrpc'] !== undefined || object['content'] !== undefined;
+}

@@ -1,0 +1,234 @@
+// Differential test of the scanner's wiring (issue 36 item 4): the same run with the scanner
+// (MCEC_RESULT_PARSER=scan) and with the reference path (decode, then JSON.parse) must write
+// byte-identical reports, on every fixture, on the property tests' generators (envelopes, mutated
+// envelopes, byte corruption, wrappings) and on 100,000 generated records, with --jobs 1 and on
+// worker threads.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { frameBuffer } from '../src/framing/index.js';
+import { scanPlanFor } from '../src/framing/scan-choice.js';
+import { isTypeOnly, wholePlan } from '../src/framing/scan.js';
+import { createCheckContext } from '../src/run.js';
+import type { Framed } from '../src/types.js';
+import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
+import { callToolResult, envelopeLike, rpcMessage, transcriptLine, truncation } from './helpers/line-arbitraries.js';
+
+const slow = { timeout: 180_000 };
+
+/** Runs `check` with each parser; the reports (stdout) and exit statuses must be the same. */
+function expectSameReports(args: readonly string[], label: string): string {
+  const scanned = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'scan' }, timeoutMs: 120_000 });
+  const reference = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'reference' }, timeoutMs: 120_000 });
+  // Only what the run says of inputs it does not read (a bundle's environment.json), alike.
+  expect(reference.stderr, label).not.toMatch(/unexpected|Error/);
+  expect(scanned.stderr, label).toBe(reference.stderr);
+  expect(scanned.status, label).toBe(reference.status);
+  if (scanned.stdout !== reference.stdout) {
+    // The first differing line, not a diff of megabytes.
+    const a = scanned.stdout.split('\n');
+    const b = reference.stdout.split('\n');
+    const at = a.findIndex((line, k) => line !== b[k]);
+    expect({ label, line: at, scan: a.slice(Math.max(0, at - 3), at + 3) }).toEqual({ label, line: at, scan: b.slice(Math.max(0, at - 3), at + 3) });
+  }
+  expect(reference.stdout.length, label).toBeGreaterThan(0);
+  return reference.stdout;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? filesUnder(path) : [path];
+    });
+}
+
+describe('which plan the scanner frames with', () => {
+  const context = createCheckContext();
+
+  it('the reference path and --extract build with JSON.parse; --schema, baselines and HTML record text build whole values', () => {
+    expect(scanPlanFor(context, { parser: 'reference' })).toBeUndefined();
+    expect(scanPlanFor(context, { parser: 'scan', extract: true })).toBeUndefined();
+    expect(scanPlanFor(createCheckContext({ schema: join(repoRoot, 'data/agent-tool-result.schema.json') }), { parser: 'scan' })).toBe(wholePlan);
+    expect(scanPlanFor(context, { parser: 'scan', fingerprints: true })).toBe(wholePlan);
+    expect(scanPlanFor(context, { parser: 'scan', recordText: true })).toBe(wholePlan);
+    // Under --redact no record text is kept, so nothing needs building whole.
+    expect(scanPlanFor(createCheckContext({ redact: true }), { parser: 'scan', recordText: true })).not.toBe(wholePlan);
+    const observed = scanPlanFor(context, { parser: 'scan' });
+    const unobserved = scanPlanFor(createCheckContext({ rules: { 'inline-image': 'off' } }), { parser: 'scan' });
+    expect(observed).not.toBe(wholePlan);
+    expect(unobserved).not.toBe(observed);
+  });
+
+  it('a bare envelope leaves result and partialResult unbuilt, lastObservation too when inline-image is off; a wrapping is built whole from then on', () => {
+    const frame = (text: string, rules = {}): Framed[] => {
+      const plan = scanPlanFor(createCheckContext({ rules }), { parser: 'scan' });
+      const framed: Framed[] = [];
+      frameBuffer(Buffer.from(text), 'ndjson', { plan }, framed);
+      return framed;
+    };
+    const failure = '{"ok":false,"error":{"code":"c","category":"timeout","detail":"d","partialResult":{"a":1},"lastObservation":{"png":"x"}}}';
+    const [ok, failed, rpc, after] = frame(`{"ok":true,"result":{"a":[1]},"sessionId":"s"}\n${failure}\n{"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n{"ok":true,"result":{"b":2}}\n`);
+    const value = (framed: Framed | undefined) => (framed?.kind === 'value' ? (framed.value as Record<string, any>) : undefined);
+    expect(isTypeOnly(value(ok)!['result'])).toBe(true);
+    expect(value(ok)!['sessionId']).toBe('s');
+    expect(isTypeOnly(value(failed)!['error'].partialResult)).toBe(true);
+    expect(value(failed)!['error'].lastObservation).toEqual({ png: 'x' });
+    expect(value(rpc)!['result']).toEqual({ ok: true });
+    expect(value(after)!['result']).toEqual({ b: 2 });
+    const [off] = frame(`${failure}\n`, { 'inline-image': 'off' });
+    expect(isTypeOnly(value(off)!['error'].lastObservation)).toBe(true);
+    // Framed text is the line's, as the reference path gives it; the line's duplicate members are known.
+    expect(ok).toMatchObject({ kind: 'value', line: 1, text: '{"ok":true,"result":{"a":[1]},"sessionId":"s"}', noDuplicates: true });
+    expect(rpc).not.toHaveProperty('noDuplicates');
+    const [twice, inError, inResult, noOk] = frame('{"ok":true,"ok":false}\n{"ok":false,"error":{"code":"a","code":"b"}}\n{"ok":true,"result":{"a":1,"a":2}}\n{"error":{"code":"a","code":"b"}}\n');
+    expect(twice).not.toHaveProperty('noDuplicates');
+    expect(inError).not.toHaveProperty('noDuplicates');
+    // An object without ok is built whole, with nothing located: its text is searched.
+    expect(noOk).not.toHaveProperty('noDuplicates');
+    // Inside result, duplicate-member does not look.
+    expect(inResult).toHaveProperty('noDuplicates', true);
+  });
+});
+
+describe('the scanner and the reference path write the same reports', () => {
+  it('on every fixture, read as they are and as lines, with --jobs 1 and by default, redacted, with inline-image off and --unwrap none', slow, () => {
+    const files = filesUnder(join(repoRoot, 'fixtures'));
+    expect(files.length).toBeGreaterThan(100);
+    for (const options of [[], ['--jobs', '1'], ['--input', 'ndjson'], ['--input', 'ndjson', '--jobs', '1', '--redact'], ['--rule', 'inline-image=off', '--input', 'ndjson'], ['--unwrap', 'none', '--input', 'ndjson']]) {
+      expectSameReports(['--format', 'json', ...options, ...files], `fixtures ${options.join(' ')}`);
+    }
+    expectSameReports(['--format', 'ndjson', '--input', 'ndjson', ...files], 'fixtures as an ndjson report');
+  });
+
+  it("on the property tests' envelopes, mutated envelopes, corrupted bytes and wrappings", slow, () => {
+    const sample = <T>(arbitrary: fc.Arbitrary<T>, count: number, seed: number): T[] => fc.sample(arbitrary, { numRuns: count, seed });
+    const envelopes = sample(envelopeLike, 3000, 36).map((value) => JSON.stringify(value));
+    // Mutated as text: members repeated, values cut or swapped for others, bytes no UTF-8.
+    const mutated = sample(fc.tuple(fc.constantFrom(...envelopes), fc.nat(), fc.integer({ min: 0, max: 7 }), fc.constantFrom('\u00ff', '\u{1f600}', '\\ud800', '__proto__', '1e400', '12345678901234567890')), 3000, 37).map(
+      ([text, at, how, piece]) => {
+        const k = text.length === 0 ? 0 : at % text.length;
+        switch (how) {
+          case 0:
+            return text.replace(/^\{/, `{"ok":${at % 2 === 0},`);
+          case 1:
+            return text.replace(/\}$/, `,"error":{"code":"a","code":"${piece}"}}`);
+          case 2:
+            return text.slice(0, k);
+          case 3:
+            return text.slice(0, k) + text.slice(k + 1);
+          case 4:
+            return text.replace(/^\{/, `{"${piece}":{"ok":1},"result":[${JSON.stringify(piece)}],`);
+          case 5:
+            return text.replace(/"result":/, `"result":{"deep":${'['.repeat(at % 200)}${']'.repeat(at % 200)}},"x":`);
+          case 6:
+            return text.replace(/^\{/, `{"warnings":[{"code":"w","code":"${piece}","detail":"${piece}"}],`);
+          default:
+            return text.replace(/"ok":/, `"o\\u006b":`);
+        }
+      },
+    );
+    const bare = [...envelopes, ...mutated].join('\n') + '\n';
+    // Byte corruption: a byte of a line replaced by one framing or UTF-8 decoding cares about.
+    const corrupt = Buffer.from(bare);
+    for (const [at, byte] of sample(fc.tuple(fc.nat(), fc.constantFrom(0xff, 0xc3, 0xe2, 0x80, 0x0d, 0x22, 0x5c, 0x7b, 0x00)), 3000, 38)) corrupt[at % corrupt.length] = byte;
+    const wrapped = [...sample(transcriptLine, 1500, 39), ...sample(rpcMessage, 1000, 40), ...sample(callToolResult, 500, 41), ...sample(truncation, 10, 42)].map((value) => JSON.stringify(value)).join('\n') + '\n';
+    const dir = tempFiles({ 'bare.jsonl': bare, 'corrupt.jsonl': corrupt, 'wrapped.jsonl': wrapped, 'bare.json': `[${envelopes.join(',')}]` });
+    const inputs = ['bare.jsonl', 'corrupt.jsonl', 'wrapped.jsonl', 'bare.json'].map((name) => join(dir, name));
+    for (const options of [['--jobs', '1'], []]) {
+      const report = expectSameReports(['--format', 'json', ...options, ...inputs], `generated ${options.join(' ')}`);
+      const { summary } = JSON.parse(report);
+      // Every shape reached the checks: records, parse errors and skipped wrappings alike.
+      expect(summary.records).toBeGreaterThan(5000);
+      expect(summary.unparseable).toBeGreaterThan(1000);
+      expect(summary.skipped).toBeGreaterThan(100);
+    }
+  });
+
+  it('on 100,000 generated records in one file, with --jobs 1 and on worker threads', slow, () => {
+    const text = generatedRecords(100_000, 36);
+    const dir = tempFiles({ 'records.jsonl': text });
+    for (const options of [['--jobs', '1'], ['--jobs', '2']]) {
+      const report = expectSameReports(['--format', 'json', ...options, join(dir, 'records.jsonl')], `100k ${options.join(' ')}`);
+      const { summary } = JSON.parse(report);
+      // A line cut to nothing is blank, and no record.
+      expect(summary.records + summary.unparseable).toBeGreaterThan(99_900);
+      expect(summary.unparseable).toBeGreaterThan(1000);
+      expect(summary.invalid).toBeGreaterThan(10_000);
+    }
+  });
+});
+
+/** mulberry32: the same records on every run. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    let t = (state = (state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const codes = ['element-not-found', 'timeout-elapsed', 'window-not-found', 'Bad_Code', 'capture-blank-frame'];
+const categories = ['timeout', 'no-target', 'capture-blank', 'internal', 'not-a-category'];
+const strings = ['plain', 'caf\u00e9', '\u6f22\u5b57', 'emoji \u{1f600}', 'esc \\n \\" \\\\ \\/ \\t', '\\u00e9\\u0000', '\\ud800 lone', '\\udc00\\ud800', '__proto__', ''];
+const numbers = ['0', '-0', '1.5e3', '12345678901234567890', '1e400', '-1E-400', '0.1', '9007199254740993'];
+
+/**
+ * Lines of records as tools write them and as they go wrong, made from pieces (no JSON.stringify
+ * a line): ok and failed envelopes, large results, images in observations, warnings, repeated
+ * members, `__proto__`, escapes and lone surrogates, big numbers, wrong types, invalid UTF-8, cut
+ * lines, CRLF and blank lines.
+ */
+function generatedRecords(count: number, seed: number): Buffer {
+  const next = random(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+  const str = () => `"${pick(strings)}"`;
+  const scalar = () => (next() < 0.5 ? str() : next() < 0.5 ? pick(numbers) : pick(['true', 'false', 'null']));
+  const tree = (depth: number): string => {
+    if (depth === 0 || next() < 0.3) return scalar();
+    const n = Math.floor(next() * 4);
+    const items = Array.from({ length: n }, (_, k) => (next() < 0.5 ? tree(depth - 1) : `"k${k}":${tree(depth - 1)}`));
+    return items.every((item) => item.startsWith('"k')) ? `{${items.join(',')}}` : `[${items.filter((item) => !item.startsWith('"k') || false).join(',')}]`;
+  };
+  const warnings = () => `[${Array.from({ length: Math.floor(next() * 3) }, () => (next() < 0.9 ? `{"code":${str()},"detail":${str()}${next() < 0.05 ? ',"code":"again"' : ''}}` : scalar())).join(',')}]`;
+  const error = () => {
+    const members = [`"code":${next() < 0.9 ? `"${pick(codes)}"` : scalar()}`, `"category":"${pick(categories)}"`, `"detail":${str()}`];
+    if (next() < 0.3) members.push(`"partialResult":${next() < 0.8 ? tree(3) : 'null'}`);
+    if (next() < 0.3) members.push(`"lastObservation":${next() < 0.5 ? '{"png":"data:image/png;base64,iVBORw0KGgo=","w":3}' : tree(3)}`);
+    if (next() < 0.03) members.push(`"code":"${pick(codes)}"`);
+    return `{${members.join(',')}}`;
+  };
+  const parts: Buffer[] = [];
+  for (let k = 0; k < count; k++) {
+    const members: string[] = [];
+    const ok = next() < 0.73;
+    members.push(`"ok":${next() < 0.02 ? scalar() : ok}`);
+    if (next() < 0.5) members.push(`"sessionId":${next() < 0.9 ? '"5f19c9c01a3f"' : scalar()}`);
+    if (ok || next() < 0.05) members.push(`"result":${next() < 0.9 ? `{"tree":${tree(5)},"n":${pick(numbers)}}` : scalar()}`);
+    if (!ok || next() < 0.02) members.push(`"error":${next() < 0.95 ? error() : scalar()}`);
+    if (next() < 0.1) members.push(`"warnings":${warnings()}`);
+    if (next() < 0.03) members.push(`"ok":${next() < 0.5}`);
+    if (next() < 0.02) members.push(`"__proto__":{"ok":false}`);
+    if (next() < 0.02) members.push(`"extra":${scalar()}`);
+    for (let i = members.length - 1; i > 0 && next() < 0.3; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [members[i], members[j]] = [members[j]!, members[i]!];
+    }
+    let line = `{${members.join(next() < 0.1 ? ' , ' : ',')}}`;
+    const fault = next();
+    if (fault < 0.01) line = line.slice(0, Math.floor(next() * line.length));
+    else if (fault < 0.02) line = line.replace(/,/, ',,');
+    else if (fault < 0.025) line = `${line} x`;
+    let bytes = Buffer.from(line);
+    if (fault > 0.99) {
+      bytes = Buffer.from(bytes);
+      bytes[Math.floor(next() * bytes.length)] = next() < 0.5 ? 0xff : 0xc3;
+    }
+    parts.push(bytes, Buffer.from(next() < 0.05 ? '\r\n' : next() < 0.01 ? '\n\n' : '\n'));
+  }
+  return Buffer.concat(parts);
+}
