@@ -1,11 +1,11 @@
-// The property tests' generators of line values (test/properties.test.ts, section 5): envelopes,
-// MCP results, JSON-RPC messages, transcript lines and truncation markers, for tests that need the
-// same shapes as lines of text.
+// Generators of line values: envelopes, MCP results, JSON-RPC messages, transcript lines and
+// truncation markers, shared by the property tests (test/properties.test.ts, section 5) and the
+// scanner's differential test, so that both hold the checker to the same shapes.
 import fc from 'fast-check';
 
-const smallObject = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3, noNullPrototype: true });
-const category = fc.constantFrom('timeout', 'ambiguous-selector', 'stale-element', 'no-target', 'invalid-argument', 'capture-blank', 'focus', 'elevation', 'foreground', 'internal', 'no_target', 'Timeout', '');
-const errorLike = fc.record(
+export const smallObject = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3, noNullPrototype: true });
+export const category = fc.constantFrom('timeout', 'ambiguous-selector', 'stale-element', 'no-target', 'invalid-argument', 'capture-blank', 'focus', 'elevation', 'foreground', 'internal', 'no_target', 'Timeout', '');
+export const errorLike = fc.record(
   {
     code: fc.oneof(fc.constantFrom('element-not-found', 'window-not-fonud', 'selector-matched-3', 'Bad_Code'), fc.jsonValue({ maxDepth: 1 })),
     category: fc.oneof(category, fc.jsonValue({ maxDepth: 1 })),
