@@ -1,23 +1,13 @@
 // `check --help`'s examples and `check --print-config` (issue 34 item 5), run through the built binary.
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ruleCatalog, ruleIds } from '../src/checks/catalog.js';
-import { binary, repoRoot, runCli, tempFiles } from './helpers/cli.js';
+import { installedWorkdir as workdir, repoRoot, runCli, tempFiles } from './helpers/cli.js';
 
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined } as NodeJS.ProcessEnv;
 delete env['FORCE_COLOR'];
-
-/** A folder with `mcec-result` on PATH, as an installed package puts it; `files` copied in from the repository. */
-function workdir(files: Record<string, string>): string {
-  const dir = tempFiles({});
-  for (const [to, from] of Object.entries(files)) cpSync(join(repoRoot, from), join(dir, to), { recursive: true });
-  mkdirSync(join(dir, '.bin'));
-  writeFileSync(join(dir, '.bin/mcec-result'), `#!/bin/sh\nexec "${process.execPath}" "${binary}" "$@"\n`);
-  chmodSync(join(dir, '.bin/mcec-result'), 0o755);
-  return dir;
-}
 
 const pathEnv = (dir: string) => ({ ...env, PATH: `${join(dir, '.bin')}:${env['PATH']}` });
 const shell = (command: string, cwd: string) => spawnSync('sh', ['-c', command], { cwd, env: pathEnv(cwd), encoding: 'utf8' });

@@ -1,13 +1,13 @@
 // The README and the docs pages it sends a newcomer to are part of the interface: every command
 // they show runs here as written, on the fixtures it names, and prints what the page shows.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
 import { checkEnvelope, ruleCatalog } from '../src/index.js';
-import { binary, repoRoot, tempFiles } from './helpers/cli.js';
+import { binary, installedWorkdir as workdir, repoRoot, tempFiles } from './helpers/cli.js';
 
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
 const readme = read('README.md');
@@ -23,16 +23,6 @@ const commands = (page: string) =>
     .map((line) => line.replace(/\s+# .*$/, ''));
 
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined } as NodeJS.ProcessEnv;
-
-/** A folder with `mcec-result` on PATH, as an installed package puts it; `files` copied in from the repository. */
-function workdir(files: Record<string, string> = {}): string {
-  const dir = tempFiles({});
-  for (const [to, from] of Object.entries(files)) cpSync(join(repoRoot, from), join(dir, to), { recursive: true });
-  mkdirSync(join(dir, '.bin'));
-  writeFileSync(join(dir, '.bin/mcec-result'), `#!/bin/sh\nexec "${process.execPath}" "${binary}" "$@"\n`);
-  chmodSync(join(dir, '.bin/mcec-result'), 0o755);
-  return dir;
-}
 
 const shell = (command: string, cwd: string) => spawnSync('sh', ['-c', command], { cwd, env: { ...env, PATH: `${join(cwd, '.bin')}:${env.PATH}` }, encoding: 'utf8' });
 

@@ -1,6 +1,6 @@
 // Runs the built binary the way a user does: a real process, real files, real exit status.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -58,3 +58,13 @@ export function tempFiles(files: Record<string, string | Buffer>): string {
 }
 
 export const lines = (...records: unknown[]) => records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';
+
+/** A folder with `mcec-result` on PATH (in its `.bin`), as an installed package puts it; `files` copied in from the repository. */
+export function installedWorkdir(files: Record<string, string> = {}): string {
+  const dir = tempFiles({});
+  for (const [to, from] of Object.entries(files)) cpSync(join(repoRoot, from), join(dir, to), { recursive: true });
+  mkdirSync(join(dir, '.bin'));
+  writeFileSync(join(dir, '.bin/mcec-result'), `#!/bin/sh\nexec "${process.execPath}" "${binary}" "$@"\n`);
+  chmodSync(join(dir, '.bin/mcec-result'), 0o755);
+  return dir;
+}
