@@ -1,4 +1,4 @@
-// Which parser frames a line-delimited input's lines, and what the scanner builds of each (issue 36):
+// Which parser frames a line-delimited input's lines, and what the scanner builds of each:
 // the validating scanner (scan.ts) with a plan that leaves unbuilt what no check of this run reads,
 // or the reference path (decode, then JSON.parse), which the differential tests hold it to.
 import type { CheckContext } from '../checks/check-envelope.js';

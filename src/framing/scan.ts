@@ -1,5 +1,5 @@
 // A line's verdict and the parts of its value a check reads, from its bytes, without building the
-// rest (issue 36; the approach of simdjson's On-Demand API). The verdict is JSON.parse's on the text
+// rest (the approach of simdjson's On-Demand API). The verdict is JSON.parse's on the text
 // the framer decodes (ndjson.ts): bytes that are no UTF-8, grammar faults and nesting past
 // nesting.ts's limits are rejections. What the plan (scan-plan.ts) asks to build is what JSON.parse
 // would give wherever a rule looks: a value built whole is JSON.parse's own of its text, and an

@@ -1,4 +1,4 @@
-// JSON-RPC ids by their exact value (issue 36, spec section 7's pairing): a numeric id is its
+// JSON-RPC ids by their exact value (spec section 7's pairing): a numeric id is its
 // decimal value as written, so `1`, `1.0` and `1e0` are one id, while `9007199254740993` and
 // `9007199254740992`, or `1e400` and `1e401`, which JSON.parse rounds to one number, are two. A
 // string id is never a numeric one (`"1"` is not `1`). The value JSON.parse made serves as the key
