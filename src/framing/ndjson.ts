@@ -289,7 +289,7 @@ export class NdjsonFramer {
   private scanLine(bytes: Buffer, start: number, end: number, out: FramedSink, window: string | undefined, from: number, to: number): void {
     const line = this.lines;
     let plan = this.plan!;
-    let scanned = scan(bytes, start, end, plan, { quote: this.quote, ...(this.decodedFrom && { decodedFrom: this.decodedFrom }) });
+    let scanned = scan(bytes, start, end, plan, { quote: this.quote, ...(this.decodedFrom && { decodedFrom: this.decodedFrom }) }, window, from);
     if (!scanned.ok) {
       if (scanned.invalidUtf8) {
         this.errorSeen = true;
@@ -302,7 +302,7 @@ export class NdjsonFramer {
     if (rebuild !== undefined) {
       if (rebuild === 'input') this.plan = wholePlan;
       plan = wholePlan;
-      scanned = scan(bytes, start, end, plan);
+      scanned = scan(bytes, start, end, plan, undefined, window, from);
       if (!scanned.ok) throw new Error('the scanner took a line it then refused');
     }
     const text = window === undefined ? bytes.toString('utf8', start, end) : window.slice(from, to);

@@ -38,7 +38,7 @@ let unobserved: ScanPlan | undefined;
 export function scanPlanFor(context: CheckContext, needs: PlanNeeds): ScanPlan | undefined {
   if (needs.parser === 'reference' || needs.extract === true) return undefined;
   if (context.schema.source !== 'bundled' || needs.fingerprints === true || (needs.recordText === true && !context.redact)) return wholePlan;
-  if (context.severities['inline-image'] !== 'off') return (observed ??= envelopePlan({ lastObservation: 'whole', valueOffsets: false }));
+  if (context.severities['inline-image'] !== 'off') return (observed ??= envelopePlan({ lastObservation: 'image', valueOffsets: false }));
   return (unobserved ??= envelopePlan({ lastObservation: 'type', valueOffsets: false }));
 }
 

@@ -7,10 +7,12 @@
  * - `'whole'`: exactly what JSON.parse gives.
  * - `'type'`: an object or array is validated, not built, and stands in as `typeOnly`'s empty one;
  *   any other value is built whole.
+ * - `'image'`: as `'whole'` when the value may hold image bytes as the `inline-image` rule looks for
+ *   them (scan-image.ts), else as `'type'`.
  * - a `PlanNode`: an object is built member by member, an array element by element, as the node
  *   says; any other value is built whole.
  */
-export type PlanSpec = 'whole' | 'type' | PlanNode;
+export type PlanSpec = 'whole' | 'type' | 'image' | PlanNode;
 
 export interface PlanNode {
   /** How each named member of an object is built. */
@@ -57,7 +59,7 @@ export interface CompiledNode {
   readonly shapes: Map<number, ObjectMaker>;
 }
 
-export type Compiled = 'whole' | 'type' | CompiledNode;
+export type Compiled = 'whole' | 'type' | 'image' | CompiledNode;
 
 /**
  * A named member of a plan node, its name printable ASCII with no quote or backslash: where a line
@@ -83,7 +85,7 @@ export interface ScanPlan {
 }
 
 function compile(spec: PlanSpec): Compiled {
-  if (spec === 'whole' || spec === 'type') return spec;
+  if (spec === 'whole' || spec === 'type' || spec === 'image') return spec;
   const members = new Map<string, Compiled>();
   const named: NamedMember[] = [];
   for (const [name, member] of Object.entries(spec.members ?? {})) {
@@ -114,8 +116,8 @@ export const wholePlan: ScanPlan = compilePlan('whole');
 
 /** What the envelope plan builds beyond what the schema and rules read. */
 export interface EnvelopePlanOptions {
-  /** `'whole'` when a rule reads inside `error.lastObservation` (`inline-image`). */
-  lastObservation: 'whole' | 'type';
+  /** `'image'` when a rule reads inside `error.lastObservation` (`inline-image`). */
+  lastObservation: 'whole' | 'type' | 'image';
   /** Locate the top-level members' values (ScanAccept.valueOffsets); true unless false. */
   valueOffsets?: boolean;
 }
@@ -123,7 +125,7 @@ export interface EnvelopePlanOptions {
 /**
  * The plan for the bundled envelope schemas (data/agent-tool-result.schema*.json): `result` and
  * `error.partialResult` are constrained by their type alone; `error.lastObservation` is built whole
- * only when a rule reads inside it. Duplicate names are reported where the `duplicate-member` rule
+ * only when a rule reads inside it (and then only when it may hold what the rule looks for). Duplicate names are reported where the `duplicate-member` rule
  * looks: the envelope, its `error`, each warning.
  */
 export function envelopePlanSpec(options: EnvelopePlanOptions): PlanSpec {
