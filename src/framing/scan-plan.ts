@@ -1,6 +1,7 @@
 // What the scanner builds of a line (scan.ts): a tree saying, member by member, which values are
 // built whole, which only as a stand-in of their JSON type, and which objects are entered to decide
 // member by member. What no check reads (a tool's `result`, a UIA tree) is then validated and never built.
+import { pointerToken } from '../json-pointer.js';
 
 /**
  * How to build one value:
@@ -93,7 +94,7 @@ function compile(spec: PlanSpec): Compiled {
     members.set(name, plan);
     // Other names (`__proto__`, one a literal would take for the prototype; one written with an
     // escape or past ASCII; past the 15th) are found by the Map, and their objects made member by member.
-    if (name !== '__proto__' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(name) && named.length < 15) named.push({ name, index: named.length, bytes: Buffer.from(name, 'utf8'), plan, token: name.replaceAll('~', '~0').replaceAll('/', '~1') });
+    if (name !== '__proto__' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(name) && named.length < 15) named.push({ name, index: named.length, bytes: Buffer.from(name, 'utf8'), plan, token: pointerToken(name) });
   }
   return {
     members,

@@ -12,6 +12,7 @@ import { objectMaker } from './scan-shape.js';
 import { mayHoldImageBytes } from './scan-image.js';
 import { describeLine, type ScanOptions, type ScanReject } from './scan-reject.js';
 import { isUtf8 } from './utf8.js';
+import { childPointer } from '../json-pointer.js';
 
 export type { ScanOptions, ScanReject } from './scan-reject.js';
 export { compilePlan, envelopePlan, envelopePlanSpec, isTypeOnly, typeOnly, wholePlan, type EnvelopePlanOptions, type PlanNode, type PlanSpec, type ScanPlan } from './scan-plan.js';
@@ -160,11 +161,6 @@ function rejection(options: ScanOptions | undefined): ScanResult {
   lineText = undefined;
   if (!described.ok) return described;
   return { ok: true, value: described.value, duplicates: none, valueOffsets: undefined, numberTexts: none };
-}
-
-/** A JSON Pointer's next token, as checks/envelope.ts's childPointer writes it. */
-function child(pointer: string, key: string | number): string {
-  return `${pointer}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 
 /** Builds the value at `i` (not white space) inside `depth` containers as `plan` says; `pos` ends up past it. */
@@ -348,7 +344,7 @@ function buildObject(plan: CompiledNode, i: number, depth: number, pointer: stri
       object ??= unshaped(base);
       if (plan.duplicates && Object.hasOwn(object, name)) (duplicates ??= []).push({ pointer, name, offset: nameStart - lineStart });
     }
-    const value = build(member, i, depth + 1, typeof member !== 'object' ? '' : known ? `${pointer}/${known.token}` : child(pointer, name));
+    const value = build(member, i, depth + 1, typeof member !== 'object' ? '' : known ? `${pointer}/${known.token}` : childPointer(pointer, name));
     if (shaped) {
       seen |= 1 << known!.index;
       key = key * 16 + known!.index + 1;
@@ -400,7 +396,7 @@ function buildArray(plan: CompiledNode, i: number, depth: number, pointer: strin
   const pointed = typeof items === 'object';
   for (let index = 0; ; index++) {
     if (i >= lineEnd) throw rejected;
-    array.push(build(items, i, depth + 1, pointed ? child(pointer, index) : ''));
+    array.push(build(items, i, depth + 1, pointed ? childPointer(pointer, index) : ''));
     i = skipSpace(b, pos, lineEnd);
     if (i >= lineEnd) throw rejected;
     const c = b[i];
