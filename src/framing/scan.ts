@@ -396,7 +396,7 @@ function buildArray(plan: CompiledNode, i: number, depth: number, pointer: strin
   const pointed = typeof items === 'object';
   for (let index = 0; ; index++) {
     if (i >= lineEnd) throw rejected;
-    array.push(build(items, i, depth + 1, pointed ? childPointer(pointer, index) : ''));
+    array.push(build(items, i, depth + 1, pointed ? `${pointer}/${index}` : ''));
     i = skipSpace(b, pos, lineEnd);
     if (i >= lineEnd) throw rejected;
     const c = b[i];
