@@ -130,7 +130,7 @@ describe('installing the package from a fresh clone', () => {
     ]);
   });
 
-  it('npm pack builds dist/ from nothing; the tarball installs into an empty project, where the CLI, the library and the matcher run', { timeout: 300_000 }, () => inTempFolder((parent) => {
+  it('npm pack builds dist/ from nothing; the tarball installs into an empty project, where the CLI, the library and the matcher run', { timeout: 1_200_000 }, () => inTempFolder((parent) => {
     const clone = freshClone(parent);
     symlinkSync(join(repoRoot, 'node_modules'), join(clone, 'node_modules'));
     // A file an older build wrote, which this build no longer does.
@@ -156,7 +156,7 @@ describe('installing the package from a fresh clone', () => {
   // README's git URL install takes the same path as this one: npm clones the repository, installs
   // its dependencies and runs `prepare` in the clone, then installs what `npm pack` gives there, the
   // tarball the test above installs into a project.
-  it("pre-commit's install of a node hook's repository (npm install --global from git) builds it, and the hook's entry runs from PATH", { timeout: 300_000 }, () => inTempFolder((parent) => {
+  it("pre-commit's install of a node hook's repository (npm install --global from git) builds it, and the hook's entry runs from PATH", { timeout: 1_200_000 }, () => inTempFolder((parent) => {
     const clone = gitRepository(parent);
     const prefix = join(parent, 'node_env');
     // pre-commit 4's languages/node.py: npm install --allow-git=root --install-links -g git+file://<the hook repository>,

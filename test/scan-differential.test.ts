@@ -15,12 +15,12 @@ import type { Framed } from '../src/types.js';
 import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
 import { callToolResult, envelopeLike, rpcMessage, transcriptLine, truncation } from './helpers/line-arbitraries.js';
 
-const slow = { timeout: 180_000 };
+const slow = { timeout: 900_000 };
 
 /** Runs `check` with each parser; the reports (stdout) and exit statuses must be the same. */
 function expectSameReports(args: readonly string[], label: string): string {
-  const scanned = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'scan' }, timeoutMs: 120_000 });
-  const reference = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'reference' }, timeoutMs: 120_000 });
+  const scanned = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'scan' }, timeoutMs: 600_000 });
+  const reference = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'reference' }, timeoutMs: 600_000 });
   // Only what the run says of inputs it does not read (a bundle's environment.json), alike.
   expect(reference.stderr, label).not.toMatch(/unexpected|Error/);
   expect(scanned.stderr, label).toBe(reference.stderr);
