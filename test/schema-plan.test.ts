@@ -152,7 +152,9 @@ describe('a --schema run', () => {
     { ok: true, result: [1, 2] },
     { ok: false, error: { code: 'element-not-found', category: 'no-target', detail: 'gone', partialResult: tree(3), lastObservation: { png: 'data:image/png;base64,iVBORw0KGgo=' } } },
   ];
-  const dir = tempFiles({ 'ok-only.schema.json': JSON.stringify(okOnly), 'inside-result.schema.json': JSON.stringify(insideResult), 'records.jsonl': records.map((r) => JSON.stringify(r)).join('\n') + '\n' });
+  // Counts members and elements whose values stand in: the node keeps every name and element.
+  const counts = { ...okOnly, properties: { ...okOnly.properties, result: { type: ['object', 'null'], minProperties: 2, maxProperties: 3, propertyNames: { pattern: '^[a-z]+$' }, properties: { nodes: { type: 'array', minItems: 3, maxItems: 5000 } } } } };
+  const dir = tempFiles({ 'ok-only.schema.json': JSON.stringify(okOnly), 'inside-result.schema.json': JSON.stringify(insideResult), 'counts.schema.json': JSON.stringify(counts), 'records.jsonl': records.map((r) => JSON.stringify(r)).join('\n') + '\n' });
   const input = join(dir, 'records.jsonl');
   const report = (schema: string, parser: 'scan' | 'reference') => runCli(['check', '--format', 'json', '--jobs', '1', '--schema', join(dir, schema), input], { env: { MCEC_RESULT_PARSER: parser }, timeoutMs: 120_000 });
 
@@ -190,6 +192,21 @@ describe('a --schema run', () => {
     const findings = JSON.parse(scanned.stdout).findings as { line: number; rule: string; pointer?: string; message: string }[];
     expect(findings).toContainEqual(expect.objectContaining({ line: 2, rule: 'schema', pointer: '/result/nodes/0', message: 'result.nodes[0] is missing required property "id"' }));
     expect(findings).toContainEqual(expect.objectContaining({ line: 4, rule: 'schema', pointer: '/result' }));
+  });
+
+  it('that counts members and elements of result reports as the JSON.parse path does', () => {
+    const context = createCheckContext({ schema: join(dir, 'counts.schema.json') });
+    const framed: Framed[] = [];
+    frameBuffer(readFileSync(input), 'ndjson', { plan: scanPlanFor(context, { parser: 'scan' }) }, framed);
+    const nodes = framed[0]?.kind === 'value' ? ((framed[0].value as { result: { nodes: unknown[] } }).result.nodes as unknown[]) : [];
+    expect(nodes).toHaveLength(9000);
+    expect(isTypeOnly(nodes[0])).toBe(true);
+    const scanned = report('counts.schema.json', 'scan');
+    expect(scanned.stdout).toBe(report('counts.schema.json', 'reference').stdout);
+    const findings = JSON.parse(scanned.stdout).findings as { line: number; pointer?: string; keyword?: string; message: string }[];
+    // Line 1 holds more than 20,000 values: its first error only (minProperties), as on the JSON.parse path.
+    expect(findings.map((f) => [f.line, f.pointer])).toEqual(expect.arrayContaining([[1, '/result'], [2, '/result'], [2, '/result/nodes'], [4, '/result']]));
+    expect(findings.filter((f) => f.line === 1)).toHaveLength(2);
   });
 
   it('whose result is a $ref to another file builds result whole, with the same report', () => {

@@ -8,7 +8,7 @@ import { isTypeOnly } from '../framing/scan-plan.js';
 import type { RecordFinding } from '../types.js';
 import { checkFacts, type CheckContext } from './check-envelope.js';
 import { factsOf } from './envelope.js';
-import { listsAtRunTime } from './schema-load.js';
+import { holdsMoreThan, listsAtRunTime, maxValuesListedAtRunTime } from './schema-load.js';
 
 /** Whether `value` holds a stand-in of the scanner's anywhere (an explicit stack: any depth). */
 export function holdsStandIn(value: unknown): boolean {
@@ -38,7 +38,8 @@ export function needsWholeValue(context: CheckContext, findings: readonly Record
  * line): as they are, or made again from JSON.parse's value of `text` where needsWholeValue says so.
  */
 export function checkedWhole(context: CheckContext, findings: readonly RecordFinding[], envelope: unknown, text: string): readonly RecordFinding[] {
-  if (!needsWholeValue(context, findings, envelope)) return findings;
+  // JSON text holds at most (length + 1) / 2 values (`[1,1]`): a shorter one is listed whole either way.
+  if (text.length < 2 * maxValuesListedAtRunTime || !needsWholeValue(context, findings, envelope)) return findings;
   let whole: unknown;
   try {
     whole = parseJson(text);
@@ -46,5 +47,6 @@ export function checkedWhole(context: CheckContext, findings: readonly RecordFin
     // The scanner took the text, as JSON.parse does: never here; were it, the findings stand.
     return findings;
   }
-  return checkFacts(context, factsOf(whole, true));
+  // Within the limit, whole or built, its errors are all listed, the same.
+  return holdsMoreThan(whole, maxValuesListedAtRunTime) ? checkFacts(context, factsOf(whole, true)) : findings;
 }
