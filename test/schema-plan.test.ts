@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { frameBuffer } from '../src/framing/index.js';
 import { scanPlanFor } from '../src/framing/scan-choice.js';
 import { envelopePlanSpec, isTypeOnly, wholePlan, type PlanSpec } from '../src/framing/scan.js';
-import { envelopeNeedsSpec, envelopePlanSpecFor, joinPlans, schemaPlanSpec } from '../src/framing/schema-plan.js';
+import { envelopePlanSpecFor, joinPlans, schemaPlanSpec } from '../src/framing/schema-plan.js';
 import { createCheckContext } from '../src/run.js';
 import type { Framed } from '../src/types.js';
 import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
@@ -108,15 +108,23 @@ describe('joining what the schema reads with what the checks read', () => {
   });
 
   it('a schema that reads nothing leaves what the checks do not read unbuilt', () => {
-    expect(envelopePlanSpecFor(true, { lastObservation: 'type' })).toEqual(envelopeNeedsSpec({ lastObservation: 'type' }));
+    expect(envelopePlanSpecFor(true, { lastObservation: 'type' })).toEqual(envelopePlanSpec({ lastObservation: 'type' }));
+    expect(envelopePlanSpecFor({ properties: { result: { type: 'object' }, error: { type: 'object' } } }, { lastObservation: 'type' })).toEqual(envelopePlanSpec({ lastObservation: 'type' }));
   });
 
   it('a schema that reads inside error.partialResult has it built, duplicates still reported in error', () => {
     const schema = { properties: { error: { properties: { partialResult: { const: {} } } } } };
     const plan = envelopePlanSpecFor(schema, { lastObservation: 'type', valueOffsets: false }) as { members: Record<string, PlanSpec> };
-    expect(plan.members['error']).toEqual({ duplicates: true, members: { partialResult: 'whole', lastObservation: 'type' } });
+    expect(plan.members['error']).toEqual({ duplicates: true, members: { code: 'whole', category: 'whole', detail: 'whole', partialResult: 'whole', lastObservation: 'type' } });
   });
 });
+
+/** Every member a plan names, as a path, in the order it names them. */
+function memberOrder(spec: PlanSpec, path = ''): string[] {
+  if (typeof spec === 'string') return [];
+  const own = Object.entries(spec.members ?? {}).flatMap(([name, member]) => [`${path}/${name}`, ...memberOrder(member, `${path}/${name}`)]);
+  return [...own, ...(spec.items === undefined ? [] : memberOrder(spec.items, `${path}/*`))];
+}
 
 describe('the bundled schemas', () => {
   const files = ['data/agent-tool-result.schema.json', 'data/agent-tool-result.schema.2026-07.json'];
@@ -126,8 +134,10 @@ describe('the bundled schemas', () => {
     for (const lastObservation of ['whole', 'type'] as const) {
       for (const valueOffsets of [true, false, undefined]) {
         const options = { lastObservation, ...(valueOffsets !== undefined && { valueOffsets }) };
-        // Equal but for the order members are named in, which decides no value built.
-        expect(envelopePlanSpecFor(document, options)).toEqual(envelopePlanSpec(options));
+        const derived = envelopePlanSpecFor(document, options);
+        expect(derived).toEqual(envelopePlanSpec(options));
+        // Named in the same order too: the order the scanner tries names in.
+        expect(memberOrder(derived)).toEqual(memberOrder(envelopePlanSpec(options)));
       }
     }
   });

@@ -3,7 +3,7 @@
 // or the reference path (decode, then JSON.parse), which the differential tests hold it to.
 import type { CheckContext } from '../checks/check-envelope.js';
 import { compilePlan, wholePlan, type ScanPlan } from './scan.js';
-import { envelopeNeedsSpec, joinPlans, schemaPlanSpec } from './schema-plan.js';
+import { envelopePlanSpecFor, schemaPlanSpec } from './schema-plan.js';
 
 export type Parser = 'scan' | 'reference';
 
@@ -47,8 +47,7 @@ export function scanPlanFor(context: CheckContext, needs: PlanNeeds): ScanPlan |
 }
 
 function derivedPlan(document: unknown, lastObservation: 'whole' | 'type'): ScanPlan {
-  const schemaPlan = schemaPlanSpec(document);
-  return schemaPlan === 'whole' ? wholePlan : compilePlan(joinPlans(schemaPlan, envelopeNeedsSpec({ lastObservation, valueOffsets: false })));
+  return schemaPlanSpec(document) === 'whole' ? wholePlan : compilePlan(envelopePlanSpecFor(document, { lastObservation, valueOffsets: false }));
 }
 
 /**

@@ -6,7 +6,7 @@
 // together; whatever the walk cannot follow (a `$ref` to another document, `$dynamicRef`, a keyword
 // it does not know, a loop) builds that place whole. The schema is plain JSON: its `$ref`s to other
 // files are not read here, and build their places whole.
-import type { EnvelopePlanOptions, PlanNode, PlanSpec } from './scan-plan.js';
+import { envelopePlanSpec, type EnvelopePlanOptions, type PlanNode, type PlanSpec } from './scan-plan.js';
 
 type SchemaObject = Record<string, unknown>;
 
@@ -319,24 +319,12 @@ export function joinPlans(a: PlanSpec, b: PlanSpec): PlanSpec {
 }
 
 /**
- * What the checks read of an envelope beyond its schema: everything but `result`,
- * `error.partialResult` and (unless a rule reads inside it, `inline-image`) `error.lastObservation`,
- * which no rule, tally or message looks inside; duplicate names reported where the
- * `duplicate-member` rule looks (the envelope, its `error`, each warning).
+ * The plan of an envelope checked against `document`: what its schema reads, joined with what the
+ * checks read of any envelope, which is the bundled schemas' plan (scan-plan.ts's envelopePlanSpec:
+ * everything but `result`, `error.partialResult` and, unless `inline-image` reads it,
+ * `error.lastObservation`; duplicate names reported where `duplicate-member` looks). Its members
+ * come first, in its order: the bundled schemas give it exactly (schema-plan.test.ts).
  */
-export function envelopeNeedsSpec(options: EnvelopePlanOptions): PlanSpec {
-  return {
-    duplicates: true,
-    valueOffsets: options.valueOffsets ?? true,
-    members: {
-      result: 'type',
-      warnings: { items: { duplicates: true } },
-      error: { duplicates: true, members: { partialResult: 'type', lastObservation: options.lastObservation } },
-    },
-  };
-}
-
-/** The plan of an envelope checked against `document`: what its schema reads, and what the checks read. */
 export function envelopePlanSpecFor(document: unknown, options: EnvelopePlanOptions): PlanSpec {
-  return joinPlans(schemaPlanSpec(document), envelopeNeedsSpec(options));
+  return joinPlans(envelopePlanSpec(options), schemaPlanSpec(document));
 }
