@@ -5,6 +5,7 @@
 import { addAbortSignal, type Readable } from 'node:stream';
 import { checkFacts, ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { DuplicateMemberCheck } from './checks/duplicate-members.js';
+import { checkedWhole } from './checks/stand-ins.js';
 import { errorObject, factsOf, stringMember } from './checks/envelope.js';
 import type { CheckOptions } from './context.js';
 import { UsageError, describeReadError } from './errors.js';
@@ -308,7 +309,8 @@ class SourceChecker {
     const duplicates = unwrapped.hasEnvelope && !scanned ? this.duplicates.findings(framed, unwrapped.envelope, unwrapped.envelopeText) : undefined;
     if (duplicates) findings = findings.concat(duplicates.findings);
     if (unwrapped.hasEnvelope) {
-      const checked = checkFacts(this.context, facts);
+      let checked = checkFacts(this.context, facts);
+      if (framed.text !== undefined && framed.textAt === undefined && unwrapped.envelope === framed.value) checked = checkedWhole(this.context, checked, framed.value, framed.text);
       findings = findings.length === 0 ? checked : findings.concat(checked);
     }
     const { tool, sessionId, wrapping } = unwrapped;

@@ -81,7 +81,7 @@ describe('check --help', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(1);
     expect(stdout).toMatch(/result-on-failure/);
-  }, 30_000);
+  });
 });
 
 describe('check --print-config', () => {

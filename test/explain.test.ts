@@ -204,7 +204,7 @@ describe('mcec-result explain', () => {
       expect(status, id).toBe(0);
       expect(stdout, id).toBe(explain(id, registry));
     }
-  }, 60_000);
+  });
 });
 
 describe('recovery advice (spec section 9)', () => {

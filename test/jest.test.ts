@@ -54,7 +54,7 @@ describe('mcec-result/matchers under Jest (ESM)', () => {
       'passed: works as an asymmetric matcher',
     ]);
     expect(results.success).toBe(true);
-  }, 120_000);
+  });
 
   it("the docs' TypeScript declaration gives Jest's expect the matcher and its options' types", () => {
     expect(jestTypes).toBeDefined();
@@ -78,5 +78,5 @@ describe('mcec-result/matchers under Jest (ESM)', () => {
     const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
-  }, 120_000);
+  });
 });

@@ -294,7 +294,7 @@ describe('the worker pool', () => {
       const findings = [...new StoredList(result!.findings)];
       expect(findings.find((f) => f.rule === 'unknown-code')?.message, `unit ${k}`).toContain(`"code-${k}"`);
     });
-  }, 60_000);
+  });
 });
 
 describe('--jobs, interrupted', () => {
@@ -309,7 +309,7 @@ describe('--jobs, interrupted', () => {
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     // Interrupt once threads write findings to their spools, in the run's folder (made before the worker starts).
     const spooling = () => readdirSync(tmp).some((run) => readdirSync(join(tmp, run)).some((name) => name.startsWith('thread-')));
-    for (let waited = 0; !spooling() && waited < 20_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; !spooling() && waited < 120_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(spooling()).toBe(true);
     child.kill('SIGINT');
     expect(await closed).toBe(130);

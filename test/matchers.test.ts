@@ -197,7 +197,7 @@ describe('docs/library.md', () => {
     expect(run.status).toBe(0);
     process.chdir(dir);
     expect(() => expect(typo).toBeMcecResult()).toThrow(message!.trimEnd());
-  }, 120_000);
+  });
 
   it('the options example type-checks, as does every option, and a wrong one does not', () => {
     const uses = [
@@ -226,5 +226,5 @@ describe('docs/library.md', () => {
     const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
-  }, 120_000);
+  });
 });

@@ -32,7 +32,7 @@ function frameDocument(bytes: Buffer, options: { redact?: boolean } = {}): Frame
   return framed;
 }
 
-const slow = { timeout: 120_000 };
+const slow = { timeout: 600_000 };
 const context = createCheckContext();
 
 // ---------------------------------------------------------------------------------------------

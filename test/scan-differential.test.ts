@@ -3,7 +3,7 @@
 // byte-identical reports, on every fixture, on the property tests' generators (envelopes, mutated
 // envelopes, byte corruption, wrappings) and on 100,000 generated records, with --jobs 1 and on
 // worker threads.
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,12 +15,12 @@ import type { Framed } from '../src/types.js';
 import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
 import { callToolResult, envelopeLike, rpcMessage, transcriptLine, truncation } from './helpers/line-arbitraries.js';
 
-const slow = { timeout: 180_000 };
+const slow = { timeout: 900_000 };
 
 /** Runs `check` with each parser; the reports (stdout) and exit statuses must be the same. */
 function expectSameReports(args: readonly string[], label: string): string {
-  const scanned = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'scan' }, timeoutMs: 120_000 });
-  const reference = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'reference' }, timeoutMs: 120_000 });
+  const scanned = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'scan' }, timeoutMs: 600_000 });
+  const reference = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'reference' }, timeoutMs: 600_000 });
   // Only what the run says of inputs it does not read (a bundle's environment.json), alike.
   expect(reference.stderr, label).not.toMatch(/unexpected|Error/);
   expect(scanned.stderr, label).toBe(reference.stderr);
@@ -48,10 +48,14 @@ function filesUnder(dir: string): string[] {
 describe('which plan the scanner frames with', () => {
   const context = createCheckContext();
 
-  it('the reference path and --extract build with JSON.parse; --schema, baselines and HTML record text build whole values', () => {
+  it('the reference path and --extract build with JSON.parse; baselines, HTML record text and a --schema the walk cannot follow build whole values', () => {
     expect(scanPlanFor(context, { parser: 'reference' })).toBeUndefined();
     expect(scanPlanFor(context, { parser: 'scan', extract: true })).toBeUndefined();
-    expect(scanPlanFor(createCheckContext({ schema: join(repoRoot, 'data/agent-tool-result.schema.json') }), { parser: 'scan' })).toBe(wholePlan);
+    // A --schema's plan is derived from it as the bundled one's is (schema-plan.test.ts).
+    expect(scanPlanFor(createCheckContext({ schema: join(repoRoot, 'data/agent-tool-result.schema.json') }), { parser: 'scan' })).not.toBe(wholePlan);
+    // A $ref to a file beside the schema: ajv reads it, the plan's walk does not.
+    const dir = tempFiles({ 'split.schema.json': JSON.stringify({ $ref: 'common.json' }), 'common.json': JSON.stringify({ type: 'object' }) });
+    expect(scanPlanFor(createCheckContext({ schema: join(dir, 'split.schema.json') }), { parser: 'scan' })).toBe(wholePlan);
     expect(scanPlanFor(context, { parser: 'scan', fingerprints: true })).toBe(wholePlan);
     expect(scanPlanFor(context, { parser: 'scan', recordText: true })).toBe(wholePlan);
     // Under --redact no record text is kept, so nothing needs building whole.
@@ -95,11 +99,23 @@ describe('which plan the scanner frames with', () => {
   });
 });
 
+/**
+ * A --schema whose plan stands in some of what the bundled one builds and builds some of what it
+ * stands in: the bundled schema with `result` read inside (a number `n`, a `tree` of any type) and
+ * `error.partialResult` compared with a value.
+ */
+function userSchema(): string {
+  const schema = JSON.parse(readFileSync(join(repoRoot, 'data/agent-tool-result.schema.json'), 'utf8'));
+  schema.properties.result = { type: ['object', 'null'], required: ['n'], properties: { n: { type: 'number', minimum: 0 }, tree: { type: ['object', 'array', 'string', 'number', 'boolean', 'null'], description: 'any' } } };
+  schema.$defs.error.properties.partialResult = { not: { const: { a: 1 } } };
+  return join(tempFiles({ 'user.schema.json': JSON.stringify(schema) }), 'user.schema.json');
+}
+
 describe('the scanner and the reference path write the same reports', () => {
   it('on every fixture, read as they are and as lines, with --jobs 1 and by default, redacted, with inline-image off and --unwrap none', slow, () => {
     const files = filesUnder(join(repoRoot, 'fixtures'));
     expect(files.length).toBeGreaterThan(100);
-    for (const options of [[], ['--jobs', '1'], ['--input', 'ndjson'], ['--input', 'ndjson', '--jobs', '1', '--redact'], ['--rule', 'inline-image=off', '--input', 'ndjson'], ['--unwrap', 'none', '--input', 'ndjson']]) {
+    for (const options of [[], ['--jobs', '1'], ['--input', 'ndjson'], ['--input', 'ndjson', '--jobs', '1', '--redact'], ['--rule', 'inline-image=off', '--input', 'ndjson'], ['--unwrap', 'none', '--input', 'ndjson'], ['--schema', userSchema(), '--input', 'ndjson']]) {
       expectSameReports(['--format', 'json', ...options, ...files], `fixtures ${options.join(' ')}`);
     }
     expectSameReports(['--format', 'ndjson', '--input', 'ndjson', ...files], 'fixtures as an ndjson report');
@@ -152,7 +168,7 @@ describe('the scanner and the reference path write the same reports', () => {
   it('on 100,000 generated records in one file, with --jobs 1 and on worker threads', slow, () => {
     const text = generatedRecords(100_000, 36);
     const dir = tempFiles({ 'records.jsonl': text });
-    for (const options of [['--jobs', '1'], ['--jobs', '2']]) {
+    for (const options of [['--jobs', '1'], ['--jobs', '2'], ['--jobs', '1', '--schema', userSchema()]]) {
       const report = expectSameReports(['--format', 'json', ...options, join(dir, 'records.jsonl')], `100k ${options.join(' ')}`);
       const { summary } = JSON.parse(report);
       // A line cut to nothing is blank, and no record.

@@ -335,7 +335,7 @@ describe('FindingStore', () => {
       const worker = new Worker('import("node:fs").then(({ writeFileSync }) => { try { for (let i = 0; ; i++) writeFileSync(' + JSON.stringify(busy.path) + ' + "/f" + i, "x"); } catch {} });', { eval: true });
       worker.on('online', () => setTimeout(() => process.exit(0), 50));
     `;
-    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8', timeout: 30_000 });
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8', timeout: 300_000 });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     // The quiet folder went; the busy one may have gone too, between two of the thread's writes.

@@ -96,6 +96,11 @@ function boundedAtRunTime(compileListAll: () => ValidateFunction, firstOnly: Val
   return validate;
 }
 
+/** Whether `validate` lists a record's errors by how many values it holds (boundedAtRunTime). */
+export function listsAtRunTime(validate: ValidateFunction): boolean {
+  return typeof (validate as { unlisted?: unknown }).unlisted === 'boolean';
+}
+
 /** Whether the last validation listed only the first of a large record's errors (boundedAtRunTime). */
 export function errorsUnlisted(validate: ValidateFunction): boolean {
   return (validate as { unlisted?: unknown }).unlisted === true;

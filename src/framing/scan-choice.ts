@@ -2,7 +2,8 @@
 // the validating scanner (scan.ts) with a plan that leaves unbuilt what no check of this run reads,
 // or the reference path (decode, then JSON.parse), which the differential tests hold it to.
 import type { CheckContext } from '../checks/check-envelope.js';
-import { envelopePlan, wholePlan, type ScanPlan } from './scan.js';
+import { compilePlan, wholePlan, type ScanPlan } from './scan.js';
+import { envelopePlanSpecFor, schemaPlanSpec } from './schema-plan.js';
 
 export type Parser = 'scan' | 'reference';
 
@@ -24,22 +25,29 @@ export interface PlanNeeds {
   recordText?: boolean;
 }
 
-// Made once per process: a plan keeps the object shapes it meets between lines (scan-plan.ts).
-let observed: ScanPlan | undefined;
-let unobserved: ScanPlan | undefined;
+// Made once per schema (and per process): a plan keeps the object shapes it meets between lines (scan-plan.ts).
+const plans = new WeakMap<object, { observed?: ScanPlan; unobserved?: ScanPlan }>();
 
 /**
- * The plan the scanner frames a unit's lines with; undefined for the reference path. The envelope
- * plan leaves `result` and `error.partialResult` unbuilt, which the bundled schemas constrain by
- * their type alone; a schema of the user's may reach inside anything, and a baseline's digest
- * or a record's text reads everything, so those build the whole value. Lines that are no bare
+ * The plan the scanner frames a unit's lines with; undefined for the reference path. It is derived
+ * from the schema in use (schema-plan.ts): what no keyword of it can look inside, and no check reads
+ * (a bundled schema's `result` and `error.partialResult`; `error.lastObservation` unless
+ * `inline-image` reads it), is left unbuilt; a schema the walk cannot follow, a baseline's digest
+ * or a record's text read everything, so those build the whole value. Lines that are no bare
  * envelope (wrappings, whose envelope is inside) are built whole by the framer.
  */
 export function scanPlanFor(context: CheckContext, needs: PlanNeeds): ScanPlan | undefined {
   if (needs.parser === 'reference' || needs.extract === true) return undefined;
-  if (context.schema.source !== 'bundled' || needs.fingerprints === true || (needs.recordText === true && !context.redact)) return wholePlan;
-  if (context.severities['inline-image'] !== 'off') return (observed ??= envelopePlan({ lastObservation: 'image', valueOffsets: false }));
-  return (unobserved ??= envelopePlan({ lastObservation: 'type', valueOffsets: false }));
+  if (needs.fingerprints === true || (needs.recordText === true && !context.redact)) return wholePlan;
+  const { document } = context.schema;
+  let cached = plans.get(document);
+  if (cached === undefined) plans.set(document, (cached = {}));
+  if (context.severities['inline-image'] !== 'off') return (cached.observed ??= derivedPlan(document, 'image'));
+  return (cached.unobserved ??= derivedPlan(document, 'type'));
+}
+
+function derivedPlan(document: unknown, lastObservation: 'image' | 'type'): ScanPlan {
+  return schemaPlanSpec(document) === 'whole' ? wholePlan : compilePlan(envelopePlanSpecFor(document, { lastObservation, valueOffsets: false }));
 }
 
 /**
