@@ -108,6 +108,11 @@ for (let n = 0; n < cases && failures.length < 10; n++) {
   else if (result.ok !== expected.ok) problem = `scan says ${result.ok}, today's path ${expected.ok}`;
   else if (!expected.ok && (result.column !== expected.column || result.message !== expected.message)) problem = `scan says ${result.column}: ${result.message}; today's path ${expected.column}: ${expected.message}`;
   else if (expected.ok && plan === wholePlan && !(isDeepStrictEqual(result.value, expected.value) && JSON.stringify(result.value) === JSON.stringify(expected.value))) problem = 'scan built another value than JSON.parse';
+  // A line whose text the framer has (an ASCII window's) is scanned from its text: the same result.
+  if (!problem && bytes.every((b) => b < 0x80)) {
+    const fromText = scan(bytes, 0, bytes.length, plan, undefined, bytes.toString('latin1'), 0);
+    if (!isDeepStrictEqual(fromText, result)) problem = 'scan from the line\'s text built another result than from its bytes';
+  }
   if (problem) failures.push({ case: n, hex: bytes.toString('hex'), text: bytes.toString('latin1'), problem });
   if (expected.ok) accepted++;
   else refused++;

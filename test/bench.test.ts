@@ -114,7 +114,12 @@ describe('scripts/bench.mjs', () => {
         expect(result.stdout).toMatch(/^startup: one small file vs node -e 0\s.*\b(PASS|MISS)$/m);
         expect(result.stdout).toMatch(/^10k small \.json files.*\bnot run$/m);
         const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
-        expect(results.targets.map((t: { target: string }) => t.target)).toContain('startup: one small file vs node -e 0');
+        const names: string[] = results.targets.map((t: { target: string }) => t.target);
+        expect(names).toContain('startup: one small file vs node -e 0');
+        // A target is named by what it measures, not by the issue that asked for it.
+        expect(names).toContain('bare NDJSON default mode wall time, under the parse floor');
+        expect(names.some((name) => name.startsWith('bare NDJSON --jobs 1 wall time, under the parse floor'))).toBe(true);
+        for (const name of names) expect(name).not.toMatch(/issue \d/);
         // Every measured command reports the CPU time of its process, not only its wall time.
         for (const row of results.measurements as { id: string; cpuMs?: number; samples: { cpuMs?: number }[] }[]) {
           expect(row.cpuMs, row.id).toBeGreaterThan(0);

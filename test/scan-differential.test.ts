@@ -66,7 +66,7 @@ describe('which plan the scanner frames with', () => {
     expect(unobserved).not.toBe(observed);
   });
 
-  it('a bare envelope leaves result and partialResult unbuilt, lastObservation too when inline-image is off; a wrapping is built whole from then on', () => {
+  it('a bare envelope leaves result and partialResult unbuilt, lastObservation too unless inline-image is on and it may hold image bytes; a wrapping is built whole from then on', () => {
     const frame = (text: string, rules = {}): Framed[] => {
       const plan = scanPlanFor(createCheckContext({ rules }), { parser: 'scan' });
       const framed: Framed[] = [];
@@ -79,7 +79,9 @@ describe('which plan the scanner frames with', () => {
     expect(isTypeOnly(value(ok)!['result'])).toBe(true);
     expect(value(ok)!['sessionId']).toBe('s');
     expect(isTypeOnly(value(failed)!['error'].partialResult)).toBe(true);
-    expect(value(failed)!['error'].lastObservation).toEqual({ png: 'x' });
+    expect(isTypeOnly(value(failed)!['error'].lastObservation)).toBe(true);
+    const [image] = frame(`${failure.replace('"x"', '"data:image/png;base64,iVBORw0KGgo="')}\n`);
+    expect(value(image)!['error'].lastObservation).toEqual({ png: 'data:image/png;base64,iVBORw0KGgo=' });
     expect(value(rpc)!['result']).toEqual({ ok: true });
     expect(value(after)!['result']).toEqual({ b: 2 });
     const [off] = frame(`${failure}\n`, { 'inline-image': 'off' });

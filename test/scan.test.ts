@@ -5,9 +5,12 @@ import { NdjsonFramer } from '../src/framing/ndjson.js';
 import { maxNesting, parseJson } from '../src/framing/nesting.js';
 import { compilePlan, envelopePlan, envelopePlanSpec, isJsonLine, isTypeOnly, scan, typeOnly, wholePlan, type PlanSpec, type ScanResult } from '../src/framing/scan.js';
 import type { Framed } from '../src/types.js';
+import { checkEnvelopeWith } from '../src/checks/check-envelope.js';
+import { createCheckContext } from '../src/context.js';
 
 const envelope = envelopePlan({ lastObservation: 'whole' });
 const envelopeTypeOnly = envelopePlan({ lastObservation: 'type' });
+const envelopeImages = envelopePlan({ lastObservation: 'image' });
 
 /** Today's path: the line framed by NdjsonFramer (which decodes it and runs JSON.parse). */
 function framed(line: Buffer, redact = false): Framed {
@@ -62,6 +65,8 @@ function underPlan(value: unknown, spec: PlanSpec): unknown {
     if (value !== null && typeof value === 'object') return typeOnly.object;
     return value;
   }
+  // What an image plan builds depends on the bytes, not the value: 'an image plan builds...' holds it to the rule.
+  if (spec === 'image') throw new Error('underPlan: no image plan here');
   if (Array.isArray(value)) return value.map((item) => underPlan(item, spec.items ?? 'whole'));
   if (value === null || typeof value !== 'object') return value;
   const built: Record<string, unknown> = {};
@@ -452,6 +457,64 @@ describe('scan: properties', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('builds the same from the line\'s text as from its bytes, the line anywhere in an ASCII window', () => {
+    const plans = [wholePlan, envelope, envelopeTypeOnly, envelopeImages];
+    fc.assert(
+      fc.property(fc.oneof(envelopeText, tree), fc.string({ unit: fc.constantFrom('x', ' ', '\n'), maxLength: 20 }), fc.nat(plans.length - 1), (text, before, which) => {
+        const line = Buffer.from(text);
+        if (!parsedVerdict(line) || !line.every((byte) => byte < 0x80)) return;
+        const window = Buffer.concat([Buffer.from(before), line, Buffer.from('\n')]);
+        const from = before.length;
+        const plan = plans[which]!;
+        const fromBytes = scan(window, from, from + line.length, plan);
+        const fromText = scan(window, from, from + line.length, plan, undefined, window.toString('latin1', 0, window.length - 1), from);
+        expect(fromText).toStrictEqual(fromBytes);
+        if (fromText.ok && fromBytes.ok) sameShape(fromText.value, fromBytes.value);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('an image plan builds an observation whole wherever the inline-image rule may report in it: the same findings as on JSON.parse\'s value', () => {
+    const context = createCheckContext();
+    const long = (unit: string) => unit.repeat(200);
+    const imageText = fc.constantFrom('data:image/png;base64,iVBORw0KGgo=', 'DATA:text/plain,x', long('QUJD'), `${long('QUJD').slice(0, 76)}\n${long('QUJD').slice(0, 76)}\n${long('QUJD').slice(0, 60)}==`, long('0123456789abcdef'), long('é'), 'd', 'x');
+    const { node } = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 0 }), imageText, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('base64', 'detail', 'd', 'png', 'x'), tie('node'), { maxKeys: 3 })),
+    }));
+    const observation = node.chain((value) =>
+      fc.oneof(
+        fc.constant(JSON.stringify(value)),
+        fc.constant(JSON.stringify({ base64: value })),
+        fc.constant(JSON.stringify([{ base64: 1 }, value])),
+        // Escapes spell what plain bytes would: a data: URL, the name base64, 200 characters in fewer bytes.
+        fc.constant(JSON.stringify({ a: value }).replaceAll('data:', '\\u0064ata:').replaceAll('"base64"', '"\\u0062ase64"')),
+        fc.constant(`{"s":"${'\\u0041'.repeat(40)}${'B'.repeat(170)}"}`),
+      ),
+    );
+    let withImages = 0;
+    fc.assert(
+      fc.property(observation, (text) => {
+        const line = `{"ok":false,"error":{"code":"element-stale","category":"stale-element","detail":"d","lastObservation":${text}},"sessionId":"s"}`;
+        const bytes = Buffer.from(line);
+        const result = scan(bytes, 0, bytes.length, envelopeImages);
+        if (!result.ok) throw new Error(`rejected: ${result.message}`);
+        const expected = checkEnvelopeWith(context, JSON.parse(line));
+        expect(checkEnvelopeWith(context, result.value)).toEqual(expected);
+        if (expected.some((finding) => finding.rule === 'inline-image')) withImages++;
+      }),
+      { numRuns: 1500 },
+    );
+    // The property saw images to find, not only observations without any.
+    expect(withImages).toBeGreaterThan(100);
+    const built = (text: string) => (scanOf(`{"ok":false,"error":{"lastObservation":${text}}}`, envelopeImages) as { value: { error: { lastObservation: unknown } } }).value.error.lastObservation;
+    expect(built('{"w":{"title":"Notepad","d":[1,"x"]},"at":"2026-07-01"}')).toBe(typeOnly.object);
+    expect(built('[{"detail":"no"}]')).toBe(typeOnly.array);
+    expect(built('{"shot":"data:image/png;base64,AA=="}')).toEqual({ shot: 'data:image/png;base64,AA==' });
+    expect(built('{"png":{"base64":null}}')).toEqual({ png: { base64: null } });
+    expect(built('null')).toBeNull();
   });
 
   it('decides random bytes as today', () => {

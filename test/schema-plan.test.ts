@@ -112,6 +112,18 @@ describe('joining what the schema reads with what the checks read', () => {
     expect(envelopePlanSpecFor({ properties: { result: { type: 'object' }, error: { type: 'object' } } }, { lastObservation: 'type' })).toEqual(envelopePlanSpec({ lastObservation: 'type' }));
   });
 
+  it("an image plan (built all or nothing, by its bytes) stays one with 'type' or itself, and is built whole where the schema reads inside", () => {
+    expect(joinPlans('image', 'type')).toBe('image');
+    expect(joinPlans('type', 'image')).toBe('image');
+    expect(joinPlans('image', 'image')).toBe('image');
+    expect(joinPlans('image', node({ a: 'type' }))).toBe('whole');
+    expect(joinPlans('whole', 'image')).toBe('whole');
+    const schema = { properties: { error: { properties: { lastObservation: { properties: { w: { const: 1 } } } } } } };
+    const plan = envelopePlanSpecFor(schema, { lastObservation: 'image', valueOffsets: false }) as { members: Record<string, { members: Record<string, PlanSpec> }> };
+    expect(plan.members['error']!.members['lastObservation']).toBe('whole');
+    expect(envelopePlanSpecFor(true, { lastObservation: 'image' })).toEqual(envelopePlanSpec({ lastObservation: 'image' }));
+  });
+
   it('a schema that reads inside error.partialResult has it built, duplicates still reported in error', () => {
     const schema = { properties: { error: { properties: { partialResult: { const: {} } } } } };
     const plan = envelopePlanSpecFor(schema, { lastObservation: 'type', valueOffsets: false }) as { members: Record<string, PlanSpec> };

@@ -53,10 +53,7 @@ export function isKebabCase(code: string): boolean {
   return !afterHyphen;
 }
 
-/** JSON Pointer (RFC 6901) of one more step below `base`. */
-export function childPointer(base: string, key: string | number): string {
-  return `${base}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
-}
+export { childPointer } from '../json-pointer.js';
 
 /** `warnings[0].code` for `/warnings/0/code`; `the envelope` for the root. */
 export function pointerName(pointer: string): string {

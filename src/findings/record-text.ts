@@ -7,6 +7,7 @@
 // report's first findings within the same limits (RecordWindow). A thread checks its units in unit
 // order, so the findings the window shows come before its share ran out in every thread: the page
 // is the same for any --jobs.
+import { pointerToken } from '../json-pointer.js';
 
 /** A finding's record as the HTML report shows it. */
 export interface RecordText {
@@ -119,8 +120,6 @@ interface Frame {
   /** Where the member's text starts (its key), when its pointer is wanted. */
   start: number | undefined;
 }
-
-const pointerToken = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /**
  * `value` as `JSON.stringify(value, null, 2)` writes it, up to `limit` UTF-8 bytes, and the span of

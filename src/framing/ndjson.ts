@@ -19,7 +19,7 @@ import { serverTag } from './log-shapes.js';
 import { parseJson } from './nesting.js';
 import { locateParseError } from './parse-error.js';
 import { invalidUtf8Fault, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
-import { scan, wholePlan, type ScanPlan } from './scan.js';
+import { scan, wholePlan, type ScanOptions, type ScanPlan } from './scan.js';
 import { wholeValueNeeded } from './scan-choice.js';
 
 const LF = 0x0a;
@@ -97,6 +97,8 @@ export class NdjsonFramer {
    * decodes the line and parses it whole.
    */
   private plan: ScanPlan | undefined;
+  /** What the scanner words a refusal with: made once, not per line. */
+  private readonly scanOptions: ScanOptions;
 
   /**
    * `inputStart` false: a later byte range of a file, whose lines are not the input's first 100 (its
@@ -110,6 +112,7 @@ export class NdjsonFramer {
     this.windowBytes = options.windowBytes ?? defaultWindowBytes;
     this.extract = options.extract ?? false;
     this.quote = !options.redact;
+    this.scanOptions = { quote: this.quote, ...(this.decodedFrom && { decodedFrom: this.decodedFrom }) };
   }
 
   push(chunk: Buffer, out: FramedSink): void {
@@ -289,7 +292,7 @@ export class NdjsonFramer {
   private scanLine(bytes: Buffer, start: number, end: number, out: FramedSink, window: string | undefined, from: number, to: number): void {
     const line = this.lines;
     let plan = this.plan!;
-    let scanned = scan(bytes, start, end, plan, { quote: this.quote, ...(this.decodedFrom && { decodedFrom: this.decodedFrom }) });
+    let scanned = scan(bytes, start, end, plan, this.scanOptions, window, from);
     if (!scanned.ok) {
       if (scanned.invalidUtf8) {
         this.errorSeen = true;
@@ -302,7 +305,7 @@ export class NdjsonFramer {
     if (rebuild !== undefined) {
       if (rebuild === 'input') this.plan = wholePlan;
       plan = wholePlan;
-      scanned = scan(bytes, start, end, plan);
+      scanned = scan(bytes, start, end, plan, undefined, window, from);
       if (!scanned.ok) throw new Error('the scanner took a line it then refused');
     }
     const text = window === undefined ? bytes.toString('utf8', start, end) : window.slice(from, to);

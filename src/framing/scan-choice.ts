@@ -42,11 +42,11 @@ export function scanPlanFor(context: CheckContext, needs: PlanNeeds): ScanPlan |
   const { document } = context.schema;
   let cached = plans.get(document);
   if (cached === undefined) plans.set(document, (cached = {}));
-  if (context.severities['inline-image'] !== 'off') return (cached.observed ??= derivedPlan(document, 'whole'));
+  if (context.severities['inline-image'] !== 'off') return (cached.observed ??= derivedPlan(document, 'image'));
   return (cached.unobserved ??= derivedPlan(document, 'type'));
 }
 
-function derivedPlan(document: unknown, lastObservation: 'whole' | 'type'): ScanPlan {
+function derivedPlan(document: unknown, lastObservation: 'image' | 'type'): ScanPlan {
   return schemaPlanSpec(document) === 'whole' ? wholePlan : compilePlan(envelopePlanSpecFor(document, { lastObservation, valueOffsets: false }));
 }
 

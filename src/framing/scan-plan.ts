@@ -1,16 +1,19 @@
 // What the scanner builds of a line (scan.ts): a tree saying, member by member, which values are
 // built whole, which only as a stand-in of their JSON type, and which objects are entered to decide
 // member by member. What no check reads (a tool's `result`, a UIA tree) is then validated and never built.
+import { pointerToken } from '../json-pointer.js';
 
 /**
  * How to build one value:
  * - `'whole'`: exactly what JSON.parse gives.
  * - `'type'`: an object or array is validated, not built, and stands in as `typeOnly`'s empty one;
  *   any other value is built whole.
+ * - `'image'`: as `'whole'` when the value may hold image bytes as the `inline-image` rule looks for
+ *   them (scan-image.ts), else as `'type'`.
  * - a `PlanNode`: an object is built member by member, an array element by element, as the node
  *   says; any other value is built whole.
  */
-export type PlanSpec = 'whole' | 'type' | PlanNode;
+export type PlanSpec = 'whole' | 'type' | 'image' | PlanNode;
 
 export interface PlanNode {
   /** How each named member of an object is built. */
@@ -57,7 +60,7 @@ export interface CompiledNode {
   readonly shapes: Map<number, ObjectMaker>;
 }
 
-export type Compiled = 'whole' | 'type' | CompiledNode;
+export type Compiled = 'whole' | 'type' | 'image' | CompiledNode;
 
 /**
  * A named member of a plan node, its name printable ASCII with no quote or backslash: where a line
@@ -83,7 +86,7 @@ export interface ScanPlan {
 }
 
 function compile(spec: PlanSpec): Compiled {
-  if (spec === 'whole' || spec === 'type') return spec;
+  if (spec === 'whole' || spec === 'type' || spec === 'image') return spec;
   const members = new Map<string, Compiled>();
   const named: NamedMember[] = [];
   for (const [name, member] of Object.entries(spec.members ?? {})) {
@@ -91,7 +94,7 @@ function compile(spec: PlanSpec): Compiled {
     members.set(name, plan);
     // Other names (`__proto__`, one a literal would take for the prototype; one written with an
     // escape or past ASCII; past the 15th) are found by the Map, and their objects made member by member.
-    if (name !== '__proto__' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(name) && named.length < 15) named.push({ name, index: named.length, bytes: Buffer.from(name, 'utf8'), plan, token: name.replaceAll('~', '~0').replaceAll('/', '~1') });
+    if (name !== '__proto__' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(name) && named.length < 15) named.push({ name, index: named.length, bytes: Buffer.from(name, 'utf8'), plan, token: pointerToken(name) });
   }
   return {
     members,
@@ -114,8 +117,8 @@ export const wholePlan: ScanPlan = compilePlan('whole');
 
 /** What the envelope plan builds beyond what the schema and rules read. */
 export interface EnvelopePlanOptions {
-  /** `'whole'` when a rule reads inside `error.lastObservation` (`inline-image`). */
-  lastObservation: 'whole' | 'type';
+  /** `'image'` when a rule reads inside `error.lastObservation` (`inline-image`). */
+  lastObservation: 'whole' | 'type' | 'image';
   /** Locate the top-level members' values (ScanAccept.valueOffsets); true unless false. */
   valueOffsets?: boolean;
 }
@@ -123,7 +126,7 @@ export interface EnvelopePlanOptions {
 /**
  * The plan for the bundled envelope schemas (data/agent-tool-result.schema*.json): `result` and
  * `error.partialResult` are constrained by their type alone; `error.lastObservation` is built whole
- * only when a rule reads inside it. Duplicate names are reported where the `duplicate-member` rule
+ * only when a rule reads inside it (and then only when it may hold what the rule looks for). Duplicate names are reported where the `duplicate-member` rule
  * looks: the envelope, its `error`, each warning.
  */
 export function envelopePlanSpec(options: EnvelopePlanOptions): PlanSpec {

@@ -9,8 +9,10 @@ import { maxElements, maxNesting, checkNesting } from './nesting.js';
 import { escaped, fault, isJsonText, lineFlags, nonAscii, resetLineFlags, scanLiteral, scanNumber, scanString, skipSpace, skipValue, stringFlags } from './scan-grammar.js';
 import { typeOnly, type Compiled, type CompiledNode, type NamedMember, type ScanPlan } from './scan-plan.js';
 import { objectMaker } from './scan-shape.js';
+import { mayHoldImageBytes } from './scan-image.js';
 import { describeLine, type ScanOptions, type ScanReject } from './scan-reject.js';
 import { isUtf8 } from './utf8.js';
+import { childPointer } from '../json-pointer.js';
 
 export type { ScanOptions, ScanReject } from './scan-reject.js';
 export { compilePlan, envelopePlan, envelopePlanSpec, isTypeOnly, typeOnly, wholePlan, type EnvelopePlanOptions, type PlanNode, type PlanSpec, type ScanPlan } from './scan-plan.js';
@@ -69,6 +71,10 @@ let pos = 0;
 let duplicates: DuplicateMember[] | undefined;
 let numberTexts: NumberText[] | undefined;
 let valueOffsets: Map<string, number> | undefined;
+/** The line's text when the caller decoded it already (an ASCII line: a character a byte), else undefined. */
+let lineText: string | undefined;
+/** lineText's index of the byte at offset 0 of `b`: a byte's character is at its offset plus this. */
+let textShift = 0;
 
 function asSlicing(bytes: Uint8Array): Slicing {
   return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as Slicing;
@@ -78,8 +84,10 @@ function asSlicing(bytes: Uint8Array): Slicing {
  * Decides bytes [start, end) of `bytes` (one line, its line break and a CR before it excluded) as
  * today's path does (decode, then JSON.parse), and builds of its value what `plan` asks.
  */
-export function scan(bytes: Uint8Array, start: number, end: number, plan: ScanPlan, options?: ScanOptions): ScanResult {
+export function scan(bytes: Uint8Array, start: number, end: number, plan: ScanPlan, options?: ScanOptions, text?: string, textStart = 0): ScanResult {
   b = asSlicing(bytes);
+  lineText = text;
+  textShift = textStart - start;
   lineStart = start;
   lineEnd = end;
   duplicates = undefined;
@@ -102,6 +110,7 @@ export function scan(bytes: Uint8Array, start: number, end: number, plan: ScanPl
   if (end - start > 2 * maxElements && tooManyMembers()) return rejection(options);
   const accepted: ScanAccept = { ok: true, value, duplicates: duplicates ?? none, valueOffsets, numberTexts: numberTexts ?? none };
   b = undefined as unknown as Slicing;
+  lineText = undefined;
   return accepted;
 }
 
@@ -149,26 +158,23 @@ function rejection(options: ScanOptions | undefined): ScanResult {
   memberValues.fill(undefined);
   const described = describeLine(b, lineStart, lineEnd, options);
   b = undefined as unknown as Slicing;
+  lineText = undefined;
   if (!described.ok) return described;
   return { ok: true, value: described.value, duplicates: none, valueOffsets: undefined, numberTexts: none };
-}
-
-/** A JSON Pointer's next token, as checks/envelope.ts's childPointer writes it. */
-function child(pointer: string, key: string | number): string {
-  return `${pointer}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 
 /** Builds the value at `i` (not white space) inside `depth` containers as `plan` says; `pos` ends up past it. */
 function build(plan: Compiled, i: number, depth: number, pointer: string): unknown {
   if (plan === 'whole') return whole(i, depth);
   if (plan === 'type') return standIn(i, depth);
+  if (plan === 'image') return imageOrStandIn(i, depth);
   if (i >= lineEnd) throw rejected;
   const c = b[i];
   if (c === 0x7b) return buildObject(plan, i, depth, pointer);
   if (c === 0x5b) return buildArray(plan, i, depth, pointer);
   if (plan.numberText && (c === 0x2d || (c !== undefined && c >= 0x30 && c <= 0x39))) {
     const value = whole(i, depth);
-    (numberTexts ??= []).push({ pointer, text: b.latin1Slice(i, pos) });
+    (numberTexts ??= []).push({ pointer, text: latin1(i, pos) });
     return value;
   }
   return whole(i, depth);
@@ -199,10 +205,10 @@ function whole(i: number, depth: number): unknown {
       return null;
     case 0x7b:
     case 0x5b:
-      return JSON.parse(b.utf8Slice(i, after));
+      return JSON.parse(transient(i, after));
     default:
       // JSON's number grammar is a subset of Number's, and both round the same way (-0 stays -0).
-      return Number(b.latin1Slice(i, after));
+      return Number(transient(i, after));
   }
 }
 
@@ -217,6 +223,33 @@ function standIn(i: number, depth: number): unknown {
   return c === 0x7b ? typeOnly.object : typeOnly.array;
 }
 
+/**
+ * Bytes [from, to) as Latin-1 text, a string of its own: from the line's text when the caller gave
+ * it (work within the engine, not a call out to Buffer's decoder per string), else decoded. A slice
+ * of 13 characters or more is a view that keeps the caller's whole window alive, and a value may
+ * be kept (a tally's key, a finding's message): such a slice is copied (a slice of a concatenation
+ * is one of its flattened copy).
+ */
+function latin1(from: number, to: number): string {
+  if (lineText === undefined) return b.latin1Slice(from, to);
+  const text = lineText.slice(from + textShift, to + textShift);
+  return to - from < 13 ? text : (text + ' ').slice(0, -1);
+}
+
+/** Bytes [from, to) as UTF-8 text for JSON.parse or Number, which keep no part of it. */
+function transient(from: number, to: number): string {
+  return lineText !== undefined ? lineText.slice(from + textShift, to + textShift) : b.utf8Slice(from, to);
+}
+
+/** The object or array at `i` built whole when it may hold image bytes (scan-image.ts), else its stand-in. */
+function imageOrStandIn(i: number, depth: number): unknown {
+  const c = b[i];
+  if (c !== 0x7b && c !== 0x5b) return whole(i, depth);
+  const after = pass(i, depth);
+  if (mayHoldImageBytes(b, i, after)) return JSON.parse(transient(i, after));
+  return c === 0x7b ? typeOnly.object : typeOnly.array;
+}
+
 /** The characters of JSON's one-letter escapes, by the letter. */
 const unescaped: (string | undefined)[] = [];
 for (const [letter, char] of [['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']] as const) unescaped[letter.charCodeAt(0)] = char;
@@ -227,18 +260,18 @@ for (const [letter, char] of [['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'],
  * escape or past ASCII and escaped is JSON.parse's reading of it.
  */
 function stringAt(from: number, to: number): string {
-  if ((stringFlags & escaped) === 0) return (stringFlags & nonAscii) !== 0 ? b.utf8Slice(from + 1, to - 1) : b.latin1Slice(from + 1, to - 1);
-  if ((stringFlags & nonAscii) !== 0) return JSON.parse(b.utf8Slice(from, to)) as string;
+  if ((stringFlags & escaped) === 0) return (stringFlags & nonAscii) !== 0 ? b.utf8Slice(from + 1, to - 1) : latin1(from + 1, to - 1);
+  if ((stringFlags & nonAscii) !== 0) return JSON.parse(transient(from, to)) as string;
   let text = '';
   let run = from + 1;
   for (let k = run; k < to - 1; k++) {
     if (b[k] !== 0x5c) continue;
     const char = unescaped[b[k + 1]!];
-    if (char === undefined) return JSON.parse(b.utf8Slice(from, to)) as string;
-    text += b.latin1Slice(run, k) + char;
+    if (char === undefined) return JSON.parse(transient(from, to)) as string;
+    text += latin1(run, k) + char;
     run = ++k + 1;
   }
-  return text + b.latin1Slice(run, to - 1);
+  return text + latin1(run, to - 1);
 }
 
 /**
@@ -311,7 +344,7 @@ function buildObject(plan: CompiledNode, i: number, depth: number, pointer: stri
       object ??= unshaped(base);
       if (plan.duplicates && Object.hasOwn(object, name)) (duplicates ??= []).push({ pointer, name, offset: nameStart - lineStart });
     }
-    const value = build(member, i, depth + 1, typeof member !== 'object' ? '' : known ? `${pointer}/${known.token}` : child(pointer, name));
+    const value = build(member, i, depth + 1, typeof member !== 'object' ? '' : known ? `${pointer}/${known.token}` : childPointer(pointer, name));
     if (shaped) {
       seen |= 1 << known!.index;
       key = key * 16 + known!.index + 1;
@@ -363,7 +396,7 @@ function buildArray(plan: CompiledNode, i: number, depth: number, pointer: strin
   const pointed = typeof items === 'object';
   for (let index = 0; ; index++) {
     if (i >= lineEnd) throw rejected;
-    array.push(build(items, i, depth + 1, pointed ? child(pointer, index) : ''));
+    array.push(build(items, i, depth + 1, pointed ? `${pointer}/${index}` : ''));
     i = skipSpace(b, pos, lineEnd);
     if (i >= lineEnd) throw rejected;
     const c = b[i];

@@ -285,7 +285,7 @@ export function schemaPlanSpec(document: unknown): PlanSpec {
 }
 
 /** The members of a node, `'whole'` read as a node that builds everything. */
-function asNode(spec: Exclude<PlanSpec, 'type'>): PlanNode {
+function asNode(spec: Exclude<PlanSpec, 'type' | 'image'>): PlanNode {
   return spec === 'whole' ? {} : spec;
 }
 
@@ -295,11 +295,13 @@ function memberOf(node: PlanNode, name: string): PlanSpec {
 
 /**
  * A plan that builds what either plan builds, and reports what either reports (duplicate names,
- * value offsets): `'type'` < a node < `'whole'`, except that a node's reports outlive `'whole'`.
+ * value offsets): `'type'` < a node < `'whole'` (and `'type'` < `'image'` < `'whole'`), except that a node's reports outlive `'whole'`.
  */
 export function joinPlans(a: PlanSpec, b: PlanSpec): PlanSpec {
   if (a === 'type') return b;
   if (b === 'type') return a;
+  // An image plan builds all or nothing, by the bytes: joined with anything that reads inside, all.
+  if (a === 'image' || b === 'image') return a === b ? 'image' : 'whole';
   if (a === 'whole' && b === 'whole') return 'whole';
   const x = asNode(a);
   const y = asNode(b);

@@ -9,6 +9,7 @@
 // document's bytes are the caller's only while it is framed (check-unit.ts reads small files into a
 // buffer it reuses): a record's places are asked for while it is pushed, never later.
 import type { ValuePlace, ValueStarts } from '../types.js';
+import { childPointer } from '../json-pointer.js';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LF, OPEN_BRACE, OPEN_BRACKET, QUOTE, isJsonSpace } from './json-bytes.js';
 
 /** The places of one record's values: the value at byte `start` of the document, on `line`. */
@@ -38,11 +39,6 @@ function utf16Units(bytes: Buffer, from: number, to: number): number {
     if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
   }
   return units;
-}
-
-/** A JSON Pointer's next token for a member name, escaped as checks/envelope.ts's childPointer writes it. */
-function child(pointer: string, key: string | number): string {
-  return `${pointer}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 
 /** `pointers` and every pointer above them: the containers a walk to them enters. */
@@ -124,7 +120,7 @@ class Walk {
 
   /** The pointer of `open`'s next member or element, the bytes read up to its value. */
   private next(open: Open): string {
-    if (open.array) return child(open.pointer, open.index);
+    if (open.array) return childPointer(open.pointer, open.index);
     this.space();
     const from = this.i;
     const to = stringEnd(this.bytes, from);
@@ -133,7 +129,7 @@ class Walk {
     this.i = to;
     this.space();
     if (this.bytes[this.i] === COLON) this.i++;
-    return child(open.pointer, key);
+    return childPointer(open.pointer, key);
   }
 
   /** Past the value at `i`, counting the lines of a container it skips. */
