@@ -11,8 +11,13 @@ export interface ScannedText {
   noDuplicates: boolean;
 }
 
+/** Buffer's own encoder, which takes no encoding name to look up (Node's, undocumented but stable, as scan.ts's decoders). */
+interface Writing extends Buffer {
+  utf8Write(text: string, offset: number): number;
+}
+
 /** Texts are encoded into this, grown to the longest met up to `keptBytes`; a longer one gets a buffer of its own. */
-let scratch = Buffer.allocUnsafe(16 * 1024);
+let scratch = Buffer.allocUnsafe(16 * 1024) as Writing;
 const keptBytes = 4 * 1024 * 1024;
 
 interface WellFormed {
@@ -28,8 +33,8 @@ export function scanText(text: string, plan: ScanPlan): ScannedText | undefined 
   // At most three bytes a UTF-16 unit.
   const most = 3 * text.length;
   let bytes = scratch;
-  if (most > bytes.length) bytes = most > keptBytes ? Buffer.allocUnsafe(most) : (scratch = Buffer.allocUnsafe(most));
-  const length = bytes.write(text, 0, 'utf8');
+  if (most > bytes.length) bytes = (most > keptBytes ? Buffer.allocUnsafe(most) : (scratch = Buffer.allocUnsafe(most) as Writing)) as Writing;
+  const length = bytes.utf8Write(text, 0);
   // As many bytes as units: every unit is ASCII. Else a lone surrogate would be written as U+FFFD.
   if (length !== text.length && !(text as unknown as WellFormed).isWellFormed()) return undefined;
   const scanned = scan(bytes, 0, length, plan, { quote: false });
