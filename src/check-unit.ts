@@ -313,6 +313,8 @@ class SourceChecker {
     if (unwrapped.hasEnvelope) {
       let checked = checkFacts(this.context, facts);
       if (framed.text !== undefined && framed.textAt === undefined && unwrapped.envelope === framed.value) checked = checkedWhole(this.context, checked, framed.value, framed.text);
+      // An envelope in a text block is the scanner's as a line's is (src/framing/scan-text.ts).
+      else if (unwrapped.envelopeText !== undefined) checked = checkedWhole(this.context, checked, unwrapped.envelope, unwrapped.envelopeText);
       findings = findings.length === 0 ? checked : findings.concat(checked);
     }
     const { tool, sessionId, wrapping } = unwrapped;

@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { frameBuffer } from '../src/framing/index.js';
-import { scanPlanFor } from '../src/framing/scan-choice.js';
+import { scanPlanFor, textPlanOf } from '../src/framing/scan-choice.js';
+import { scanText } from '../src/framing/scan-text.js';
 import { isTypeOnly, wholePlan } from '../src/framing/scan.js';
 import { createCheckContext } from '../src/run.js';
 import type { Framed } from '../src/types.js';
+import { unwrapCallToolResult } from '../src/unwrap/mcp.js';
 import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
 import { callToolResult, envelopeLike, rpcMessage, transcriptLine, truncation } from './helpers/line-arbitraries.js';
 
@@ -97,6 +99,38 @@ describe('which plan the scanner frames with', () => {
   });
 });
 
+describe('an envelope in a text block', () => {
+  const plan = textPlanOf(scanPlanFor(createCheckContext(), { parser: 'scan' }))!;
+  const envelope = '{"ok":false,"result":{"a":[1]},"error":{"code":"c","category":"timeout","detail":"d","partialResult":{"p":1}}}';
+
+  it('is built by the bare line plan, its duplicate members seen on the way; the reference path and a whole plan have none', () => {
+    expect(textPlanOf(undefined)).toBeUndefined();
+    expect(textPlanOf(wholePlan)).toBeUndefined();
+    const scanned = scanText(envelope, plan);
+    expect(isTypeOnly((scanned!.value as Record<string, any>)['result'])).toBe(true);
+    expect((scanned!.value as Record<string, any>)['error'].code).toBe('c');
+    expect(scanned!.noDuplicates).toBe(true);
+    expect(scanText('{"ok":true,"ok":false}', plan)).toEqual({ value: { ok: false }, noDuplicates: false });
+    // Past ASCII, and pretty-printed, as JSON.parse reads it.
+    expect(scanText('\n {"ok":true,"sessionId":"caf\u00e9 \u{1f600}"}\n', plan)!.value).toEqual({ ok: true, sessionId: 'caf\u00e9 \u{1f600}' });
+  });
+
+  it('is left to JSON.parse when the scanner refuses it or it holds a lone surrogate', () => {
+    expect(scanText('{"ok":true', plan)).toBeUndefined();
+    expect(scanText('Done.', plan)).toBeUndefined();
+    expect(scanText('{"ok":true,"sessionId":"\ud800"}', plan)).toBeUndefined();
+  });
+
+  it('is built whole beside a structuredContent envelope, which structured-content-mismatch compares it with', () => {
+    const content = [{ type: 'text', text: envelope }];
+    const alone = unwrapCallToolResult({ content, isError: true }, false, plan);
+    expect(alone).toMatchObject({ found: true, noDuplicates: true });
+    expect(alone.found && isTypeOnly(alone.envelope['result'])).toBe(true);
+    const beside = unwrapCallToolResult({ content, structuredContent: { ...JSON.parse(envelope), result: { a: [2] } }, isError: true }, false, plan);
+    expect(beside).toMatchObject({ found: true, noDuplicates: false, envelope: JSON.parse(envelope), findings: [{ rule: 'structured-content-mismatch', pointer: '/result/a/0' }] });
+  });
+});
+
 /**
  * A --schema whose plan stands in some of what the bundled one builds and builds some of what it
  * stands in: the bundled schema with `result` read inside (a number `n`, a `tree` of any type) and
@@ -163,10 +197,12 @@ describe('the scanner and the reference path write the same reports', () => {
     }
   });
 
-  it('on envelopes in text blocks: JSON-RPC captures, MCEC transcripts and MCP results of generated records, with inline-image off and redacted', slow, () => {
-    const dir = tempFiles({ 'wrapped.jsonl': wrappedRecords(generatedRecords(12_000, 361), 362), 'wrapped.json': `[${wrappedRecords(generatedRecords(300, 363), 364).toString().trim().split('\n').join(',\n')}]` });
+  it('on envelopes in text blocks: JSON-RPC captures, MCEC transcripts and MCP results of generated records, with inline-image off, redacted and under a --schema', slow, () => {
+    // Records of more values than a schema compiled at run time lists every error of, each rejected.
+    const large = Buffer.from(Array.from({ length: 3 }, (_, k) => `{"ok":"yes","result":{"tree":[${'1,'.repeat(25_000 + k)}1],"n":-1},"error":{"code":5,"partialResult":{"a":1}}}\n`).join(''));
+    const dir = tempFiles({ 'wrapped.jsonl': wrappedRecords(Buffer.concat([generatedRecords(12_000, 361), large]), 362), 'wrapped.json': `[${wrappedRecords(generatedRecords(300, 363), 364).toString().trim().split('\n').join(',\n')}]` });
     const inputs = [join(dir, 'wrapped.jsonl'), join(dir, 'wrapped.json')];
-    for (const options of [['--jobs', '1'], ['--jobs', '1', '--rule', 'inline-image=off'], ['--jobs', '1', '--redact']]) {
+    for (const options of [['--jobs', '1'], ['--jobs', '1', '--rule', 'inline-image=off'], ['--jobs', '1', '--redact'], ['--jobs', '1', '--schema', userSchema()]]) {
       const report = expectSameReports(['--format', 'json', ...options, ...inputs], `wrapped ${options.join(' ')}`);
       const { summary, findings } = JSON.parse(report) as { summary: Record<string, number>; findings: { rule: string }[] };
       expect(summary.records).toBeGreaterThan(10_000);
