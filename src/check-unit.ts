@@ -16,7 +16,8 @@ import { fingerprint } from './fingerprint.js';
 import { RecordTexts, recordTextFor, type CapturedRecord } from './findings/record-text.js';
 import { frameBuffer, frameInput, framingFor, type FramingOptions } from './framing/index.js';
 import { NdjsonFramer } from './framing/ndjson.js';
-import { scanPlanFor, type Parser } from './framing/scan-choice.js';
+import { scanPlanFor, textPlanOf, type Parser } from './framing/scan-choice.js';
+import type { ScanPlan } from './framing/scan.js';
 import { RecoveryTracker, type CallPlace } from './recovery/tracker.js';
 import { InputDataError, decodeInput, plainUtf8, type ChunkSource } from './sources/decode.js';
 import type { InputSource } from './sources/input-source.js';
@@ -128,9 +129,10 @@ class SourceChecker {
     private readonly fingerprints: boolean,
     private readonly budget: SpillBudget,
     private readonly texts: RecordTexts | undefined,
+    private readonly textPlan: ScanPlan | undefined,
   ) {
     this.recovery = this.newRecovery();
-    this.unwrapper = unwrappers[unwrap]({ check: context, calls: this.recovery });
+    this.unwrapper = unwrappers[unwrap]({ check: context, calls: this.recovery, textPlan });
     this.duplicates = new DuplicateMemberCheck(context);
     this.findings = new FindingStore(budget);
     this.line = new LineFindings(this.findings, budget);
@@ -165,7 +167,7 @@ class SourceChecker {
     this.kinds = noEntries();
     this.earlier.push(this.findings.seal());
     this.recovery = this.newRecovery();
-    this.unwrapper = unwrappers[this.unwrap]({ check: this.context, calls: this.recovery });
+    this.unwrapper = unwrappers[this.unwrap]({ check: this.context, calls: this.recovery, textPlan: this.textPlan });
     this.findings = new FindingStore(this.budget);
     this.line = new LineFindings(this.findings, this.budget);
   }
@@ -304,13 +306,15 @@ class SourceChecker {
     const facts = factsOf(unwrapped.hasEnvelope ? unwrapped.envelope : undefined, true);
     let findings: readonly RecordFinding[] = unwrapped.findings;
     // Found on the text, whose duplicate members the value does not keep; placed in it where it is the input's.
-    // What the scanner saw of the line spares the text's own search.
-    const scanned = framed.noDuplicates === true && unwrapped.envelope === framed.value;
+    // What the scanner saw of the line, or of the text block the envelope is in, spares the text's own search.
+    const scanned = (framed.noDuplicates === true && unwrapped.envelope === framed.value) || unwrapped.noDuplicates === true;
     const duplicates = unwrapped.hasEnvelope && !scanned ? this.duplicates.findings(framed, unwrapped.envelope, unwrapped.envelopeText) : undefined;
     if (duplicates) findings = findings.concat(duplicates.findings);
     if (unwrapped.hasEnvelope) {
       let checked = checkFacts(this.context, facts);
       if (framed.text !== undefined && framed.textAt === undefined && unwrapped.envelope === framed.value) checked = checkedWhole(this.context, checked, framed.value, framed.text);
+      // An envelope in a text block is the scanner's as a line's is (src/framing/scan-text.ts).
+      else if (unwrapped.envelopeText !== undefined) checked = checkedWhole(this.context, checked, unwrapped.envelope, unwrapped.envelopeText);
       findings = findings.length === 0 ? checked : findings.concat(checked);
     }
     const { tool, sessionId, wrapping } = unwrapped;
@@ -504,7 +508,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, given: UnitOp
   const { source, range } = unit;
   const tally = io.tally ?? new Tally(context.schema.categories, context.registry);
   const texts = options.recordText === true && !context.redact ? (io.texts ?? new RecordTexts()) : undefined;
-  const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false, io.budget ?? new SpillBudget(), texts);
+  const checker = new SourceChecker(source, context, tally, options.unwrap ?? 'auto', options.fingerprints ?? false, io.budget ?? new SpillBudget(), texts, textPlanOf(plan));
   if (io.progress) checker.progress = io.progress;
   const { live } = io;
   const framing = framingFor(source.entry ?? source.path, options.input ?? 'auto');

@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { frameBuffer } from '../src/framing/index.js';
-import { scanPlanFor } from '../src/framing/scan-choice.js';
+import { scanPlanFor, textPlanOf } from '../src/framing/scan-choice.js';
+import { scanText } from '../src/framing/scan-text.js';
 import { isTypeOnly, wholePlan } from '../src/framing/scan.js';
 import { createCheckContext } from '../src/run.js';
 import type { Framed } from '../src/types.js';
+import { unwrapCallToolResult } from '../src/unwrap/mcp.js';
 import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
 import { callToolResult, envelopeLike, rpcMessage, transcriptLine, truncation } from './helpers/line-arbitraries.js';
 
@@ -99,6 +101,38 @@ describe('which plan the scanner frames with', () => {
   });
 });
 
+describe('an envelope in a text block', () => {
+  const plan = textPlanOf(scanPlanFor(createCheckContext(), { parser: 'scan' }))!;
+  const envelope = '{"ok":false,"result":{"a":[1]},"error":{"code":"c","category":"timeout","detail":"d","partialResult":{"p":1}}}';
+
+  it('is built by the bare line plan, its duplicate members seen on the way; the reference path and a whole plan have none', () => {
+    expect(textPlanOf(undefined)).toBeUndefined();
+    expect(textPlanOf(wholePlan)).toBeUndefined();
+    const scanned = scanText(envelope, plan);
+    expect(isTypeOnly((scanned!.value as Record<string, any>)['result'])).toBe(true);
+    expect((scanned!.value as Record<string, any>)['error'].code).toBe('c');
+    expect(scanned!.noDuplicates).toBe(true);
+    expect(scanText('{"ok":true,"ok":false}', plan)).toEqual({ value: { ok: false }, noDuplicates: false });
+    // Past ASCII, and pretty-printed, as JSON.parse reads it.
+    expect(scanText('\n {"ok":true,"sessionId":"caf\u00e9 \u{1f600}"}\n', plan)!.value).toEqual({ ok: true, sessionId: 'caf\u00e9 \u{1f600}' });
+  });
+
+  it('is left to JSON.parse when the scanner refuses it or it holds a lone surrogate', () => {
+    expect(scanText('{"ok":true', plan)).toBeUndefined();
+    expect(scanText('Done.', plan)).toBeUndefined();
+    expect(scanText('{"ok":true,"sessionId":"\ud800"}', plan)).toBeUndefined();
+  });
+
+  it('is built whole beside a structuredContent envelope, which structured-content-mismatch compares it with', () => {
+    const content = [{ type: 'text', text: envelope }];
+    const alone = unwrapCallToolResult({ content, isError: true }, false, plan);
+    expect(alone).toMatchObject({ found: true, noDuplicates: true });
+    expect(alone.found && isTypeOnly(alone.envelope['result'])).toBe(true);
+    const beside = unwrapCallToolResult({ content, structuredContent: { ...JSON.parse(envelope), result: { a: [2] } }, isError: true }, false, plan);
+    expect(beside).toMatchObject({ found: true, noDuplicates: false, envelope: JSON.parse(envelope), findings: [{ rule: 'structured-content-mismatch', pointer: '/result/a/0' }] });
+  });
+});
+
 /**
  * A --schema whose plan stands in some of what the bundled one builds and builds some of what it
  * stands in: the bundled schema with `result` read inside (a number `n`, a `tree` of any type) and
@@ -165,6 +199,21 @@ describe('the scanner and the reference path write the same reports', () => {
     }
   });
 
+  it('on envelopes in text blocks: JSON-RPC captures, MCEC transcripts and MCP results of generated records, with inline-image off, redacted and under a --schema', slow, () => {
+    // Records of more values than a schema compiled at run time lists every error of, each rejected.
+    const large = Buffer.from(Array.from({ length: 3 }, (_, k) => `{"ok":"yes","result":{"tree":[${'1,'.repeat(25_000 + k)}1],"n":-1},"error":{"code":5,"partialResult":{"a":1}}}\n`).join(''));
+    const dir = tempFiles({ 'wrapped.jsonl': wrappedRecords(Buffer.concat([generatedRecords(12_000, 361), large]), 362), 'wrapped.json': `[${wrappedRecords(generatedRecords(300, 363), 364).toString().trim().split('\n').join(',\n')}]` });
+    const inputs = [join(dir, 'wrapped.jsonl'), join(dir, 'wrapped.json')];
+    for (const options of [['--jobs', '1'], ['--jobs', '1', '--rule', 'inline-image=off'], ['--jobs', '1', '--redact'], ['--jobs', '1', '--schema', userSchema()]]) {
+      const report = expectSameReports(['--format', 'json', ...options, ...inputs], `wrapped ${options.join(' ')}`);
+      const { summary, findings } = JSON.parse(report) as { summary: Record<string, number>; findings: { rule: string }[] };
+      expect(summary.records).toBeGreaterThan(10_000);
+      // Each kind of text the scanner hands back to JSON.parse, or compares whole, was met.
+      const rules = new Set(findings.map((finding) => finding.rule));
+      for (const rule of ['duplicate-member', 'not-an-envelope', 'structured-content-mismatch', 'is-error-mismatch', 'schema']) expect(rules, rule).toContain(rule);
+    }
+  });
+
   it('on 100,000 generated records in one file, with --jobs 1 and on worker threads', slow, () => {
     const text = generatedRecords(100_000, 36);
     const dir = tempFiles({ 'records.jsonl': text });
@@ -178,6 +227,53 @@ describe('the scanner and the reference path write the same reports', () => {
     }
   });
 });
+
+/**
+ * Each generated line's text as the envelope of a tool call's text block, one record a call: a
+ * JSON-RPC request and response, an MCEC transcript's request and response, or a CallToolResult
+ * alone. The text is sometimes spoiled for the scanner (a lone surrogate, which UTF-8 cannot carry;
+ * pretty-printed; followed by a block that is no JSON) or paired with a structuredContent that
+ * equals it or differs, and an image block may come first.
+ */
+function wrappedRecords(lines: Buffer, seed: number): Buffer {
+  const next = random(seed);
+  const out: string[] = [];
+  let id = 0;
+  for (const line of lines.toString('utf8').split(/\r?\n/)) {
+    if (line.trim() === '') continue;
+    let text = line;
+    const spoil = next();
+    if (spoil < 0.03) text = text.replace(/"([a-z])/, '"\ud800$1');
+    else if (spoil < 0.06) text = `\n  ${text.replace(/,/g, ',\n  ')}\n`;
+    const blocks: unknown[] = [];
+    if (next() < 0.1) blocks.push({ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' });
+    blocks.push({ type: 'text', text });
+    if (next() < 0.05) blocks.push({ type: 'text', text: next() < 0.5 ? 'Done.' : '{"note":1}' });
+    const result: Record<string, unknown> = { content: blocks };
+    const structured = next();
+    if (structured < 0.1) {
+      try {
+        const value = JSON.parse(line) as Record<string, unknown>;
+        result['structuredContent'] = structured < 0.05 && typeof value === 'object' && value !== null ? { ...value, extra: 1 } : value;
+      } catch {
+        result['structuredContent'] = { ok: true };
+      }
+    }
+    if (next() < 0.9) result['isError'] = next() < 0.5;
+    const call = { name: next() < 0.5 ? 'find' : 'capture', arguments: { value: 'x', n: Math.floor(next() * 3) } };
+    const shape = next();
+    id++;
+    if (shape < 0.4) {
+      out.push(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: call }), JSON.stringify({ jsonrpc: '2.0', id, result }));
+    } else if (shape < 0.9) {
+      const head = { ts: '2026-07-01T08:00:02.497Z', sessionId: next() < 0.9 ? 'a7c3e91f04b2' : 'b80f2d6c4a19', method: 'tools/call' };
+      out.push(JSON.stringify({ ...head, direction: 'request', payload: call }), JSON.stringify({ ...head, direction: 'response', payload: { jsonrpc: '2.0', id, result } }));
+    } else {
+      out.push(JSON.stringify(result));
+    }
+  }
+  return Buffer.from(out.join('\n') + '\n');
+}
 
 /** mulberry32: the same records on every run. */
 function random(seed: number): () => number {

@@ -94,7 +94,7 @@ export class NdjsonFramer {
   private readonly decodedFrom: DecodedFrom | undefined;
   /**
    * What the scanner builds of a line (scan-choice.ts); undefined: the reference path, which
-   * decodes the line and parses it whole.
+   * decodes the line and parses it whole (as it does a wrapped input's lines, from its first wrapped one).
    */
   private plan: ScanPlan | undefined;
   /** What the scanner words a refusal with: made once, not per line. */
@@ -303,7 +303,8 @@ export class NdjsonFramer {
     }
     const rebuild = plan === wholePlan ? undefined : wholeValueNeeded(scanned.value);
     if (rebuild !== undefined) {
-      if (rebuild === 'input') this.plan = wholePlan;
+      // A wrapped input's next lines go to the reference path (scan-choice.ts).
+      if (rebuild === 'input') this.plan = undefined;
       plan = wholePlan;
       scanned = scan(bytes, start, end, plan, undefined, window, from);
       if (!scanned.ok) throw new Error('the scanner took a line it then refused');

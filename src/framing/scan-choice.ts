@@ -51,11 +51,22 @@ function derivedPlan(document: unknown, lastObservation: 'image' | 'type'): Scan
 }
 
 /**
+ * The plan an MCP text block's envelope is scanned with (scan-text.ts), given the unit's: the bare
+ * envelope's, so that it is built as a line of its own would be; undefined where JSON.parse builds
+ * it whole (the reference path, a plan that builds everything).
+ */
+export function textPlanOf(plan: ScanPlan | undefined): ScanPlan | undefined {
+  return plan === wholePlan ? undefined : plan;
+}
+
+/**
  * Whether a value the envelope plan built must be built whole: `'line'`, this one; `'input'`, this
  * one and the input's next lines. Any object but a bare envelope may be a wrapping (a transcript
  * line, a JSON-RPC message, an MCP result), whose envelope is inside, where the envelope plan
  * builds nothing; once a line is one by its own member, the input is a wrapped one. Other values
- * the plan builds whole.
+ * the plan builds whole. A wrapped line is mostly the text block that holds the envelope, a string
+ * JSON.parse reads natively faster than the scanner passes over it: the framer gives a wrapped
+ * input's lines to the reference path, and the envelope in the text to the scanner (scan-text.ts).
  */
 export function wholeValueNeeded(value: unknown): 'line' | 'input' | undefined {
   if (!isOtherObject(value)) return undefined;

@@ -7,6 +7,7 @@ import { ruleFinding, type CheckContext } from '../checks/check-envelope.js';
 import { has, isObject, quote, shorten, stringMember, type JsonObject } from '../checks/envelope.js';
 import { isMemberlessObject } from '../checks/envelope-members.js';
 import type { RecordFinding, RuleId, Wrapping } from '../types.js';
+import type { ScanPlan } from '../framing/scan.js';
 import { IdKeys, idText, type IdKey } from './id-key.js';
 import { isCallToolResult, unwrapCallToolResult } from './mcp.js';
 import { isJsonRpcPayload, namedRequest, OrderPairing, type LeftOpen } from './order-pairing.js';
@@ -346,6 +347,7 @@ class AutoUnwrapper implements Unwrapper {
   constructor(
     private readonly context: CheckContext,
     private readonly calls: CallWatcher | undefined,
+    private readonly textPlan: ScanPlan | undefined,
   ) {}
 
   unwrap(framed: FramedValue): Unwrapped {
@@ -360,7 +362,7 @@ class AutoUnwrapper implements Unwrapper {
       this.before.entries++;
       return { kind: 'record', envelope: value, hasEnvelope: true, envelopeText: undefined, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
     }
-    this.pairing = pairingUnwrapper(this.context, this.before, this.calls);
+    this.pairing = pairingUnwrapper(this.context, this.before, this.calls, this.textPlan);
     return this.pairing.unwrap(framed);
   }
 
@@ -379,11 +381,12 @@ class AutoUnwrapper implements Unwrapper {
   }
 }
 
-export function autoUnwrapper(context: CheckContext, calls?: CallWatcher): Unwrapper {
-  return new AutoUnwrapper(context, calls);
+/** `textPlan`: what the scanner builds of an envelope in a text block (src/framing/scan-text.ts); undefined: JSON.parse builds it whole. */
+export function autoUnwrapper(context: CheckContext, calls?: CallWatcher, textPlan?: ScanPlan): Unwrapper {
+  return new AutoUnwrapper(context, calls, textPlan);
 }
 
-function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatcher | undefined): Unwrapper {
+function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatcher | undefined, textPlan: ScanPlan | undefined): Unwrapper {
   // Per transcript session, by JSON-RPC id: a Map tells 7 from "7" itself, and no key string is
   // built per line.
   const sessions = new Map<string | number | boolean, Session>();
@@ -443,7 +446,7 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
   }
 
   function mcpRecord(result: unknown, where: Where, wrapping: Wrapping, tool?: string, findings: RecordFinding[] = []): Unwrapped {
-    const unwrapped = unwrapCallToolResult(result, context.redact);
+    const unwrapped = unwrapCallToolResult(result, context.redact, textPlan);
     for (const { rule, ...report } of unwrapped.findings) {
       const made = ruleFinding(context, rule, report);
       if (made) findings.push(made);
@@ -453,6 +456,7 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
       envelope: unwrapped.found ? unwrapped.envelope : undefined,
       hasEnvelope: unwrapped.found,
       envelopeText: unwrapped.found ? unwrapped.text : undefined,
+      noDuplicates: unwrapped.found && unwrapped.noDuplicates,
       wrapping,
       tool,
       sessionId: where.sessionId,

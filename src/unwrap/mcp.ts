@@ -7,14 +7,19 @@ import { redactPointer, withheld } from '../redact.js';
 import { LineIndex } from '../framing/line-index.js';
 import { NestingError, parseJson } from '../framing/nesting.js';
 import { locateParseError } from '../framing/parse-error.js';
+import type { ScanPlan } from '../framing/scan.js';
+import { scanText } from '../framing/scan-text.js';
 import type { RuleId } from '../types.js';
 
 export interface McpFinding extends RuleReport {
   rule: RuleId;
 }
 
-/** `text`: the text block the envelope was parsed from; absent for structuredContent's. */
-export type McpUnwrapped = { found: true; envelope: JsonObject; text: string | undefined; findings: McpFinding[] } | { found: false; findings: McpFinding[] };
+/**
+ * `text`: the text block the envelope was parsed from; absent for structuredContent's.
+ * `noDuplicates`: the scanner read that text and saw no member name twice where duplicate-member looks.
+ */
+export type McpUnwrapped = { found: true; envelope: JsonObject; text: string | undefined; noDuplicates: boolean; findings: McpFinding[] } | { found: false; findings: McpFinding[] };
 
 export function isCallToolResult(value: unknown): value is JsonObject {
   return isObject(value) && !has(value, 'ok') && (Array.isArray(value['content']) || has(value, 'structuredContent'));
@@ -24,6 +29,7 @@ interface TextSearch {
   envelope?: JsonObject;
   /** The block's text the envelope was parsed from. */
   text?: string;
+  noDuplicates?: boolean;
   /** What the content held instead, for not-an-envelope's message. */
   instead: string;
 }
@@ -38,7 +44,8 @@ function notJson(text: string, error: unknown, redact: boolean): string {
   return `its text block is not JSON (${failure.message}, at ${line === 1 ? '' : `line ${line}, `}column ${column} of its text)`;
 }
 
-function envelopeFromText(content: unknown, redact: boolean): TextSearch {
+/** `plan`: what the scanner builds of a block's text (scan-text.ts); undefined: JSON.parse builds it whole. */
+function envelopeFromText(content: unknown, redact: boolean, plan: ScanPlan | undefined): TextSearch {
   if (!Array.isArray(content)) return { instead: 'it has no content array' };
   let instead: string | undefined;
   // Backwards: the last text block that holds an envelope wins (spec section 7).
@@ -52,7 +59,9 @@ function envelopeFromText(content: unknown, redact: boolean): TextSearch {
       continue;
     }
     let parsed: unknown;
-    try {
+    const scanned = plan === undefined ? undefined : scanText(text, plan);
+    if (scanned !== undefined) parsed = scanned.value;
+    else try {
       parsed = parseJson(text);
     } catch (error) {
       // Refused before it was read (nesting.ts): it may be JSON, only too deep or too large to read.
@@ -60,7 +69,7 @@ function envelopeFromText(content: unknown, redact: boolean): TextSearch {
       else instead ??= notJson(text, error, redact);
       continue;
     }
-    if (isObject(parsed) && has(parsed, 'ok')) return { envelope: parsed, text, instead: '' };
+    if (isObject(parsed) && has(parsed, 'ok')) return { envelope: parsed, text, noDuplicates: scanned?.noDuplicates ?? false, instead: '' };
     if (isObject(parsed)) instead = 'its text block is JSON without ok';
     else if (holdsJsonObject(parsed)) instead = 'its text block is a JSON string holding an object: the envelope encoded twice?';
     else instead = `its text block is JSON but not an object (${kindOf(parsed)})`;
@@ -151,14 +160,18 @@ function describeStructured(structured: unknown, redact: boolean): string {
   return quote(structured);
 }
 
-/** `redact`: keep values of the result out of messages (--redact). */
-export function unwrapCallToolResult(result: unknown, redact = false): McpUnwrapped {
+/**
+ * `redact`: keep values of the result out of messages (--redact). `plan`: what the scanner builds
+ * of the envelope in a text block, the envelope plan of bare lines; undefined: JSON.parse builds it whole.
+ */
+export function unwrapCallToolResult(result: unknown, redact = false, plan?: ScanPlan): McpUnwrapped {
   if (!isObject(result)) {
     return { found: false, findings: [{ rule: 'not-an-envelope', message: `the tool response holds no envelope: its result is ${withArticle(kindOf(result))}, not a CallToolResult` }] };
   }
-  const fromText = envelopeFromText(result['content'], redact);
   const structured = has(result, 'structuredContent') ? result['structuredContent'] : undefined;
   const structuredEnvelope = isObject(structured) && has(structured, 'ok') ? structured : undefined;
+  // Compared with an envelope in structuredContent, the text's is built whole.
+  const fromText = envelopeFromText(result['content'], redact, structuredEnvelope ? undefined : plan);
   const envelope = fromText.envelope ?? structuredEnvelope;
   if (!envelope) {
     const instead = structured !== undefined ? `${fromText.instead}, and its structuredContent has no ok` : fromText.instead;
@@ -186,5 +199,5 @@ export function unwrapCallToolResult(result: unknown, redact = false): McpUnwrap
     const shown = redact && isError !== null && typeof isError !== 'undefined' ? `a ${Array.isArray(isError) ? 'array' : typeof isError} ${withheld}` : quote(isError);
     findings.push({ rule: 'is-error-mismatch', message: `isError is ${shown}, not a boolean, but ok is ${ok}: the transport flag must be ${!ok} (isError == !ok)`, pointer: '/ok' });
   }
-  return { found: true, envelope, text: fromText.text, findings };
+  return { found: true, envelope, text: fromText.text, noDuplicates: fromText.noDuplicates ?? false, findings };
 }

@@ -9,6 +9,8 @@ export type Unwrapped =
       hasEnvelope: boolean;
       /** The text block the envelope was parsed from, when it was (else it is in the framed value's text). */
       envelopeText?: string | undefined;
+      /** The scanner read that text and saw no member name twice where duplicate-member looks. */
+      noDuplicates?: boolean;
       wrapping: Wrapping;
       tool?: string;
       /** The transcript line's sessionId, used when the envelope has none. */
