@@ -3,8 +3,8 @@
 // exact decimal value.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { callKey } from '../src/recovery/call-key.js';
-import { canonicalArguments, canonicalNumber, canonicalOfText, canonicalOfValue, parsedIsExact } from '../src/recovery/canonical.js';
+import { argumentsKey, callKey } from '../src/recovery/call-key.js';
+import { canonicalArguments, canonicalNumber, canonicalOfText, canonicalOfValue, parsedIsExact, sameArguments } from '../src/recovery/canonical.js';
 
 /** Read from the text, as a line with a long number is. */
 const args = (text: string) => canonicalOfText(text, []);
@@ -190,5 +190,59 @@ describe('the key of a call', () => {
       { numRuns: 2000 },
     );
     expect(keys.size).toBe(texts.size);
+  });
+});
+
+describe('the key of parsed arguments', () => {
+  it('is the key of their canonical text, made without writing it', () => {
+    const strings = fc.string({ maxLength: 6, unit: fc.constantFrom('a', 'Z', '"', '\\', '\n', '\u0001', '\u00e9', '\ud83d', '\ude00', '\u2028') });
+    const value = fc.letrec((tie) => ({
+      leaf: fc.oneof(strings, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null)),
+      node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(strings, tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(argumentsKey(v)).toBe(callKey(canonicalArguments(v, undefined, [])));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('is the same past the depth its walk takes', () => {
+    let deep: unknown = { z: 1, a: 'x' };
+    for (let k = 0; k < 300; k++) deep = k % 2 === 0 ? [deep, k] : { b: deep, a: k };
+    expect(argumentsKey(deep)).toBe(callKey(canonicalOfValue(deep)));
+    expect(argumentsKey(null)).toBe(callKey('{}'));
+  });
+});
+
+describe('comparing parsed arguments', () => {
+  /** The same value with every object's members in reverse order. */
+  const reordered = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(reordered);
+    if (typeof v !== 'object' || v === null) return v;
+    return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reordered(x)]));
+  };
+
+  it('says equal exactly when the canonical forms are', () => {
+    const leaf = fc.oneof(fc.constantFrom(0, -0, 1, 1.5, -2, 'a', '', 'A', true, false, null), fc.integer({ min: -3, max: 3 }));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b', '__proto__', 'c'), tie('node'), { maxKeys: 3 })),
+    })).node;
+    fc.assert(
+      fc.property(value, value, fc.boolean(), (a, other, same) => {
+        const b = same ? JSON.parse(JSON.stringify(reordered(a))) : other;
+        expect(sameArguments(a, b)).toBe(canonicalArguments(a, undefined, []) === canonicalArguments(b, undefined, []));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads absent and null as {}, and leaves values past its depth to the canonical forms', () => {
+    expect(sameArguments(undefined, {})).toBe(true);
+    expect(sameArguments(null, [])).toBe(false);
+    let deep: unknown = 1;
+    for (let k = 0; k < 300; k++) deep = [deep];
+    expect(sameArguments(deep, JSON.parse(JSON.stringify(deep)))).toBeUndefined();
   });
 });

@@ -258,7 +258,7 @@ function findMember(text: string, path: readonly string[], textAt: number): numb
 }
 
 /** A number JSON.parse made, in canonical form: its double's shortest text names the decimal it came from when that is exact. */
-function canonicalDouble(n: number): string {
+export function canonicalDouble(n: number): string {
   // An integer of up to 15 digits is written as it is (-0 as 0), the commonest number of arguments.
   if (Number.isInteger(n) && n < 1e15 && n > -1e15) return `${n}`;
   const text = JSON.stringify(n);
@@ -271,6 +271,43 @@ function canonicalDouble(n: number): string {
 /** A value JSON.parse made, in canonical text: its numbers are what parsing left of them. */
 export function canonicalOfValue(value: unknown): string {
   return canonicalText(value, canonicalDouble);
+}
+
+/** Deeper than this, sameArguments leaves the answer to the canonical forms. */
+const maxCompareDepth = 200;
+
+class TooDeep extends Error {}
+
+/** Whether two values JSON.parse made are equal JSON values (numbers compared as parsed). */
+function sameValue(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (depth === maxCompareDepth) throw new TooDeep();
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const names = Object.keys(a);
+  if (names.length !== Object.keys(b).length) return false;
+  for (const name of names) if (!Object.hasOwn(b, name) || !sameValue((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name], depth + 1)) return false;
+  return true;
+}
+
+/**
+ * Whether two calls' parsed arguments, exact (parsedIsExact), have the same canonical form, found
+ * without writing it: doubles JSON.parse kept exact are equal exactly when their decimals are (`===`
+ * holds `-0` equal to `0`), and objects by names and values in any order. Absent or `null` read as
+ * `{}`. Undefined past a depth: the canonical forms decide.
+ */
+export function sameArguments(a: unknown, b: unknown): boolean | undefined {
+  try {
+    return sameValue(a ?? {}, b ?? {}, 0);
+  } catch (error) {
+    if (error instanceof TooDeep) return undefined;
+    throw error;
+  }
 }
 
 /**

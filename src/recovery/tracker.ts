@@ -8,8 +8,8 @@ import { isObject, quote, type EnvelopeFacts } from '../checks/envelope.js';
 import type { RecoveryCount, Tally } from '../tally.js';
 import type { RecordFinding, Wrapping } from '../types.js';
 import type { CallLine, CallWatcher } from '../unwrap/types.js';
-import { callKey } from './call-key.js';
-import { canonicalArguments, parsedIsExact } from './canonical.js';
+import { argumentsKey, callKey } from './call-key.js';
+import { canonicalArguments, parsedIsExact, sameArguments } from './canonical.js';
 import { canonicalDigest } from './digest.js';
 
 /** Where a recovery finding sits and what a baseline matches it on (spec section 9, "Both"). */
@@ -48,6 +48,8 @@ interface Call {
   wrapping: Wrapping;
   /** Set until its first answer is read. */
   open: boolean;
+  /** The session's call before it has the same tool: it may be a streak's third call. */
+  afterSameTool: boolean;
   /** Set while it holds its parsed arguments, exact (parsedIsExact), from which both are made. */
   held: boolean;
   parsed: unknown;
@@ -80,7 +82,7 @@ interface Failure {
 interface Streak {
   /** Its first call: every call of it is the same call. */
   call: Call;
-  /** The third call's baseline digest, once it has one. */
+  /** The third call's baseline digest, once there is one (all its calls are the same call). */
   digest: string | undefined;
   code: string;
   category: string | undefined;
@@ -95,6 +97,8 @@ interface Streak {
 
 interface Session {
   seq: number;
+  /** The tool of its last call. */
+  lastTool: string | undefined;
   /** Failures whose next call has not come; nearly always none or one. */
   waiting: Failure[];
   streak: Streak | undefined;
@@ -138,7 +142,7 @@ export class RecoveryTracker implements CallWatcher {
   }
 
   private newSession(): Session {
-    const session: Session = { seq: 0, waiting: noFailures, streak: undefined };
+    const session: Session = { seq: 0, lastTool: undefined, waiting: noFailures, streak: undefined };
     this.sessions.push(session);
     return session;
   }
@@ -146,7 +150,8 @@ export class RecoveryTracker implements CallWatcher {
   request(line: CallLine): object {
     const parsed = isObject(line.holder) ? line.holder['arguments'] : undefined;
     const session = this.sessionOf(line.pairing, parsed);
-    const call: Call = { session, tool: line.tool, key: undefined, digest: undefined, seq: ++session.seq, line: line.line, wrapping: line.wrapping, open: true, held: false, parsed: undefined };
+    const call: Call = { session, tool: line.tool, key: undefined, digest: undefined, seq: ++session.seq, line: line.line, wrapping: line.wrapping, open: true, afterSameTool: line.tool !== undefined && line.tool === session.lastTool, held: false, parsed: undefined };
+    session.lastTool = line.tool;
     if (line.tool !== undefined) {
       const { text } = line;
       // Numbers JSON.parse may have changed are read from the text, at once: the text is not held.
@@ -175,7 +180,10 @@ export class RecoveryTracker implements CallWatcher {
 
   /** Whether two calls are the same call: both tools strings and equal, and equal canonical arguments. */
   private sameCall(a: Call, b: Call): boolean {
-    return a.tool !== undefined && a.tool === b.tool && this.keyOf(a) === this.keyOf(b);
+    if (a.tool === undefined || a.tool !== b.tool) return false;
+    // Both still hold their arguments, exact: compared as they are, no key made.
+    const equal = a.held && b.held ? sameArguments(a.parsed, b.parsed) : undefined;
+    return equal ?? this.keyOf(a) === this.keyOf(b);
   }
 
   private hold(call: Call, parsed: unknown): void {
@@ -192,14 +200,16 @@ export class RecoveryTracker implements CallWatcher {
 
   /**
    * A call past the last `lazyCalls` that still holds its arguments: its key is made, in case it is
-   * compared later, and its digest if a finding may still need it: the call is unanswered (it may
-   * fail and start a streak), or it is its streak's first call, which the streak's finding is known
-   * by (all its calls are the same call). Then its arguments are let go.
+   * compared later, and its digest if a finding may still need it: the call is unanswered and may be
+   * a streak's third call (a streak's finding is known by its third call's digest). Then its
+   * arguments are let go.
    */
   private letGo(call: Call): void {
-    const canonical = canonicalArguments(call.parsed, undefined, []);
-    call.key ??= callKey(canonical);
-    if (call.open || call.session.streak?.call === call) call.digest ??= canonicalDigest(call.tool!, canonical);
+    if (call.digest === undefined && call.open && call.afterSameTool) {
+      const canonical = canonicalArguments(call.parsed, undefined, []);
+      call.key ??= callKey(canonical);
+      call.digest = canonicalDigest(call.tool!, canonical);
+    } else call.key ??= argumentsKey(call.parsed);
     this.release(call);
   }
 
@@ -212,7 +222,7 @@ export class RecoveryTracker implements CallWatcher {
 
   /** A call's key, made now from the arguments it holds if it has none yet. */
   private keyOf(call: Call): string | undefined {
-    if (call.key === undefined && call.held) call.key = callKey(canonicalArguments(call.parsed, undefined, []));
+    if (call.key === undefined && call.held) call.key = argumentsKey(call.parsed);
     return call.key;
   }
 
@@ -276,7 +286,7 @@ export class RecoveryTracker implements CallWatcher {
       inStreak = ++streak.count;
       streak.lastSeq = call.seq;
       streak.lastLine = line;
-      if (streak.count === 3) (streak.thirdLine = call.line), (streak.digest = this.digestOf(streak.call));
+      if (streak.count === 3) (streak.thirdLine = call.line), (streak.digest = this.digestOf(call));
     } else if (!streak || call.seq > streak.lastSeq) {
       if (streak) this.endStreak(session);
       if (code !== undefined && call.tool !== undefined) {
