@@ -34,12 +34,12 @@ export interface RecoverySink {
 /**
  * A call while its request is open or its failure may still be compared: its tool and the key of
  * its canonical arguments only, never its arguments (spec section 9, "Memory"), but for the last few
- * calls of an input (see `Lazy`). `seq` is its place among its session's calls.
+ * calls of an input (see `lazyCalls`). `seq` is its place among its session's calls.
  */
 interface Call {
   session: Session;
   tool: string | undefined;
-  /** The key of its canonical arguments (call-key.ts), made when it is first compared. */
+  /** The key of its canonical arguments (call-key.ts), made when it lets its arguments go, or is compared with a call that has. */
   key: string | undefined;
   /** The baseline digest of its tool and arguments (digest.ts), made only for a finding. */
   digest: string | undefined;
