@@ -1,8 +1,15 @@
 // A stable digest of a JSON value: member order ignored, so that the same record written by another
 // serializer has the same fingerprint. Records come from untrusted producers and may nest 100k deep
 // or hold millions of values: a value is written by recursion only down to a fixed depth and up to
-// a fixed number of values, and past either by an explicit stack, piece by piece.
+// a fixed number of values, and past either by an explicit stack, piece by piece. The same walk
+// writes a call's canonical arguments (src/recovery/canonical.ts), with its own number writer.
 import { loadCrypto } from './lazy.js';
+
+/** How a walk writes a number: canonical JSON writes it as JSON.stringify does; recovery by its exact decimal value. */
+export type NumberWriter = (n: number) => string;
+
+/** JSON.stringify's text of a number (fingerprints: a record's numbers as JSON.parse left them). */
+export const jsonNumber: NumberWriter = (n) => JSON.stringify(n);
 
 /** An open container of the walk: the next member to write is at `index`. */
 type Open = { array: readonly unknown[]; keys?: undefined; index: number } | { array?: undefined; object: Record<string, unknown>; keys: string[]; index: number };
@@ -11,7 +18,7 @@ type Open = { array: readonly unknown[]; keys?: undefined; index: number } | { a
  * The canonical text of `value`, handed to `write` a piece at a time, with its own stack: one entry
  * per open container, not per value (a huge array would hold a frame per item).
  */
-export function writeCanonical(value: unknown, write: (piece: string) => void): void {
+export function writeCanonical(value: unknown, write: (piece: string) => void, writeNumber: NumberWriter = jsonNumber): void {
   const stack: Open[] = [];
   let next: unknown = value;
   for (;;) {
@@ -22,7 +29,7 @@ export function writeCanonical(value: unknown, write: (piece: string) => void): 
       write('{');
       stack.push({ object: next as Record<string, unknown>, keys: Object.keys(next).sort(), index: 0 });
     } else {
-      write(JSON.stringify(next) ?? 'null');
+      write(typeof next === 'number' ? writeNumber(next) : (JSON.stringify(next) ?? 'null'));
     }
     // Close what is complete, then take the next member of the innermost open container.
     for (;;) {
@@ -50,9 +57,9 @@ export function writeCanonical(value: unknown, write: (piece: string) => void): 
 }
 
 /** The walk with its own stack, for any depth and size, as one string. */
-export function canonicalJsonDeep(value: unknown): string {
+export function canonicalJsonDeep(value: unknown, writeNumber: NumberWriter = jsonNumber): string {
   const out: string[] = [];
-  writeCanonical(value, (piece) => out.push(piece));
+  writeCanonical(value, (piece) => out.push(piece), writeNumber);
   return out.join('');
 }
 
@@ -69,31 +76,42 @@ class GiveUp extends Error {}
 /** Values recursion may still write (set before each walk): a counter, not a parameter, on the hot path. */
 let valuesLeft = 0;
 
-/** The same text by recursion: faster on records (baselines fingerprint every record with findings). */
-function canonicalShallow(v: unknown, depth: number): string {
+/** The same text by recursion: faster on records (baselines fingerprint every record with findings) and on a call's arguments. */
+function canonicalShallow(v: unknown, depth: number, writeNumber: NumberWriter): string {
   if (--valuesLeft < 0) throw new GiveUp();
+  if (typeof v === 'number') return writeNumber(v);
   if (typeof v !== 'object' || v === null) return JSON.stringify(v) ?? 'null';
   if (depth === maxRecursion) throw new GiveUp();
   if (Array.isArray(v)) {
     let text = '[';
-    for (let i = 0; i < v.length; i++) text += `${i > 0 ? ',' : ''}${canonicalShallow(v[i], depth + 1)}`;
+    for (let i = 0; i < v.length; i++) text += `${i > 0 ? ',' : ''}${canonicalShallow(v[i], depth + 1, writeNumber)}`;
     return `${text}]`;
   }
-  const keys = Object.keys(v).sort();
+  const keys = Object.keys(v);
+  // Most writers keep one order: sorting only what is not sorted yet spares most objects a sort.
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) (keys.sort(), (i = keys.length));
   let text = '{';
-  for (let i = 0; i < keys.length; i++) text += `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:${canonicalShallow((v as Record<string, unknown>)[keys[i]!], depth + 1)}`;
+  for (let i = 0; i < keys.length; i++) text += `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:${canonicalShallow((v as Record<string, unknown>)[keys[i]!], depth + 1, writeNumber)}`;
   return `${text}}`;
 }
 
 /** The text by recursion, or undefined past the depth or the number of values it takes. */
-function shallowOrUndefined(value: unknown, limit: number): string | undefined {
+function shallowOrUndefined(value: unknown, limit: number, writeNumber: NumberWriter = jsonNumber): string | undefined {
   valuesLeft = limit;
   try {
-    return canonicalShallow(value, 0);
+    return canonicalShallow(value, 0, writeNumber);
   } catch (error) {
     if (error instanceof GiveUp) return undefined;
     throw error;
   }
+}
+
+/**
+ * The canonical text of any value, numbers written by `writeNumber`: by recursion when it is small
+ * enough, else by the explicit stack (the same text).
+ */
+export function canonicalText(value: unknown, writeNumber: NumberWriter): string {
+  return shallowOrUndefined(value, maxRecursiveValues, writeNumber) ?? canonicalJsonDeep(value, writeNumber);
 }
 
 export function canonicalJson(value: unknown): string {

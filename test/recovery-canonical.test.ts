@@ -3,7 +3,8 @@
 // exact decimal value.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalArguments, canonicalNumber, canonicalOfText, canonicalOfValue } from '../src/recovery/canonical.js';
+import { argumentsKey, callKey } from '../src/recovery/call-key.js';
+import { canonicalArguments, canonicalNumber, canonicalOfText, canonicalOfValue, parsedIsExact, sameArguments } from '../src/recovery/canonical.js';
 
 /** Read from the text, as a line with a long number is. */
 const args = (text: string) => canonicalOfText(text, []);
@@ -134,5 +135,114 @@ describe('a value inside a longer text', () => {
     const text = 'log prefix {"params":{"arguments":{"b":12345678901234567,"a":1}}} trailing';
     expect(canonicalOfText(text, ['params', 'arguments'], 11)).toBe('{"a":1,"b":#12345678901234567e0}');
     expect(canonicalArguments({ a: 1, b: 12345678901234568 }, text, ['params', 'arguments'], 11)).toBe('{"a":1,"b":#12345678901234567e0}');
+  });
+});
+
+describe('whether the parsed arguments are exact', () => {
+  const line = (args: string) => `{"name":"invoke","arguments":${args}}`;
+
+  it('says no for a number of more than 15 digits or with an exponent', () => {
+    expect(parsedIsExact(line('{"a":1234567890123456}'))).toBe(false);
+    expect(parsedIsExact(line('{"a":[0.1234567890123456]}'))).toBe(false);
+    expect(parsedIsExact(line('{"a":1e5}'))).toBe(false);
+    expect(parsedIsExact(line('{"a":-2E-3}'))).toBe(false);
+    expect(parsedIsExact(line('{"a":123456789012345,"b":-0.5}'))).toBe(true);
+  });
+
+  it('skips strings: digits and letters in them are no numbers', () => {
+    expect(parsedIsExact(line('{"handle":"0x1E4","id":"12345678901234567890","q":"a\\"1e5"}'))).toBe(true);
+    // An escaped backslash ends before the quote: the string ends there, and the number after it counts.
+    expect(parsedIsExact(line('{"p":"C:\\\\","n":1e5}'))).toBe(false);
+  });
+
+  it('is never wrong when it says yes: the parsed value gives the text\'s form', () => {
+    const number = fc.tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.integer({ min: -30, max: 30 }), fc.boolean()).map(([digits, exponent, written]) => {
+      const abs = (digits < 0n ? -digits : digits).toString();
+      const sign = digits < 0n ? '-' : '';
+      if (written) return `${sign}${abs}e${exponent}`;
+      const point = Math.max(0, Math.min(abs.length - 1, -exponent));
+      return point === 0 ? `${sign}${abs}` : `${sign}${abs.slice(0, abs.length - point)}.${abs.slice(abs.length - point)}`;
+    });
+    const leaf = fc.oneof(number, fc.string({ maxLength: 6 }).map((t) => JSON.stringify(t)), fc.constantFrom('true', 'null', '"0x1E4"', '"9007199254740993"'));
+    const args = fc.array(fc.tuple(fc.string({ maxLength: 3 }), leaf), { maxLength: 5 }).map((members) => `{${members.map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',')}}`);
+    fc.assert(
+      fc.property(args, (text) => {
+        const whole = line(text);
+        if (parsedIsExact(whole)) expect(canonicalOfValue(JSON.parse(text))).toBe(canonicalOfText(whole, ['arguments']));
+      }),
+    );
+  });
+});
+
+describe('the key of a call', () => {
+  it('is 128 bits, the same for the same text and another for any other', () => {
+    expect(callKey('{"a":1}')).toHaveLength(8);
+    expect(callKey('{"a":1}')).toBe(callKey(`{"a":${'1'}}`));
+    const keys = new Set<string>();
+    const texts = new Set<string>();
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40, unit: 'binary' }), (text) => {
+        texts.add(text);
+        keys.add(callKey(text));
+        // Texts that differ only in zeros at the end (the tail's padding) differ.
+        expect(callKey(`${text}\0`)).not.toBe(callKey(text));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(keys.size).toBe(texts.size);
+  });
+});
+
+describe('the key of parsed arguments', () => {
+  it('is the key of their canonical text, made without writing it', () => {
+    const strings = fc.string({ maxLength: 6, unit: fc.constantFrom('a', 'Z', '"', '\\', '\n', '\u0001', '\u00e9', '\ud83d', '\ude00', '\u2028') });
+    const value = fc.letrec((tie) => ({
+      leaf: fc.oneof(strings, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null)),
+      node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(strings, tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(argumentsKey(v)).toBe(callKey(canonicalArguments(v, undefined, [])));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('is the same past the depth its walk takes', () => {
+    let deep: unknown = { z: 1, a: 'x' };
+    for (let k = 0; k < 300; k++) deep = k % 2 === 0 ? [deep, k] : { b: deep, a: k };
+    expect(argumentsKey(deep)).toBe(callKey(canonicalOfValue(deep)));
+    expect(argumentsKey(null)).toBe(callKey('{}'));
+  });
+});
+
+describe('comparing parsed arguments', () => {
+  /** The same value with every object's members in reverse order. */
+  const reordered = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(reordered);
+    if (typeof v !== 'object' || v === null) return v;
+    return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reordered(x)]));
+  };
+
+  it('says equal exactly when the canonical forms are', () => {
+    const leaf = fc.oneof(fc.constantFrom(0, -0, 1, 1.5, -2, 'a', '', 'A', true, false, null), fc.integer({ min: -3, max: 3 }));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b', '__proto__', 'c'), tie('node'), { maxKeys: 3 })),
+    })).node;
+    fc.assert(
+      fc.property(value, value, fc.boolean(), (a, other, same) => {
+        const b = same ? JSON.parse(JSON.stringify(reordered(a))) : other;
+        expect(sameArguments(a, b)).toBe(canonicalArguments(a, undefined, []) === canonicalArguments(b, undefined, []));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads absent and null as {}, and leaves values past its depth to the canonical forms', () => {
+    expect(sameArguments(undefined, {})).toBe(true);
+    expect(sameArguments(null, [])).toBe(false);
+    let deep: unknown = 1;
+    for (let k = 0; k < 300; k++) deep = [deep];
+    expect(sameArguments(deep, JSON.parse(JSON.stringify(deep)))).toBeUndefined();
   });
 });

@@ -315,6 +315,30 @@ describe('recovery across runs (CLI)', () => {
     expect(changed.report.findings.map((f: { rule: string }) => f.rule)).toEqual(['repeated-failure']);
   });
 
+  it('a baseline knows a streak by one digest, however its calls were answered and however many calls were open', () => {
+    const failing = (id: number) => rpcCall(id, 'invoke', '{"b":[1.0,"x"],"a":1}');
+    const fail = (id: number) => rpcResult(id, 'no-target', 'window-not-found');
+    // Calls of another runtime session, never answered: they keep the streak's calls from being the last few read.
+    const others = Array.from({ length: 40 }, (_, k) => rpcCall(100 + k, 'find', `{"sessionId":"other","n":${k}}`));
+    const variants: Record<string, string[]> = {
+      'in-order.jsonl': [failing(1), fail(1), failing(2), fail(2), failing(3), fail(3)],
+      'pipelined.jsonl': [failing(1), failing(2), failing(3), fail(1), fail(2), fail(3)],
+      'answered-late.jsonl': [failing(1), failing(2), failing(3), ...others, fail(1), fail(2), fail(3)],
+      'first-long-ago.jsonl': [failing(1), fail(1), ...others, failing(2), fail(2), failing(3), fail(3)],
+      'reordered-members.jsonl': [failing(1), fail(1), rpcCall(2, 'invoke', '{"a":1,"b":[1,"x"]}'), fail(2), failing(3), fail(3)],
+    };
+    const dir = tempFiles(Object.fromEntries(Object.entries(variants).map(([name, lines]) => [name, `${lines.join('\n')}\n`])));
+    const digests = Object.keys(variants).map((name) => {
+      expect(runCli(['check', '--write-baseline', `${name}.baseline.json`, name], { cwd: dir }).status).toBe(0);
+      const entries = JSON.parse(readFileSync(join(dir, `${name}.baseline.json`), 'utf8')).findings as { rule: string; fingerprint: string }[];
+      const streaks = entries.filter((e) => e.rule === 'repeated-failure');
+      expect(streaks, name).toHaveLength(1);
+      return streaks[0]!.fingerprint;
+    });
+    expect(digests[0]).toMatch(/^[A-Za-z0-9+/]{22}$/);
+    expect(new Set(digests).size).toBe(1);
+  });
+
   it('streamed output prints repeated-failure when its streak ends; a written report sorts it by line', () => {
     const lines = [call('find', '{"a":1}'), noTarget(), call('find', '{"a":1}'), noTarget(), call('find', '{"a":1}'), noTarget(), '{"ok":tru', call('capture'), ok()];
     const input = transcript(lines);

@@ -4,7 +4,9 @@
 // numbers may not survive parsing is read from its source text, any other from its parsed value
 // (the same form, for less work); objects by member names and values, order ignored, a duplicated
 // name counting at its last occurrence; strings by code units after unescaping. Untrusted values
-// may nest deep: past a fixed depth the walks keep their own stack, never recursion.
+// may nest deep: past a fixed depth the walks keep their own stack, never recursion. A parsed value
+// is written by the canonical JSON walk of src/fingerprint.ts, with this module's number writer.
+import { canonicalText } from '../fingerprint.js';
 
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
@@ -108,24 +110,43 @@ export function canonicalNumber(text: string): string {
 }
 
 /**
- * Whether the numbers of a line's `arguments` are all exact once parsed: no digit starts a run of
- * more than 15 digits and points, nor has an exponent after it. Looked for in the text after the
- * line's first `"arguments"` (which no string can hold unescaped; a name written with escapes has
- * the whole line looked at), strings included, so it may say no where a string holds such a run.
+ * Whether the numbers of a line's `arguments` are all exact once parsed: none has more than 15
+ * digits (a point counted as one) or an exponent. Looked for in the text after the line's first
+ * `"arguments"` (which no string can hold unescaped; a name written with escapes has the whole line
+ * looked at), strings skipped, so it may say no where a number outside the arguments is long.
  */
 export function parsedIsExact(text: string, textAt = 0): boolean {
   const from = text.indexOf('"arguments"', textAt);
-  let run = 0;
-  for (let i = from < 0 ? textAt : from, end = text.length; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x30 && c <= 0x39) {
-      if (++run > exactDigits) return false;
-    } else if (run > 0 && c === 0x2e) {
-      if (++run > exactDigits) return false;
-    } else {
-      if (run > 0 && (c === 0x65 || c === 0x45)) return false;
-      run = 0;
+  const end = text.length;
+  let i = from < 0 ? textAt : from;
+  // From a string's start (the name found) or the value's: a quote seen opens a string.
+  let inString = false;
+  while (i < end) {
+    if (inString) {
+      const quote = text.indexOf('"', i);
+      if (quote < 0) return true;
+      // A quote after an odd number of backslashes is escaped.
+      let backslashes = 0;
+      while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+      i = quote + 1;
+      if (backslashes % 2 === 0) inString = false;
+      continue;
     }
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      inString = true;
+      i++;
+    } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
+      // A number: its digits and point, and whether an exponent follows.
+      let digits = 0;
+      for (i++, digits = c === 0x2d ? 0 : 1; i < end; i++) {
+        const d = text.charCodeAt(i);
+        if ((d >= 0x30 && d <= 0x39) || d === 0x2e) digits++;
+        else if (d === 0x65 || d === 0x45) return false;
+        else break;
+      }
+      if (digits > exactDigits) return false;
+    } else i++;
   }
   return true;
 }
@@ -237,7 +258,9 @@ function findMember(text: string, path: readonly string[], textAt: number): numb
 }
 
 /** A number JSON.parse made, in canonical form: its double's shortest text names the decimal it came from when that is exact. */
-function canonicalDouble(n: number): string {
+export function canonicalDouble(n: number): string {
+  // An integer of up to 15 digits is written as it is (-0 as 0), the commonest number of arguments.
+  if (Number.isInteger(n) && n < 1e15 && n > -1e15) return `${n}`;
   const text = JSON.stringify(n);
   // Up to 15 digits (a sign and a point are no digits) and no exponent: the form canonicalNumber
   // gives, without its parse; 16 digits are canonicalNumber's to write (test/recovery-canonical.test.ts).
@@ -245,57 +268,45 @@ function canonicalDouble(n: number): string {
   return digits <= exactDigits && !text.includes('e') ? text : canonicalNumber(text);
 }
 
-/** Deeper than this, recursion gives up and the value is written by the explicit stack. */
-const maxRecursion = 100;
-
-class GiveUp extends Error {}
-
-/** The canonical text by recursion, down to maxRecursion: arguments are a few levels deep. */
-function shallow(value: unknown, depth: number): string {
-  if (typeof value === 'number') return canonicalDouble(value);
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
-  if (depth === maxRecursion) throw new GiveUp();
-  if (Array.isArray(value)) {
-    let text = '[';
-    for (let i = 0; i < value.length; i++) text += `${i > 0 ? ',' : ''}${shallow(value[i], depth + 1)}`;
-    return `${text}]`;
-  }
-  const names = Object.keys(value);
-  // Most writers keep one order; sorting only when it is not sorted already spares most calls.
-  for (let i = 1; i < names.length; i++) if (names[i - 1]! > names[i]!) (names.sort(), (i = names.length));
-  let text = '{';
-  for (let i = 0; i < names.length; i++) text += `${i > 0 ? ',' : ''}${JSON.stringify(names[i])}:${shallow((value as Record<string, unknown>)[names[i]!], depth + 1)}`;
-  return `${text}}`;
-}
-
 /** A value JSON.parse made, in canonical text: its numbers are what parsing left of them. */
 export function canonicalOfValue(value: unknown): string {
-  try {
-    return shallow(value, 0);
-  } catch (error) {
-    if (!(error instanceof GiveUp)) throw error;
+  return canonicalText(value, canonicalDouble);
+}
+
+/** Deeper than this, sameArguments leaves the answer to the canonical forms. */
+const maxCompareDepth = 200;
+
+class TooDeep extends Error {}
+
+/** Whether two values JSON.parse made are equal JSON values (numbers compared as parsed). */
+function sameValue(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (depth === maxCompareDepth) throw new TooDeep();
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i], depth + 1)) return false;
+    return true;
   }
-  type Walk = { array: readonly unknown[]; items: string[]; index: number } | { object: Record<string, unknown>; names: string[]; items: string[]; index: number };
-  const stack: Walk[] = [];
-  let next = value;
-  for (;;) {
-    let done: string | undefined;
-    if (Array.isArray(next)) stack.push({ array: next, items: [], index: 0 });
-    else if (typeof next === 'object' && next !== null) stack.push({ object: next as Record<string, unknown>, names: Object.keys(next).sort(), items: [], index: 0 });
-    else if (typeof next === 'number') done = canonicalDouble(next);
-    else done = JSON.stringify(next) ?? 'null';
-    for (;;) {
-      const top = stack.at(-1);
-      if (top === undefined) return done!;
-      if (done !== undefined) top.items.push('array' in top ? done : `${JSON.stringify(top.names[top.index - 1])}:${done}`);
-      done = undefined;
-      if ('array' in top ? top.index < top.array.length : top.index < top.names.length) {
-        next = 'array' in top ? top.array[top.index++] : top.object[top.names[top.index++]!];
-        break;
-      }
-      stack.pop();
-      done = 'array' in top ? `[${top.items.join(',')}]` : `{${top.items.join(',')}}`;
-    }
+  if (Array.isArray(b)) return false;
+  const names = Object.keys(a);
+  if (names.length !== Object.keys(b).length) return false;
+  for (const name of names) if (!Object.hasOwn(b, name) || !sameValue((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name], depth + 1)) return false;
+  return true;
+}
+
+/**
+ * Whether two calls' parsed arguments, exact (parsedIsExact), have the same canonical form, found
+ * without writing it: doubles JSON.parse kept exact are equal exactly when their decimals are (`===`
+ * holds `-0` equal to `0`), and objects by names and values in any order. Absent or `null` read as
+ * `{}`. Undefined past a depth: the canonical forms decide.
+ */
+export function sameArguments(a: unknown, b: unknown): boolean | undefined {
+  try {
+    return sameValue(a ?? {}, b ?? {}, 0);
+  } catch (error) {
+    if (error instanceof TooDeep) return undefined;
+    throw error;
   }
 }
 

@@ -8,8 +8,9 @@ import { isObject, quote, type EnvelopeFacts } from '../checks/envelope.js';
 import type { RecoveryCount, Tally } from '../tally.js';
 import type { RecordFinding, Wrapping } from '../types.js';
 import type { CallLine, CallWatcher } from '../unwrap/types.js';
-import { parsedIsExact } from './canonical.js';
-import { callDigest } from './digest.js';
+import { argumentsKey, callKey } from './call-key.js';
+import { canonicalArguments, parsedIsExact, sameArguments } from './canonical.js';
+import { canonicalDigest } from './digest.js';
 
 /** Where a recovery finding sits and what a baseline matches it on (spec section 9, "Both"). */
 export interface CallPlace {
@@ -31,37 +32,44 @@ export interface RecoverySink {
 }
 
 /**
- * A call while its request is open: its tool and the digest only, never its arguments (spec section
- * 9, "Memory"), but for the last few calls of an input (see `Lazy`). `seq` is its place among its
- * session's calls.
+ * A call while its request is open or its failure may still be compared: its tool and the key of
+ * its canonical arguments only, never its arguments (spec section 9, "Memory"), but for the last few
+ * calls of an input (see `lazyCalls`). `seq` is its place among its session's calls.
  */
 interface Call {
   session: Session;
   tool: string | undefined;
+  /** The key of its canonical arguments (call-key.ts), made when it lets its arguments go, or is compared with a call that has. */
+  key: string | undefined;
+  /** The baseline digest of its tool and arguments (digest.ts), made only for a finding. */
   digest: string | undefined;
   seq: number;
   line: number;
   wrapping: Wrapping;
-  /** Set while its digest is not made yet: its parsed arguments, exact (parsedIsExact). */
-  lazy: boolean;
+  /** Set until its first answer is read. */
+  open: boolean;
+  /** The session's call before it has the same tool: it may be a streak's third call. */
+  afterSameTool: boolean;
+  /** Set while it holds its parsed arguments, exact (parsedIsExact), from which both are made. */
+  held: boolean;
   parsed: unknown;
 }
 
 /**
- * Calls of an input whose digest is made only when it is needed: most calls are answered at once
- * and do not fail, and then none is. The last `lazyCalls` calls may hold their parsed arguments
- * meanwhile; an older one still open gets its digest, and lets them go, so that no more than these
- * are ever held, however many requests stay open.
+ * Calls of an input whose key is made only when it is compared, and digest only for a finding:
+ * most calls are answered at once and do not fail, most failures are followed by another tool, and
+ * then neither is. The last `lazyCalls` calls may hold their parsed arguments meanwhile; an older one
+ * still holding them gets its key and digest, and lets them go, so that no more than these are ever
+ * held, however many requests stay open.
  */
 const lazyCalls = 32;
-/** A line longer than this has its call's digest made at once: its arguments are not held. */
+/** A line longer than this has its call's key and digest made at once: its arguments are not held. */
 const lazyLineChars = 64 * 1024;
 
 /** A failure waiting for the next call of its session. */
 interface Failure {
   line: number;
-  tool: string | undefined;
-  digest: string | undefined;
+  call: Call;
   category: string;
   code: string | undefined;
   /** Its call is the n-th of a streak (0: none): an unchanged retry is reported after the first only. */
@@ -72,8 +80,10 @@ interface Failure {
 
 /** Consecutive calls of a session that are the same call, each failing with the same string code. */
 interface Streak {
-  tool: string;
-  digest: string;
+  /** Its first call: every call of it is the same call. */
+  call: Call;
+  /** The third call's baseline digest, once there is one (all its calls are the same call). */
+  digest: string | undefined;
   code: string;
   category: string | undefined;
   count: number;
@@ -87,13 +97,25 @@ interface Streak {
 
 interface Session {
   seq: number;
+  /** The tool of its last call. */
+  lastTool: string | undefined;
   /** Failures whose next call has not come; nearly always none or one. */
   waiting: Failure[];
   streak: Streak | undefined;
 }
 
+/** The sessions of one pairing key: the one of calls with no string `arguments.sessionId`, and those by it. */
+interface Pairing {
+  plain: Session | undefined;
+  routed: Map<string, Session> | undefined;
+}
+
+const noFailures: Failure[] = [];
+
 export class RecoveryTracker implements CallWatcher {
-  private readonly sessions = new Map<string, Session>();
+  private readonly pairings = new Map<CallLine['pairing'], Pairing>();
+  /** Every session, in the order they began. */
+  private readonly sessions: Session[] = [];
   /** The call the line being read is the first response of. */
   private answering: Call | undefined;
   private markers = 0;
@@ -108,37 +130,47 @@ export class RecoveryTracker implements CallWatcher {
   ) {}
 
   /** A call's session: the input, its pairing key and its `arguments.sessionId` when a string (spec section 9). */
-  private sessionOf(pairing: CallLine['pairing'], holder: unknown): Session {
-    const args = isObject(holder) ? holder['arguments'] : undefined;
+  private sessionOf(pairing: CallLine['pairing'], args: unknown): Session {
     const routed = isObject(args) && typeof args['sessionId'] === 'string' ? args['sessionId'] : undefined;
-    const key = routed === undefined && typeof pairing === 'string' ? pairing : JSON.stringify([pairing, routed ?? null]);
-    let session = this.sessions.get(key);
-    if (session === undefined) this.sessions.set(key, (session = { seq: 0, waiting: [], streak: undefined }));
+    let sessions = this.pairings.get(pairing);
+    if (sessions === undefined) this.pairings.set(pairing, (sessions = { plain: undefined, routed: undefined }));
+    if (routed === undefined) return (sessions.plain ??= this.newSession());
+    sessions.routed ??= new Map();
+    let session = sessions.routed.get(routed);
+    if (session === undefined) sessions.routed.set(routed, (session = this.newSession()));
+    return session;
+  }
+
+  private newSession(): Session {
+    const session: Session = { seq: 0, lastTool: undefined, waiting: noFailures, streak: undefined };
+    this.sessions.push(session);
     return session;
   }
 
   request(line: CallLine): object {
-    const session = this.sessionOf(line.pairing, line.holder);
-    const call: Call = { session, tool: line.tool, digest: undefined, seq: ++session.seq, line: line.line, wrapping: line.wrapping, lazy: false, parsed: undefined };
+    const parsed = isObject(line.holder) ? line.holder['arguments'] : undefined;
+    const session = this.sessionOf(line.pairing, parsed);
+    const call: Call = { session, tool: line.tool, key: undefined, digest: undefined, seq: ++session.seq, line: line.line, wrapping: line.wrapping, open: true, afterSameTool: line.tool !== undefined && line.tool === session.lastTool, held: false, parsed: undefined };
+    session.lastTool = line.tool;
     if (line.tool !== undefined) {
-      const parsed = isObject(line.holder) ? line.holder['arguments'] : undefined;
       const { text } = line;
-      // Compared at once with a failure or a streak of its session; else made when it fails, if it does.
-      const needed = session.waiting.length > 0 || session.streak !== undefined;
-      if (needed || text === undefined || text.length > lazyLineChars || !parsedIsExact(text, line.textAt)) call.digest = callDigest(line.tool, parsed, text, line.path, line.textAt);
-      else this.holdLazily(call, parsed);
+      // Numbers JSON.parse may have changed are read from the text, at once: the text is not held.
+      if (text === undefined || (text.length <= lazyLineChars && parsedIsExact(text, line.textAt))) this.hold(call, parsed);
+      else this.identify(call, canonicalArguments(parsed, text, line.path, line.textAt));
     }
+    const { waiting, streak } = session;
     let retried: Failure | undefined;
-    for (const failure of session.waiting) {
-      const same = call.digest !== undefined && failure.digest === call.digest;
-      this.count(failure.category, same ? 'sameCall' : failure.tool !== undefined && failure.tool === call.tool ? 'changedArguments' : 'otherTool', call.tool);
+    for (const failure of waiting) {
+      const same = this.sameCall(failure.call, call);
+      this.count(failure.category, same ? 'sameCall' : failure.call.tool !== undefined && failure.call.tool === call.tool ? 'changedArguments' : 'otherTool', call.tool);
       if (same && retried === undefined && failure.inStreak <= 1 && this.discouraged(failure.category, failure.code)) retried = failure;
     }
-    session.waiting = [];
+    if (waiting.length > 0) session.waiting = noFailures;
     if (retried !== undefined) this.unchangedRetry(call, retried);
-    const streak = session.streak;
     // Any other call of the session ends a streak; the same call continues it only if it fails alike.
-    if (streak && (call.seq > streak.lastSeq + 1 || call.digest !== streak.digest)) this.endStreak(session);
+    if (streak && (call.seq > streak.lastSeq + 1 || !this.sameCall(streak.call, call))) this.endStreak(session);
+    // A failure compared is done with: its call's arguments are let go, unless its streak goes on.
+    for (const failure of waiting) if (failure.call !== session.streak?.call) this.release(failure.call);
     return call;
   }
 
@@ -146,26 +178,64 @@ export class RecoveryTracker implements CallWatcher {
     this.answering = call as Call;
   }
 
-  private holdLazily(call: Call, parsed: unknown): void {
-    call.lazy = true;
+  /** Whether two calls are the same call: both tools strings and equal, and equal canonical arguments. */
+  private sameCall(a: Call, b: Call): boolean {
+    if (a.tool === undefined || a.tool !== b.tool) return false;
+    // Both still hold their arguments, exact: compared as they are, no key made.
+    const equal = a.held && b.held ? sameArguments(a.parsed, b.parsed) : undefined;
+    return equal ?? this.keyOf(a) === this.keyOf(b);
+  }
+
+  private hold(call: Call, parsed: unknown): void {
+    call.held = true;
     call.parsed = parsed;
     const { lazy } = this;
     lazy.push(call);
     if (lazy.length - this.lazyHead <= lazyCalls) return;
     const oldest = lazy[this.lazyHead]!;
     lazy[this.lazyHead++] = undefined as unknown as Call;
-    if (oldest.lazy) this.digestOf(oldest);
+    if (oldest.held) this.letGo(oldest);
     if (this.lazyHead >= lazyCalls) lazy.splice(0, this.lazyHead), (this.lazyHead = 0);
   }
 
-  /** A lazy call's digest, made now; its arguments let go. */
+  /**
+   * A call past the last `lazyCalls` that still holds its arguments: its key is made, in case it is
+   * compared later, and its digest if a finding may still need it: the call is unanswered and may be
+   * a streak's third call (a streak's finding is known by its third call's digest). Then its
+   * arguments are let go.
+   */
+  private letGo(call: Call): void {
+    if (call.digest === undefined && call.open && call.afterSameTool) {
+      const canonical = canonicalArguments(call.parsed, undefined, []);
+      call.key ??= callKey(canonical);
+      call.digest = canonicalDigest(call.tool!, canonical);
+    } else call.key ??= argumentsKey(call.parsed);
+    this.release(call);
+  }
+
+  /** A call's key and digest from its canonical arguments, made now; its arguments let go. */
+  private identify(call: Call, canonical: string): void {
+    call.key ??= callKey(canonical);
+    call.digest ??= canonicalDigest(call.tool!, canonical);
+    this.release(call);
+  }
+
+  /** A call's key, made now from the arguments it holds if it has none yet. */
+  private keyOf(call: Call): string | undefined {
+    if (call.key === undefined && call.held) call.key = argumentsKey(call.parsed);
+    return call.key;
+  }
+
+  /** A call's baseline digest, made now from the arguments it holds if it has none yet. */
   private digestOf(call: Call): string | undefined {
-    if (call.lazy) {
-      call.digest = callDigest(call.tool!, call.parsed, undefined, []);
-      call.lazy = false;
-      call.parsed = undefined;
-    }
+    if (call.digest === undefined && call.held) call.digest = canonicalDigest(call.tool!, canonicalArguments(call.parsed, undefined, []));
     return call.digest;
+  }
+
+  /** A call that is compared no more, or whose key and digest are made: its arguments let go. */
+  private release(call: Call): void {
+    call.held = false;
+    call.parsed = undefined;
   }
 
   /**
@@ -176,14 +246,13 @@ export class RecoveryTracker implements CallWatcher {
     const call = this.answering;
     if (call === undefined) return;
     this.answering = undefined;
+    call.open = false;
     if (facts !== undefined && facts.ok === false) {
-      this.digestOf(call);
       this.failed(call, facts, responseLine);
       return;
     }
-    // No failure: its digest is never needed.
-    call.lazy = false;
-    call.parsed = undefined;
+    // No failure: its key is never needed.
+    this.release(call);
     // An answer that is no failure ends a streak it would have continued.
     if (call.session.streak?.lastSeq === call.seq - 1) this.endStreak(call.session);
   }
@@ -191,7 +260,7 @@ export class RecoveryTracker implements CallWatcher {
   /** The truncation marker: every streak ends; failures waiting until the end are cut off. */
   truncated(): void {
     this.markers++;
-    for (const session of this.sessions.values()) if (session.streak) this.endStreak(session);
+    for (const session of this.sessions) if (session.streak) this.endStreak(session);
   }
 
   /**
@@ -199,12 +268,13 @@ export class RecoveryTracker implements CallWatcher {
    * is counted as `end`, or `cutOff` when a marker came after it or the reading was cut short.
    */
   finish(cutShort: boolean): void {
-    for (const session of this.sessions.values()) {
+    for (const session of this.sessions) {
       if (session.streak) this.endStreak(session);
       for (const failure of session.waiting) this.count(failure.category, cutShort || this.markers > failure.markers ? 'cutOff' : 'end', undefined);
-      session.waiting = [];
+      session.waiting = noFailures;
     }
-    this.sessions.clear();
+    this.sessions.length = 0;
+    this.pairings.clear();
   }
 
   private failed(call: Call, facts: EnvelopeFacts, line: number): void {
@@ -212,21 +282,25 @@ export class RecoveryTracker implements CallWatcher {
     const { code, category } = facts;
     let streak = session.streak;
     let inStreak = 0;
-    if (streak && call.seq === streak.lastSeq + 1 && call.digest === streak.digest && code === streak.code) {
+    if (streak && call.seq === streak.lastSeq + 1 && code === streak.code && this.sameCall(streak.call, call)) {
       inStreak = ++streak.count;
       streak.lastSeq = call.seq;
       streak.lastLine = line;
-      if (streak.count === 3) streak.thirdLine = call.line;
+      if (streak.count === 3) (streak.thirdLine = call.line), (streak.digest = this.digestOf(call));
     } else if (!streak || call.seq > streak.lastSeq) {
       if (streak) this.endStreak(session);
-      if (code !== undefined && call.digest !== undefined && call.tool !== undefined) {
-        streak = { tool: call.tool, digest: call.digest, code, category, count: 1, lastSeq: call.seq, firstLine: call.line, lastLine: line, thirdLine: 0, wrapping: call.wrapping };
+      if (code !== undefined && call.tool !== undefined) {
+        streak = { call, digest: undefined, code, category, count: 1, lastSeq: call.seq, firstLine: call.line, lastLine: line, thirdLine: 0, wrapping: call.wrapping };
         session.streak = streak;
         inStreak = 1;
       }
     }
     // Only a string category has a row of the table (spec section 9, "The recovery table").
-    if (category !== undefined) session.waiting.push({ line, tool: call.tool, digest: call.digest, category, code, inStreak, markers: this.markers });
+    if (category !== undefined) {
+      const failure: Failure = { line, call, category, code, inStreak, markers: this.markers };
+      if (session.waiting === noFailures) session.waiting = [failure];
+      else session.waiting.push(failure);
+    } else if (session.streak?.call !== call) this.release(call);
   }
 
   /** Whether the advice of `category` is against retrying unchanged after a failure with `code`. */
@@ -244,7 +318,7 @@ export class RecoveryTracker implements CallWatcher {
     const code = failure.code === undefined ? '' : ` (code ${quote(failure.code)})`;
     const message = `retried unchanged after the ${quote(failure.category)} failure on line ${failure.line}${code}${this.adviceOf(failure.category)}`;
     const finding = ruleFinding(this.context, 'unchanged-retry', { message });
-    if (finding) this.sink.current(finding, { line: call.line, tool: call.tool, wrapping: call.wrapping, code: failure.code, digest: call.digest });
+    if (finding) this.sink.current(finding, { line: call.line, tool: call.tool, wrapping: call.wrapping, code: failure.code, digest: this.digestOf(call) });
   }
 
   private endStreak(session: Session): void {
@@ -254,7 +328,7 @@ export class RecoveryTracker implements CallWatcher {
     const category = streak.category === undefined ? '' : ` (${quote(streak.category)})`;
     const message = `the same call failed ${streak.count} times in a row with code ${quote(streak.code)}${category}, lines ${streak.firstLine} to ${streak.lastLine}${this.adviceOf(streak.category)}`;
     const finding = ruleFinding(this.context, 'repeated-failure', { message });
-    if (finding) this.sink.ended(finding, { line: streak.thirdLine, tool: streak.tool, wrapping: streak.wrapping, code: streak.code, digest: streak.digest });
+    if (finding) this.sink.ended(finding, { line: streak.thirdLine, tool: streak.call.tool, wrapping: streak.wrapping, code: streak.code, digest: streak.digest });
   }
 
   private count(category: string, what: RecoveryCount, next: string | undefined): void {
