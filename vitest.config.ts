@@ -24,8 +24,8 @@ export default defineConfig({
     setupFiles: ['test/helpers/setup.ts'],
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
-    // A hang guard, not a speed check: with both cores busy elsewhere a test runs ten times slower
-    // or more, and every timeout in the tests is such a guard.
+    // A hang guard, not a speed check: with both cores busy elsewhere a test runs many
+    // times slower, and every timeout in the tests is such a guard.
     testTimeout: 600_000,
     // Vitest's default (one worker fewer than the cores) is one worker on two cores, where the
     // files then run one after another; most of a file's time is spent waiting on the CLI processes
