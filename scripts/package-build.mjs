@@ -5,9 +5,13 @@
 //
 // `prepare` builds only where nothing else does: npm runs it also on `npm ci`, whose commands here
 // (`npm test`, `npm start`, `npm run bench`) build first, and right after `prepack` on `npm pack` and
-// `npm publish`.
+// `npm publish`. A git dependency is prepared twice in one clone: pacote runs `npm install` there,
+// which runs `prepare`, then runs `prepare` itself before it packs. The second finds dist/ built from
+// the same inputs (the digest below, kept in node_modules/.cache) and keeps it; `prepack` always builds.
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const event = process.env.npm_lifecycle_event;
@@ -32,5 +36,29 @@ if (!existsSync(fileURLToPath(new URL('../node_modules/typescript/package.json',
   npm(['install', '--location=project', '--include=dev', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund'], env);
 }
 
-rmSync(fileURLToPath(new URL('../dist', import.meta.url)), { recursive: true, force: true });
+/**
+ * A digest of what the build reads: the sources, data and scripts, the locked dependencies it bundles,
+ * and this Node, whose V8 the CLI's code cache is made for.
+ */
+function inputsDigest() {
+  const hash = createHash('sha256').update(process.version);
+  const add = (path) => {
+    if (!existsSync(join(root, path))) return;
+    if (statSync(join(root, path)).isDirectory()) for (const name of readdirSync(join(root, path)).sort()) add(join(path, name));
+    else hash.update(`\0${path}\0`).update(readFileSync(join(root, path)));
+  };
+  for (const path of ['bin', 'data', 'schemas', 'scripts', 'src', 'package.json', 'package-lock.json', 'tsconfig.json']) add(path);
+  return hash.digest('hex');
+}
+
+const stamp = join(root, 'node_modules/.cache/mcec-result/build-inputs');
+const digest = inputsDigest();
+if (event === 'prepare' && existsSync(join(root, 'dist/cli/cli.cjs')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) process.exit(0);
+
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+rmSync(stamp, { force: true });
 npm(['run', 'build', '--silent']);
+if (event === 'prepare') {
+  mkdirSync(join(root, 'node_modules/.cache/mcec-result'), { recursive: true });
+  writeFileSync(stamp, digest);
+}
