@@ -14,15 +14,20 @@ import { isTypeOnly, wholePlan } from '../src/framing/scan.js';
 import { createCheckContext } from '../src/run.js';
 import type { Framed } from '../src/types.js';
 import { unwrapCallToolResult } from '../src/unwrap/mcp.js';
-import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
+import { type CliResult, repoRoot, runCli, tempFiles } from './helpers/cli.js';
 import { callToolResult, envelopeLike, rpcMessage, transcriptLine, truncation } from './helpers/line-arbitraries.js';
 
 const slow = { timeout: 900_000 };
 
 /** Runs `check` with each parser; the reports (stdout) and exit statuses must be the same. */
 function expectSameReports(args: readonly string[], label: string): string {
-  const scanned = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'scan' }, timeoutMs: 600_000 });
   const reference = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'reference' }, timeoutMs: 600_000 });
+  return expectScannedReport(args, reference, label);
+}
+
+/** Runs `check` with the scanner; its report and exit status must be the reference run's. */
+function expectScannedReport(args: readonly string[], reference: CliResult, label: string): string {
+  const scanned = runCli(['check', ...args], { env: { MCEC_RESULT_PARSER: 'scan' }, timeoutMs: 600_000 });
   // Only what the run says of inputs it does not read (a bundle's environment.json), alike.
   expect(reference.stderr, label).not.toMatch(/unexpected|Error/);
   expect(scanned.stderr, label).toBe(reference.stderr);
@@ -189,14 +194,13 @@ describe('the scanner and the reference path write the same reports', () => {
     const wrapped = [...sample(transcriptLine, 1500, 39), ...sample(rpcMessage, 1000, 40), ...sample(callToolResult, 500, 41), ...sample(truncation, 10, 42)].map((value) => JSON.stringify(value)).join('\n') + '\n';
     const dir = tempFiles({ 'bare.jsonl': bare, 'corrupt.jsonl': corrupt, 'wrapped.jsonl': wrapped, 'bare.json': `[${envelopes.join(',')}]` });
     const inputs = ['bare.jsonl', 'corrupt.jsonl', 'wrapped.jsonl', 'bare.json'].map((name) => join(dir, name));
-    for (const options of [['--jobs', '1'], []]) {
-      const report = expectSameReports(['--format', 'json', ...options, ...inputs], `generated ${options.join(' ')}`);
-      const { summary } = JSON.parse(report);
-      // Every shape reached the checks: records, parse errors and skipped wrappings alike.
-      expect(summary.records).toBeGreaterThan(5000);
-      expect(summary.unparseable).toBeGreaterThan(1000);
-      expect(summary.skipped).toBeGreaterThan(100);
-    }
+    // Inputs this small are checked on one thread by default; the 100k test below covers workers.
+    const report = expectSameReports(['--format', 'json', '--jobs', '1', ...inputs], 'generated');
+    const { summary } = JSON.parse(report);
+    // Every shape reached the checks: records, parse errors and skipped wrappings alike.
+    expect(summary.records).toBeGreaterThan(5000);
+    expect(summary.unparseable).toBeGreaterThan(1000);
+    expect(summary.skipped).toBeGreaterThan(100);
   });
 
   it('on envelopes in text blocks: JSON-RPC captures, MCEC transcripts and MCP results of generated records, with inline-image off, redacted and under a --schema', slow, () => {
@@ -204,7 +208,7 @@ describe('the scanner and the reference path write the same reports', () => {
     const large = Buffer.from(Array.from({ length: 3 }, (_, k) => `{"ok":"yes","result":{"tree":[${'1,'.repeat(25_000 + k)}1],"n":-1},"error":{"code":5,"partialResult":{"a":1}}}\n`).join(''));
     const dir = tempFiles({ 'wrapped.jsonl': wrappedRecords(Buffer.concat([generatedRecords(12_000, 361), large]), 362), 'wrapped.json': `[${wrappedRecords(generatedRecords(300, 363), 364).toString().trim().split('\n').join(',\n')}]` });
     const inputs = [join(dir, 'wrapped.jsonl'), join(dir, 'wrapped.json')];
-    for (const options of [['--jobs', '1'], ['--jobs', '1', '--rule', 'inline-image=off'], ['--jobs', '1', '--redact'], ['--jobs', '1', '--schema', userSchema()]]) {
+    for (const options of [['--jobs', '1'], ['--jobs', '1', '--rule', 'inline-image=off', '--redact'], ['--jobs', '1', '--schema', userSchema()]]) {
       const report = expectSameReports(['--format', 'json', ...options, ...inputs], `wrapped ${options.join(' ')}`);
       const { summary, findings } = JSON.parse(report) as { summary: Record<string, number>; findings: { rule: string }[] };
       expect(summary.records).toBeGreaterThan(10_000);
@@ -215,16 +219,19 @@ describe('the scanner and the reference path write the same reports', () => {
   });
 
   it('on 100,000 generated records in one file, with --jobs 1 and on worker threads', slow, () => {
-    const text = generatedRecords(100_000, 36);
-    const dir = tempFiles({ 'records.jsonl': text });
-    for (const options of [['--jobs', '1'], ['--jobs', '2'], ['--jobs', '1', '--schema', userSchema()]]) {
-      const report = expectSameReports(['--format', 'json', ...options, join(dir, 'records.jsonl')], `100k ${options.join(' ')}`);
-      const { summary } = JSON.parse(report);
+    const dir = tempFiles({ 'records.jsonl': generatedRecords(100_000, 36), 'some.jsonl': generatedRecords(20_000, 37) });
+    // A report is the same for any --jobs (jobs.test.ts), so both scanner runs answer to one reference run.
+    const args = ['--format', 'json', join(dir, 'records.jsonl')];
+    const reference = runCli(['check', '--jobs', '1', ...args], { env: { MCEC_RESULT_PARSER: 'reference' }, timeoutMs: 600_000 });
+    for (const jobs of ['1', '2']) {
+      const { summary } = JSON.parse(expectScannedReport(['--jobs', jobs, ...args], reference, `100k --jobs ${jobs}`));
       // A line cut to nothing is blank, and no record.
       expect(summary.records + summary.unparseable).toBeGreaterThan(99_900);
       expect(summary.unparseable).toBeGreaterThan(1000);
       expect(summary.invalid).toBeGreaterThan(10_000);
     }
+    const { summary } = JSON.parse(expectSameReports(['--format', 'json', '--jobs', '1', '--schema', userSchema(), join(dir, 'some.jsonl')], '20k --schema'));
+    expect(summary.invalid).toBeGreaterThan(2000);
   });
 });
 
