@@ -31,6 +31,11 @@ export default defineConfig({
     // files then run one after another; most of a file's time is spent waiting on the CLI processes
     // it starts, so a worker per core keeps both busy. The suite passes so with both cores loaded.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A worker runs file after file in one process, so each file does not pay a process start and
+    // the import of the modules it shares with the others. Files leave nothing behind for the next:
+    // each has its own temporary folder (helpers/setup.ts) and restores the working directory and
+    // any spy it sets.
+    isolate: false,
     sequence: { sequencer: LongestFirst },
   },
 });
