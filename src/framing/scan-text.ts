@@ -20,6 +20,9 @@ interface Writing extends Buffer {
 let scratch = Buffer.allocUnsafe(16 * 1024) as Writing;
 const keptBytes = 4 * 1024 * 1024;
 
+/** Parse messages are never asked for: a text the scanner refuses goes to JSON.parse. */
+const options = { quote: false };
+
 interface WellFormed {
   isWellFormed(): boolean;
 }
@@ -37,7 +40,8 @@ export function scanText(text: string, plan: ScanPlan): ScannedText | undefined 
   const length = bytes.utf8Write(text, 0);
   // As many bytes as units: every unit is ASCII. Else a lone surrogate would be written as U+FFFD.
   if (length !== text.length && !(text as unknown as WellFormed).isWellFormed()) return undefined;
-  const scanned = scan(bytes, 0, length, plan, { quote: false });
+  // An ASCII text is its own bytes' decoding: the strings built are slices of it, not decoded anew.
+  const scanned = length === text.length ? scan(bytes, 0, length, plan, options, text, 0) : scan(bytes, 0, length, plan, options);
   if (!scanned.ok) return undefined;
   return { value: scanned.value, noDuplicates: scanned.duplicates.length === 0 };
 }

@@ -4,7 +4,7 @@
 // sessionId, id) so that each response is attributed to its tool and pairing faults are found.
 import { isRuleId } from '../checks/catalog.js';
 import { ruleFinding, type CheckContext } from '../checks/check-envelope.js';
-import { has, isObject, quote, shorten, stringMember, type JsonObject } from '../checks/envelope.js';
+import { has, isObject, quote, shorten, type JsonObject } from '../checks/envelope.js';
 import { isMemberlessObject } from '../checks/envelope-members.js';
 import type { RecordFinding, RuleId, Wrapping } from '../types.js';
 import type { ScanPlan } from '../framing/scan.js';
@@ -307,11 +307,19 @@ interface Where {
 const payloadPath = ['payload'];
 const noPath: readonly string[] = [];
 
+/**
+ * The members followed to a call's `arguments` from a message at the framed value's root, then from
+ * a transcript line's payload: made once, not per request.
+ */
+type ArgumentsPath = readonly [readonly string[], readonly string[]];
+const paramsArguments: ArgumentsPath = [['params', 'arguments'], ['payload', 'params', 'arguments']];
+const payloadArguments: ArgumentsPath = [['arguments'], ['payload', 'arguments']];
+
 const truncationKey = 'truncated';
 
 function isTruncationMarker(value: JsonObject): boolean {
-  // Cheap test first: this runs on every transcript line.
-  if (!has(value, truncationKey)) return false;
+  // Cheap test first: this runs on every transcript line (a read: see recognise()).
+  if (value[truncationKey] === undefined) return false;
   let count = 0;
   for (const key in value) if (Object.hasOwn(value, key) && ++count > 1) return false;
   return count === 1 && has(value, truncationKey);
@@ -421,8 +429,8 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
   }
 
   /** A `tools/call` request line, told to the recovery checks: its handle, kept until its first answer. */
-  const callOf = (where: Where, tool: string | undefined, holder: unknown, path: readonly string[]): object | undefined =>
-    calls?.request({ pairing: where.pairing, tool, holder, text: where.text, textAt: where.textAt, path: [...where.path, ...path], line: where.line, wrapping: where.inTranscript ? 'transcript' : 'jsonrpc' });
+  const callOf = (where: Where, tool: string | undefined, holder: unknown, path: ArgumentsPath): object | undefined =>
+    calls?.request({ pairing: where.pairing, tool, holder, text: where.text, textAt: where.textAt, path: path[where.path === payloadPath ? 1 : 0], line: where.line, wrapping: where.inTranscript ? 'transcript' : 'jsonrpc' });
 
   /** The first response paired to `request`: its call, if any, is answered now and let go. */
   const firstAnswer = (request: Answered | undefined): void => {
@@ -488,16 +496,18 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
     // `"error": null` beside a result is JSON-RPC 1.0's success, which some stacks still send; and a
     // capture tool may copy `method` into the response. Either way a result makes it a response,
     // so that its envelope is checked, not skipped as an error's or a request's.
-    const isError = has(message, 'error') && message['error'] !== null;
-    const isResponse = isError || has(message, 'result');
+    const error = message['error'];
+    const isError = error !== undefined && error !== null;
+    const isResponse = isError || message['result'] !== undefined;
 
-    if (!isResponse && has(message, 'method')) {
+    if (!isResponse && message['method'] !== undefined) {
       const method = methodText(message['method']);
       if (key !== undefined) {
         firstRequestLine ??= where.line;
         const params = message['params'];
-        const tool = method === 'tools/call' && isObject(params) ? stringMember(params, 'name') : undefined;
-        const call = method === 'tools/call' ? callOf(where, tool, params, ['params', 'arguments']) : undefined;
+        const name = method === 'tools/call' && isObject(params) ? params['name'] : undefined;
+        const tool = typeof name === 'string' ? name : undefined;
+        const call = method === 'tools/call' ? callOf(where, tool, params, paramsArguments) : undefined;
         const request: Request = { method, tool, line: where.line, entry: where.entry, transcript: where.inTranscript, unreadable: mark, call };
         markTaken = true;
         const state = requests.get(key);
@@ -616,11 +626,14 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
     sawJsonRpc = true;
     firstRequestLine ??= where.line;
     const { method, tool } = namedRequest(lineMethod, payload);
-    const call = method === 'tools/call' ? callOf(where, tool, payload, ['arguments']) : undefined;
+    const call = method === 'tools/call' ? callOf(where, tool, payload, payloadArguments) : undefined;
     order.wait(where.pairing, { method, tool, line: where.line, entry: where.entry, transcript: true, unreadable: mark, call });
     markTaken = true;
   }
 
+  // Members of wrappings are read by name, not looked up with has(): a framed value is JSON's (parsed
+  // or scanned), whose members are own and never undefined, and a read by a fixed name keeps its
+  // inline cache where a lookup by a variable name goes generic.
   function recognise(value: unknown, where: Where): Unwrapped {
     if (isObject(value)) {
       if (!where.inTranscript && isTruncationMarker(value)) {
@@ -628,9 +641,9 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
         // The marker is the transcript's last line (spec section 3, wrapping 4).
         return { kind: 'skipped', truncated: true, wrapping: 'transcript', findings: finding('transcript-truncated', `the transcript was cut off here: ${quote(value[truncationKey])}; later tool calls are missing`) };
       }
-      if (!where.inTranscript && has(value, 'direction') && has(value, 'payload')) {
-        const sessionId = stringMember(value, 'sessionId');
+      if (!where.inTranscript && value['direction'] !== undefined && value['payload'] !== undefined) {
         const given = value['sessionId'];
+        const sessionId = typeof given === 'string' ? given : undefined;
         const pairing = sessionId ?? (typeof given === 'number' || typeof given === 'boolean' ? given : '');
         const payload = value['payload'];
         const direction = value['direction'];
@@ -647,7 +660,7 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
         // non-object is a bare envelope, a schema-invalid record.
         return recognise(payload, inner);
       }
-      if (has(value, 'jsonrpc')) return jsonRpc(value, where);
+      if (value['jsonrpc'] !== undefined) return jsonRpc(value, where);
       if (isCallToolResult(value)) return mcpRecord(value, where, wrappingOf(where, 'mcp'), where.byOrder?.tool);
       // A report or baseline of an earlier run, written into the folder it checked: not a tool
       // outcome (`check evidence/` must not fail evidence/report.json for "missing required property ok").
@@ -680,7 +693,7 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
     unwrap: ({ value, line, extracted, pairingKey, text, textAt }: FramedValue) => {
       const entry = entries++;
       // The common case first, as in AutoUnwrapper.
-      if (isObject(value) && has(value, 'ok') && !has(value, 'direction') && !has(value, 'jsonrpc')) {
+      if (isObject(value) && value['ok'] !== undefined && value['direction'] === undefined && value['jsonrpc'] === undefined) {
         return { kind: 'record', envelope: value, hasEnvelope: true, envelopeText: undefined, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
       }
       return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: pairingKey ?? '', text, textAt: textAt ?? 0, path: noPath });
