@@ -2,6 +2,16 @@
 import { loadV8 } from './lazy.js';
 
 /**
+ * V8 doubles the young generation each time the bytes that survived its scavenges since the last
+ * doubling pass its size, so a long run's few survivors (findings, counts) grow it step by step to
+ * its maximum, and the peak RSS with the input's length, though what is live stays the same. A
+ * record's objects die young at any size: a young generation kept at its first size holds the peak
+ * flat (a scavenge costs what survives it, not the size it sweeps). The growth factor is read at each doubling; the maximum
+ * size only as the heap is made, before any code runs. Raised with the shape limit, for the same threads.
+ */
+const youngGenerationKept = '--semi-space-growth-factor=1';
+
+/**
  * V8 keeps at most four object shapes (hidden classes) per property read site in its inline caches;
  * past that, every read there takes the generic, hashed lookup. Envelopes parsed from JSON have a
  * shape per member order: a log's valid records have four, its invalid ones bring more, and from
@@ -15,7 +25,7 @@ import { loadV8 } from './lazy.js';
  * A default-mode run its plan keeps on this thread raises it once planned, if it is long (run.ts).
  */
 function raise(): void {
-  loadV8().setFlagsFromString('--max-valid-polymorphic-map-count=16');
+  loadV8().setFlagsFromString(`--max-valid-polymorphic-map-count=16 ${youngGenerationKept}`);
 }
 
 /** Set by the CLI for a run that may start worker threads: raised when the run knows where it checks. */

@@ -83,7 +83,7 @@ describe('the published package', () => {
     }
   });
 
-  it("raises V8's limit of shapes a property read keeps for the CLI's run, after any worker thread started", () => {
+  it("raises V8's limit of shapes a property read keeps, and holds its young generation's size, for the CLI's run, after any worker thread started", () => {
     // src/v8-tuning.ts: envelopes of many member orders made every member read a generic lookup;
     // raised before a worker's start, the flag made that start slower.
     const line = JSON.stringify({ ok: true, result: { text: 'x'.repeat(200) }, sessionId: 's' });
@@ -109,7 +109,7 @@ describe('the published package', () => {
       'd.jsonl': part,
       'whole.jsonl': part.repeat(4),
     });
-    const flag = '--max-valid-polymorphic-map-count=16';
+    const flag = '--max-valid-polymorphic-map-count=16 --semi-space-growth-factor=1';
     const run = (...args: string[]) => spawnSync(process.execPath, ['-r', join(dir, 'watch-flags.cjs'), binary, 'check', '--no-config', '-f', 'json', ...args], { cwd: dir, encoding: 'utf8' });
     // On this thread alone: at once. Nothing else on stderr (a V8 without the flag would say so there).
     const single = run('--jobs', '1', 'a.jsonl');
