@@ -182,7 +182,7 @@ class SourceChecker {
         this.live?.push(located);
         this.progress.findings++;
       },
-    });
+    }, this.fingerprints);
   }
 
   /** A recovery finding's place: baselines match it on its code and call digest, never its line (spec section 9). */

@@ -379,7 +379,7 @@ describe('after Ctrl-C, which byte ranges can be placed', () => {
     { source, range: { start: 20, end: 30, index: 2 } },
     { source: other },
   ];
-  const result = (interrupted = false): UnitResult => ({ findings: { head: { kinds: [], chunks: [], count: 0, inLast: 0 }, unsorted: [], spooled: 0, errors: 0 }, entries: 1, kinds: { entries: 1, records: 1, skipped: 0, ownSkipped: 0, firstLine: 1 }, lines: 1, paired: false, ...(interrupted && { interrupted: true as const }) });
+  const result = (interrupted = false): UnitResult => ({ findings: { head: { kinds: [], slots: [], chunks: [], count: 0, inLast: 0, numbers: [], numbersInLast: 0 }, unsorted: [], spooled: 0, errors: 0 }, entries: 1, kinds: { entries: 1, records: 1, skipped: 0, ownSkipped: 0, firstLine: 1 }, lines: 1, paired: false, ...(interrupted && { interrupted: true as const }) });
 
   it('keeps ranges read whole after a first range read whole, and a range stopped part way', () => {
     const results = [result(), result(), result(true), result()];

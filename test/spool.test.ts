@@ -182,6 +182,39 @@ describe('FindingStore', () => {
     expect([...new StoredList(stored, { lineOffset: 5, wordHint: false })]).toStrictEqual(shifted);
   });
 
+  it('holds findings whose messages differ only in their numbers as one kind, and gives each message back as it was', () => {
+    // Recovery findings (spec section 9) name other lines: one kind per message would be one per finding.
+    const messages = (line: number): string[] => [
+      `retried unchanged after the "no-target" failure on line ${line} (code "selector-matched-5"): narrow it`,
+      `the same call failed ${line % 7} times in a row, lines ${line} to ${line + 3}`,
+      // Numbers not written back as they were stay in the message: leading zeros, more than 15 digits.
+      `code "E${String(line % 10).padStart(3, '0')}" at 1234567890123456${line % 3}`,
+      // A message holding the template's own mark is never a template, nor mistaken for one.
+      `line \0 and ${line % 2}`,
+      'line \0 and \0',
+    ];
+    const findings: Finding[] = [];
+    for (let line = 1; line <= 3_000; line++) {
+      for (const message of messages(line)) findings.push({ rule: 'unchanged-retry', severity: 'warning', message, location: { source: 'a.jsonl', line }, tool: 'find', wrapping: 'transcript' });
+    }
+    const store = new FindingStore(new SpillBudget());
+    for (const finding of findings) store.append(finding);
+    const stored = store.seal();
+    expect(stored.spooled).toBe(0);
+    // Two templates, ten leading-zero codes times three long numbers, two messages with the mark.
+    expect(stored.head.kinds.length).toBe(2 + 30 + 2 + 1);
+    expect([...new StoredList(stored)]).toStrictEqual(findings);
+    // Spooled (by count) and posted to another thread (a structured clone), the same findings.
+    const small = new FindingStore(new SpillBudget(1_000));
+    for (const finding of findings) small.append(finding);
+    const posted = structuredClone(small.detach());
+    expect(posted.spooled).toBeGreaterThan(0);
+    expect([...new StoredList(posted)]).toStrictEqual(findings);
+    const held = new FindingStore(new SpillBudget());
+    for (const finding of findings.slice(0, 500)) held.append(finding);
+    expect([...new StoredList(structuredClone(held.detach()))]).toStrictEqual(findings.slice(0, 500));
+  });
+
   it("holds the findings a worker posts against this thread's budget, and spools them here once it is spent", () => {
     const made = (from: number): Finding[] => Array.from({ length: 300 }, (_, i) => ({ rule: 'schema', severity: 'error', message: `m${i % 3}`, location: { source: 's', line: from + i } }));
     // What a worker's thread posts: its stores detached, copied as postMessage copies them.

@@ -30,15 +30,15 @@ export function byPlace(a: Finding, b: Finding): number {
 
 /**
  * Whether two findings are written alike in every format but for their lines (and, with
- * `anySource`, their inputs): all their fields but `code` and `fingerprint`, which baselines read and
+ * `anySource`, their inputs; without `messages`, their messages): all their fields but `code` and `fingerprint`, which baselines read and
  * no format writes. Findings repeat but for their lines; the store holds such a kind once, and the
  * JSON report writes its text once.
  */
-export function writtenAlike(a: Finding, b: Finding, anySource = false): boolean {
+export function writtenAlike(a: Finding, b: Finding, anySource = false, messages = true): boolean {
   const x = a.location;
   const y = b.location;
   return (
-    a.message === b.message &&
+    (!messages || a.message === b.message) &&
     a.rule === b.rule &&
     a.severity === b.severity &&
     (anySource || x.source === y.source) &&

@@ -34,21 +34,39 @@ import type { RecordText } from './record-text.js';
  */
 export interface HeldFindings {
   kinds: Finding[];
+  /**
+   * Per kind, how many numbers its message leaves out: a kind's message may be a template, `\0`
+   * where each number was (messageTemplate), and each finding of it takes its numbers, in order,
+   * from `numbers`. Findings that name other lines (spec section 9's) are then one kind, not one each.
+   */
+  slots: number[];
   chunks: Float64Array[];
   count: number;
   /** Findings in the last chunk. */
   inLast: number;
+  /** The numbers of templated messages, in append order, chunked as `chunks` are. */
+  numbers: Float64Array[];
+  /** Numbers in the last chunk of `numbers`. */
+  numbersInLast: number;
 }
 
 const firstChunk = 16;
 const largestChunk = 4096;
 
 function noneHeld(): HeldFindings {
-  return { kinds: [], chunks: [], count: 0, inLast: 0 };
+  return { kinds: [], slots: [], chunks: [], count: 0, inLast: 0, numbers: [], numbersInLast: 0 };
 }
 
 /** The head of every store that holds none: never written to (a store makes its own first). */
-const emptyHead: HeldFindings = Object.freeze({ kinds: Object.freeze([]) as unknown as Finding[], chunks: Object.freeze([]) as unknown as Float64Array[], count: 0, inLast: 0 });
+const emptyHead: HeldFindings = Object.freeze({
+  kinds: Object.freeze([]) as unknown as Finding[],
+  slots: Object.freeze([]) as unknown as number[],
+  chunks: Object.freeze([]) as unknown as Float64Array[],
+  count: 0,
+  inLast: 0,
+  numbers: Object.freeze([]) as unknown as Float64Array[],
+  numbersInLast: 0,
+});
 
 function holdFinding(head: HeldFindings, kind: number, line: number): void {
   const { chunks } = head;
@@ -63,20 +81,88 @@ function holdFinding(head: HeldFindings, kind: number, line: number): void {
   head.count++;
 }
 
-/** Each held finding's kind and line, in order. */
-function forEachHeld(head: HeldFindings, each: (kind: Finding, line: number) => void): void {
-  const { kinds, chunks } = head;
+function holdNumbers(head: HeldFindings, numbers: readonly number[]): void {
+  const chunks = head.numbers;
+  for (const n of numbers) {
+    let last = chunks[chunks.length - 1];
+    if (last === undefined || head.numbersInLast === last.length) {
+      chunks.push((last = new Float64Array(last === undefined ? firstChunk : Math.min(2 * largestChunk, 2 * last.length))));
+      head.numbersInLast = 0;
+    }
+    last[head.numbersInLast++] = n;
+  }
+}
+
+/**
+ * A message's numbers taken out into `numbers`, `\0` left where each was; undefined when it has
+ * none, or holds `\0` itself. Only a number JavaScript writes back as it was (digits, no leading
+ * zero, at most 15 of them) is taken, so that filled in again the message is the same text.
+ */
+function messageTemplate(message: string, numbers: number[]): string | undefined {
+  let template: string | undefined;
+  let from = 0;
+  for (let i = 0; i < message.length; ) {
+    const c = message.charCodeAt(i);
+    if (c === 0) return undefined;
+    if (c < 0x30 || c > 0x39) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < message.length && message.charCodeAt(end) >= 0x30 && message.charCodeAt(end) <= 0x39) end++;
+    if (end - i <= 15 && (c !== 0x30 || end - i === 1)) {
+      template = (template ?? '') + message.slice(from, i) + '\0';
+      numbers.push(Number(message.slice(i, end)));
+      from = end;
+    }
+    i = end;
+  }
+  return template === undefined ? undefined : template + message.slice(from);
+}
+
+/** Reads a head's numbers in order, as its findings are walked. */
+class NumberCursor {
+  private chunk = 0;
+  private at = 0;
+
+  constructor(private readonly head: HeldFindings) {}
+
+  /** The message of a kind with `slots` numbers: its template filled with the next of them. */
+  message(template: string, slots: number): string {
+    if (slots === 0) return template;
+    const parts = template.split('\0');
+    let message = parts[0]!;
+    for (let p = 1; p < parts.length; p++) message += String(this.next()) + parts[p]!;
+    return message;
+  }
+
+  private next(): number {
+    const { numbers } = this.head;
+    let chunk = numbers[this.chunk]!;
+    if (this.at === chunk.length) (chunk = numbers[++this.chunk]!), (this.at = 0);
+    return chunk[this.at++]!;
+  }
+}
+
+/** Each held finding's kind and line, in order, and its message. */
+function forEachHeld(head: HeldFindings, each: (kind: Finding, line: number, message: string) => void): void {
+  const { kinds, slots, chunks } = head;
+  const numbers = new NumberCursor(head);
   for (let c = 0; c < chunks.length; c++) {
     const chunk = chunks[c]!;
     const count = c === chunks.length - 1 ? head.inLast : chunk.length / 2;
-    for (let i = 0; i < count; i++) each(kinds[chunk[2 * i]!]!, chunk[2 * i + 1]!);
+    for (let i = 0; i < count; i++) {
+      const k = chunk[2 * i]!;
+      const kind = kinds[k]!;
+      each(kind, chunk[2 * i + 1]!, numbers.message(kind.message, slots[k]!));
+    }
   }
 }
 
 /** `findings` as held findings (a few findings made outside a store). */
 export function heldFindings(findings: readonly Finding[]): HeldFindings {
   const head = noneHeld();
-  findings.forEach((finding, k) => (head.kinds.push(finding), holdFinding(head, k, finding.location.line)));
+  findings.forEach((finding, k) => (head.kinds.push(finding), head.slots.push(0), holdFinding(head, k, finding.location.line)));
   return head;
 }
 
@@ -292,8 +378,9 @@ export class SpillBudget {
   /** Held findings to the spool, packed straight from their kinds: no object per finding. */
   writeHeld(head: HeldFindings): { path: string; region: [number, number] } {
     return this.writePacked((out) =>
-      forEachHeld(head, (kind, line) => {
+      forEachHeld(head, (kind, line, message) => {
         const packed = pack(kind);
+        packed[2] = message;
         packed[4] = line;
         out(packed);
       }),
@@ -352,20 +439,43 @@ export class FindingStore {
     if (finding.severity === 'error') data.errors++;
     // Most stores (most files of a folder) hold no finding: their head is the shared empty one.
     if (data.head === emptyHead) data.head = noneHeld();
-    const { kinds } = data.head;
+    const { head } = data;
+    const { kinds, slots } = head;
     let kind = -1;
+    let numbers: number[] | undefined;
     // A finding that carries its record's digest (a baseline run's) or text is a kind of its own: searched
     // for among the kinds of its message, it would cost a search of up to objectBudget a finding.
     if (finding.fingerprint === undefined && finding.record === undefined) {
       const byMessage = (this.byMessage ??= new Map());
-      let known = byMessage.get(finding.message);
-      if (known === undefined) byMessage.set(finding.message, (known = []));
-      else for (let i = 0; i < known.length && kind === -1; i++) if (sameKind(kinds[known[i]!]!, finding)) kind = known[i]!;
-      if (kind === -1) known.push(kinds.length);
+      let key = finding.message;
+      let known = byMessage.get(key);
+      if (known !== undefined) for (let i = 0; i < known.length && kind === -1; i++) if (slots[known[i]!] === 0 && sameKind(kinds[known[i]!]!, finding, key)) kind = known[i]!;
+      // A message seen before is found above; one seen only with other numbers, by its template.
+      if (kind === -1) {
+        const template = messageTemplate(key, (numbers = []));
+        if (template !== undefined) {
+          key = template;
+          known = byMessage.get(key);
+          for (let i = 0; known !== undefined && i < known.length && kind === -1; i++) if (slots[known[i]!] === numbers.length && sameKind(kinds[known[i]!]!, finding, key)) kind = known[i]!;
+        } else numbers = undefined;
+      }
+      if (kind === -1) {
+        if (known === undefined) byMessage.set(key, (known = []));
+        known.push(kinds.length);
+      }
+      if (kind === -1 && numbers !== undefined) {
+        kind = kinds.push(atLine(finding, finding.location.line, '', key)) - 1;
+        slots.push(numbers.length);
+        holdNumbers(head, numbers);
+        holdFinding(head, kind, finding.location.line);
+        this.budget.hold(this, true);
+        return;
+      }
     }
     const newKind = kind === -1;
-    if (newKind) kind = kinds.push(finding) - 1;
-    holdFinding(data.head, kind, finding.location.line);
+    if (newKind) (kind = kinds.push(finding) - 1), slots.push(0);
+    if (numbers !== undefined) holdNumbers(head, numbers);
+    holdFinding(head, kind, finding.location.line);
     this.budget.hold(this, newKind);
   }
 
@@ -591,21 +701,21 @@ function pack(finding: Finding): Packed {
   return packed;
 }
 
-/** Whether two findings are the same but for their lines. */
-function sameKind(a: Finding, b: Finding): boolean {
-  return writtenAlike(a, b) && a.code === b.code && a.fingerprint === b.fingerprint && a.record === b.record;
+/** Whether `finding` is of `kind` but for its line, `message` (its own, or its template) against the kind's. */
+function sameKind(kind: Finding, finding: Finding, message: string): boolean {
+  return kind.message === message && writtenAlike(kind, finding, false, false) && kind.code === finding.code && kind.fingerprint === finding.fingerprint && kind.record === finding.record;
 }
 
 /**
  * A finding as an object of its own: `kind`'s fields, at `line`, `suffix` added to its message. Field
  * by field: an object spread costs more, on every finding of a later byte range.
  */
-function atLine(kind: Finding, line: number, suffix: string): Finding {
+function atLine(kind: Finding, line: number, suffix: string, message = kind.message): Finding {
   const { location } = kind;
   const at: Location = { source: location.source, line };
   if (location.column !== undefined) at.column = location.column;
   if (location.pointer !== undefined) at.pointer = location.pointer;
-  const finding: Finding = { rule: kind.rule, severity: kind.severity, message: kind.message + suffix, location: at };
+  const finding: Finding = { rule: kind.rule, severity: kind.severity, message: message + suffix, location: at };
   if (kind.keyword !== undefined) finding.keyword = kind.keyword;
   if (kind.schemaPath !== undefined) finding.schemaPath = kind.schemaPath;
   if (kind.suggestion !== undefined) finding.suggestion = kind.suggestion;
@@ -704,13 +814,15 @@ export class StoredList extends WalkedList {
         yield hinted ? atLine(finding, finding.location.line, hintText[hint!]) : finding;
       }
     }
-    const { kinds, chunks } = head;
+    const { kinds, slots, chunks } = head;
+    const numbers = new NumberCursor(head);
     for (let c = 0; c < chunks.length; c++) {
       const chunk = chunks[c]!;
       const count = c === chunks.length - 1 ? head.inLast : chunk.length / 2;
       for (let i = 0; i < count; i++) {
         const hinted = wordHint && ordinal++ === hintAt;
-        yield atLine(kinds[chunk[2 * i]!]!, chunk[2 * i + 1]! + lineOffset, hinted ? hintText[hint!] : '');
+        const kind = kinds[chunk[2 * i]!]!;
+        yield atLine(kind, chunk[2 * i + 1]! + lineOffset, hinted ? hintText[hint!] : '', numbers.message(kind.message, slots[chunk[2 * i]!]!));
       }
     }
   }

@@ -41,19 +41,27 @@ interface Call {
   tool: string | undefined;
   /** The key of its canonical arguments (call-key.ts), made when it lets its arguments go, or is compared with a call that has. */
   key: string | undefined;
-  /** The baseline digest of its tool and arguments (digest.ts), made only for a finding. */
+  /** The baseline digest of its tool and arguments (digest.ts), made only for a finding, and only when baselines are read or written. */
   digest: string | undefined;
   seq: number;
   line: number;
-  wrapping: Wrapping;
-  /** Set until its first answer is read. */
-  open: boolean;
-  /** The session's call before it has the same tool: it may be a streak's third call. */
-  afterSameTool: boolean;
-  /** Set while it holds its parsed arguments, exact (parsedIsExact), from which both are made. */
-  held: boolean;
+  /** `open`, `afterSameTool` and `inTranscript` bits: an unanswered call is held until the input ends, in as few fields as it can be. */
+  flags: number;
+  /** Its parsed arguments, exact (parsedIsExact), from which both are made, while it holds them; else `notHeld`. */
   parsed: unknown;
 }
+
+/** Set until its first answer is read. */
+const open = 1;
+/** The session's call before it has the same tool: it may be a streak's third call. */
+const afterSameTool = 2;
+/** Its line is a transcript's (else JSON-RPC's). */
+const inTranscript = 4;
+/** The arguments of a call that holds none (`undefined` is a call's with no arguments). */
+const notHeld: unknown = Symbol('not held');
+
+const wrappingOf = (call: Call): Wrapping => (call.flags & inTranscript ? 'transcript' : 'jsonrpc');
+const held = (call: Call): boolean => call.parsed !== notHeld;
 
 /**
  * Calls of an input whose key is made only when it is compared, and digest only for a finding:
@@ -127,6 +135,8 @@ export class RecoveryTracker implements CallWatcher {
     private readonly context: CheckContext,
     private readonly tally: Tally,
     private readonly sink: RecoverySink,
+    /** Whether findings carry their call's digest: only a run that reads or writes a baseline matches on it. */
+    private readonly digests = true,
   ) {}
 
   /** A call's session: the input, its pairing key and its `arguments.sessionId` when a string (spec section 9). */
@@ -150,7 +160,8 @@ export class RecoveryTracker implements CallWatcher {
   request(line: CallLine): object {
     const parsed = isObject(line.holder) ? line.holder['arguments'] : undefined;
     const session = this.sessionOf(line.pairing, parsed);
-    const call: Call = { session, tool: line.tool, key: undefined, digest: undefined, seq: ++session.seq, line: line.line, wrapping: line.wrapping, open: true, afterSameTool: line.tool !== undefined && line.tool === session.lastTool, held: false, parsed: undefined };
+    const flags = open | (line.tool !== undefined && line.tool === session.lastTool ? afterSameTool : 0) | (line.wrapping === 'transcript' ? inTranscript : 0);
+    const call: Call = { session, tool: line.tool, key: undefined, digest: undefined, seq: ++session.seq, line: line.line, flags, parsed: notHeld };
     session.lastTool = line.tool;
     if (line.tool !== undefined) {
       const { text } = line;
@@ -182,19 +193,18 @@ export class RecoveryTracker implements CallWatcher {
   private sameCall(a: Call, b: Call): boolean {
     if (a.tool === undefined || a.tool !== b.tool) return false;
     // Both still hold their arguments, exact: compared as they are, no key made.
-    const equal = a.held && b.held ? sameArguments(a.parsed, b.parsed) : undefined;
+    const equal = held(a) && held(b) ? sameArguments(a.parsed, b.parsed) : undefined;
     return equal ?? this.keyOf(a) === this.keyOf(b);
   }
 
   private hold(call: Call, parsed: unknown): void {
-    call.held = true;
     call.parsed = parsed;
     const { lazy } = this;
     lazy.push(call);
     if (lazy.length - this.lazyHead <= lazyCalls) return;
     const oldest = lazy[this.lazyHead]!;
     lazy[this.lazyHead++] = undefined as unknown as Call;
-    if (oldest.held) this.letGo(oldest);
+    if (held(oldest)) this.letGo(oldest);
     if (this.lazyHead >= lazyCalls) lazy.splice(0, this.lazyHead), (this.lazyHead = 0);
   }
 
@@ -205,7 +215,7 @@ export class RecoveryTracker implements CallWatcher {
    * arguments are let go.
    */
   private letGo(call: Call): void {
-    if (call.digest === undefined && call.open && call.afterSameTool) {
+    if (this.digests && call.digest === undefined && (call.flags & (open | afterSameTool)) === (open | afterSameTool)) {
       const canonical = canonicalArguments(call.parsed, undefined, []);
       call.key ??= callKey(canonical);
       call.digest = canonicalDigest(call.tool!, canonical);
@@ -216,26 +226,25 @@ export class RecoveryTracker implements CallWatcher {
   /** A call's key and digest from its canonical arguments, made now; its arguments let go. */
   private identify(call: Call, canonical: string): void {
     call.key ??= callKey(canonical);
-    call.digest ??= canonicalDigest(call.tool!, canonical);
+    if (this.digests) call.digest ??= canonicalDigest(call.tool!, canonical);
     this.release(call);
   }
 
   /** A call's key, made now from the arguments it holds if it has none yet. */
   private keyOf(call: Call): string | undefined {
-    if (call.key === undefined && call.held) call.key = argumentsKey(call.parsed);
+    if (call.key === undefined && held(call)) call.key = argumentsKey(call.parsed);
     return call.key;
   }
 
   /** A call's baseline digest, made now from the arguments it holds if it has none yet. */
   private digestOf(call: Call): string | undefined {
-    if (call.digest === undefined && call.held) call.digest = canonicalDigest(call.tool!, canonicalArguments(call.parsed, undefined, []));
+    if (this.digests && call.digest === undefined && held(call)) call.digest = canonicalDigest(call.tool!, canonicalArguments(call.parsed, undefined, []));
     return call.digest;
   }
 
   /** A call that is compared no more, or whose key and digest are made: its arguments let go. */
   private release(call: Call): void {
-    call.held = false;
-    call.parsed = undefined;
+    call.parsed = notHeld;
   }
 
   /**
@@ -246,7 +255,7 @@ export class RecoveryTracker implements CallWatcher {
     const call = this.answering;
     if (call === undefined) return;
     this.answering = undefined;
-    call.open = false;
+    call.flags &= ~open;
     if (facts !== undefined && facts.ok === false) {
       this.failed(call, facts, responseLine);
       return;
@@ -290,7 +299,7 @@ export class RecoveryTracker implements CallWatcher {
     } else if (!streak || call.seq > streak.lastSeq) {
       if (streak) this.endStreak(session);
       if (code !== undefined && call.tool !== undefined) {
-        streak = { call, digest: undefined, code, category, count: 1, lastSeq: call.seq, firstLine: call.line, lastLine: line, thirdLine: 0, wrapping: call.wrapping };
+        streak = { call, digest: undefined, code, category, count: 1, lastSeq: call.seq, firstLine: call.line, lastLine: line, thirdLine: 0, wrapping: wrappingOf(call) };
         session.streak = streak;
         inStreak = 1;
       }
@@ -318,7 +327,7 @@ export class RecoveryTracker implements CallWatcher {
     const code = failure.code === undefined ? '' : ` (code ${quote(failure.code)})`;
     const message = `retried unchanged after the ${quote(failure.category)} failure on line ${failure.line}${code}${this.adviceOf(failure.category)}`;
     const finding = ruleFinding(this.context, 'unchanged-retry', { message });
-    if (finding) this.sink.current(finding, { line: call.line, tool: call.tool, wrapping: call.wrapping, code: failure.code, digest: this.digestOf(call) });
+    if (finding) this.sink.current(finding, { line: call.line, tool: call.tool, wrapping: wrappingOf(call), code: failure.code, digest: this.digestOf(call) });
   }
 
   private endStreak(session: Session): void {
