@@ -34,14 +34,38 @@ function splittable(fd: number): boolean {
   return !bytes.includes('"direction"') && !bytes.includes('"jsonrpc"') && !bytes.includes('"content"');
 }
 
-function rangesOf(path: string, size: number, parts: number): Unit['range'][] {
+/** The smallest range a file is cut into: about what a thread checks between two looks at the queue. */
+export const minRangeBytes = 2 * 1024 * 1024;
+
+/**
+ * Where a file of `size` bytes is cut for `threads` threads, before the cuts move to line starts.
+ * This thread takes ranges from the file's start and the workers from its end (pool.ts), and they
+ * meet somewhere in the middle, wherever the later start of a worker and each thread's speed put
+ * that place. So ranges are cut alternately from both ends, each a share of what is left between
+ * them: large where each thread starts, small where they meet, so that every thread ends within
+ * about one small range of the others, while the run has few ranges to open, tally and merge.
+ */
+export function rangeCuts(size: number, threads: number): number[] {
+  const front: number[] = [];
+  const back: number[] = [];
+  let low = 0;
+  let high = size;
+  for (let fromFront = true; high - low >= 2 * minRangeBytes; fromFront = !fromFront) {
+    const piece = Math.max(minRangeBytes, Math.floor((high - low) / (4 * threads)));
+    if (fromFront) front.push((low += piece));
+    else back.push((high -= piece));
+  }
+  return [...front, ...back.reverse()];
+}
+
+function rangesOf(path: string, size: number, threads: number): Unit['range'][] {
   const fd = openSync(path, 'r');
   try {
     if (!splittable(fd)) return [undefined];
     const { dev, ino } = fstatSync(fd);
     const starts = [0];
-    for (let k = 1; k < parts; k++) {
-      const start = nextLineStart(fd, Math.floor((size * k) / parts) - 1, size);
+    for (const cut of rangeCuts(size, threads)) {
+      const start = nextLineStart(fd, cut - 1, size);
       if (start > starts.at(-1)! && start < size) starts.push(start);
     }
     return starts.map((start, index) => ({ start, end: starts[index + 1] ?? size, index, file: { dev, ino } }));
