@@ -23,9 +23,9 @@ describe('rangeCuts', () => {
       expect(cuts).toEqual([...cuts].sort((a, b) => a - b));
       expect(parts.reduce((sum, part) => sum + part, 0)).toBe(size);
       expect(Math.min(...parts)).toBeGreaterThanOrEqual(minRangeBytes);
-      // Far more ranges than threads, yet few enough to open, tally and merge at little cost.
-      expect(parts.length).toBeGreaterThan(8 * threads);
-      expect(parts.length).toBeLessThan(100);
+      // More ranges than threads, yet few enough to open, tally and merge at little cost.
+      expect(parts.length).toBeGreaterThan(2 * threads);
+      expect(parts.length).toBeLessThan(40);
       // The first range, this thread's, and the last, the first worker's, are the largest; the
       // smallest lie in between.
       const smallest = parts.indexOf(Math.min(...parts));
@@ -41,9 +41,14 @@ describe('rangeCuts', () => {
     }
   });
 
-  it('leaves a file under two of the smallest ranges whole', () => {
-    expect(rangeCuts(2 * minRangeBytes - 1, 2)).toEqual([]);
-    expect(sizes(2 * minRangeBytes, rangeCuts(2 * minRangeBytes, 2))).toEqual([minRangeBytes, minRangeBytes]);
+  it('cuts a file just large enough to split into a range per thread at least, of even size', () => {
+    for (const threads of [2, 3, 4]) {
+      const size = 16 * 1024 * 1024;
+      const parts = sizes(size, rangeCuts(size, threads));
+      expect(parts.length).toBeGreaterThanOrEqual(threads);
+      expect(Math.max(...parts) - Math.min(...parts)).toBeLessThanOrEqual(Math.ceil(size / (2 * threads)));
+    }
+    expect(rangeCuts(0, 2)).toEqual([]);
   });
 });
 
