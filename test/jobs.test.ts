@@ -65,7 +65,16 @@ describe('--jobs', () => {
     expect(planRun(sources, 16, {}).inline).toBe(false);
     const asked = planRun(sources, 2, { jobs: 2 });
     expect(asked.inline).toBe(false);
-    expect(asked.plan.units.map((unit) => unit.range?.index)).toEqual([0, 1]);
+    // More ranges than threads (plan.ts, rangeCuts): each starts at a line and ends where the next starts.
+    const ranges = asked.plan.units.map((unit) => unit.range!);
+    expect(ranges.length).toBeGreaterThan(2);
+    expect(ranges.map((range) => range.index)).toEqual(ranges.map((_, k) => k));
+    const bytes = readFileSync(path);
+    ranges.forEach((range, k) => {
+      expect(range.start, `range ${k}`).toBe(k === 0 ? 0 : ranges[k - 1]!.end);
+      if (k > 0) expect(bytes[range.start - 1], `range ${k}`).toBe(0x0a);
+    });
+    expect(ranges.at(-1)!.end).toBe(size);
     expect([asked.plan.bytes, asked.plan.unsized]).toEqual([size, 0]);
   });
 
@@ -264,7 +273,7 @@ describe('a caller\'s own context, on worker threads', () => {
 });
 
 describe('the worker pool', () => {
-  it('a worker holding two batches at a time: every unit checked once, its result in its place', async () => {
+  it('workers taking batches from the shared queue: every unit checked once, its result in its place', async () => {
     // The built modules: a worker runs dist/parallel/worker.js, beside the pool that starts it.
     const { runOnWorkers } = await import('../dist/parallel/pool.js');
     const { checkUnit } = await import('../dist/check-unit.js');
@@ -286,7 +295,7 @@ describe('the worker pool', () => {
       return checkUnit(unit, context, {}, { tally });
     };
     const { results, summaries } = await runOnWorkers(units, units.map(() => 60), 2, {}, slow, () => dir);
-    // One summary per batch a worker checked: more than the two it is first given.
+    // One summary per batch a worker checked: it took many.
     expect(summaries.length).toBeGreaterThan(2);
     expect(local + summaries.reduce((n, s) => n + s.records, 0)).toBe(count);
     results.forEach((result, k) => {

@@ -34,14 +34,39 @@ function splittable(fd: number): boolean {
   return !bytes.includes('"direction"') && !bytes.includes('"jsonrpc"') && !bytes.includes('"content"');
 }
 
-function rangesOf(path: string, size: number, parts: number): Unit['range'][] {
+/** The smallest range a file is cut into, unless the file is small: a range per thread at least. */
+export const minRangeBytes = 16 * 1024 * 1024;
+
+/**
+ * Where a file of `size` bytes is cut for `threads` threads, before the cuts move to line starts.
+ * This thread takes ranges from the file's start and the workers from its end (pool.ts), and they
+ * meet somewhere in the middle, wherever the later start of a worker and each thread's speed put
+ * that place. So ranges are cut alternately from both ends, each a share of what is left between
+ * them: large where each thread starts, smaller where they meet, so that the threads end within
+ * about one small range of each other, while the run has few ranges to open, tally and merge.
+ */
+export function rangeCuts(size: number, threads: number): number[] {
+  const smallest = Math.min(minRangeBytes, Math.floor(size / (2 * threads)));
+  const front: number[] = [];
+  const back: number[] = [];
+  let low = 0;
+  let high = size;
+  for (let fromFront = true; smallest > 0 && high - low >= 2 * smallest; fromFront = !fromFront) {
+    const piece = Math.max(smallest, Math.floor((high - low) / (2 * threads)));
+    if (fromFront) front.push((low += piece));
+    else back.push((high -= piece));
+  }
+  return [...front, ...back.reverse()];
+}
+
+function rangesOf(path: string, size: number, threads: number): Unit['range'][] {
   const fd = openSync(path, 'r');
   try {
     if (!splittable(fd)) return [undefined];
     const { dev, ino } = fstatSync(fd);
     const starts = [0];
-    for (let k = 1; k < parts; k++) {
-      const start = nextLineStart(fd, Math.floor((size * k) / parts) - 1, size);
+    for (const cut of rangeCuts(size, threads)) {
+      const start = nextLineStart(fd, cut - 1, size);
       if (start > starts.at(-1)! && start < size) starts.push(start);
     }
     return starts.map((start, index) => ({ start, end: starts[index + 1] ?? size, index, file: { dev, ino } }));

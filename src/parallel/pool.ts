@@ -1,17 +1,18 @@
 // Runs units of work on this thread and on `jobs - 1` worker threads, and returns their results in
 // unit order, so that the report does not depend on which thread finished first. This thread starts
-// at once; a worker asks for its first batch when it has started, so a run never waits for
+// at once; a worker takes its first batch when it has started (claims.ts), so a run never waits for
 // a worker that is still starting, and a run has one thread fewer to start and to hold in memory.
-// Small units travel in batches: a message per small file costs more than checking it. A worker holds two batches, and this thread reads its messages every few
-// milliseconds, so that a worker is never left waiting for this thread to finish a batch.
+// Small units go in batches: a message per small file costs more than checking it.
 import { setImmediate as macrotask } from 'node:timers/promises';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Unit, UnitOptions, UnitResult } from '../check-unit.js';
 import { UsageError } from '../errors.js';
 import type { Progress, Summary } from '../types.js';
 import { threadsStarted } from '../v8-tuning.js';
+import { claimFront, createClaims, stop } from './claims.js';
 
-export interface WorkerRequest {
+/** A batch of units, `first` the index of its first unit in the run's. */
+export interface Batch {
   first: number;
   units: Unit[];
 }
@@ -35,9 +36,7 @@ export type LocalCheck = (unit: Unit) => Promise<UnitResult>;
 /** Enough work per message that posting it costs little: up to 64 units or about 4 MiB. */
 const batchUnits = 64;
 const batchBytes = 4 * 1024 * 1024;
-/** Batches a worker holds at a time: it starts the next while this thread has yet to answer. */
-const inFlight = 2;
-/** How long this thread checks before it reads the workers' messages (they wait for its answer). */
+/** How long this thread checks before it takes the workers' results and progress. */
 const answerWithinMs = 5;
 
 /**
@@ -71,9 +70,9 @@ function startWorker(url: URL, options: Omit<WorkerOptions, 'execArgv'>): Worker
  */
 const workerYoungGenerationMb = 12;
 
-function batches(units: readonly Unit[], sizes: readonly number[]): WorkerRequest[] {
-  const out: WorkerRequest[] = [];
-  let current: WorkerRequest | undefined;
+function batches(units: readonly Unit[], sizes: readonly number[]): Batch[] {
+  const out: Batch[] = [];
+  let current: Batch | undefined;
   let bytes = 0;
   units.forEach((unit, index) => {
     const size = sizes[index] ?? 0;
@@ -110,76 +109,74 @@ export async function runOnWorkers(
   // whichever is faster doing more. From the front, because after Ctrl-C this thread's unit is the
   // one reported in part: the first range of a file can be, a later one cannot (its first line's
   // number depends on the ranges before it).
-  let front = 0;
-  let back = queue.length;
+  const claims = createClaims(queue.length);
+  let next = 0;
   // Set when the run fails (a worker's error, a spool that cannot be written): nobody takes more.
   let failed = false;
-  const done = () => failed || signal?.aborted === true || front >= back;
-  const takeFirst = () => (done() ? undefined : queue[front++]);
-  const take = () => (done() ? undefined : queue[--back]);
   const workers: Worker[] = [];
   try {
-    await new Promise<void>((resolve, rejectRun) => {
+    await new Promise<void>((resolveRun, rejectRun) => {
       const reject = (error: unknown) => {
         failed = true;
+        stop(claims);
         rejectRun(error);
       };
-      // Batches on workers; this thread's own loop is awaited even after Ctrl-C, as an inline run's
-      // is, so that the unit it was reading reports what it read.
-      let posted = 0;
+      // This thread's own loop is awaited even after Ctrl-C, as an inline run's is, so that the
+      // unit it was reading reports what it read; the workers' batches are then not waited for.
+      let finished = 0;
       let localDone = false;
       const settle = () => {
-        if (localDone && (signal?.aborted || (posted === 0 && front >= back))) resolve();
+        if (localDone && (signal?.aborted || finished === queue.length)) resolveRun();
       };
-      signal?.addEventListener('abort', settle, { once: true });
-      const feed = (worker: Worker) => {
-        const batch = take();
-        if (!batch) return settle();
-        posted++;
-        worker.postMessage(batch);
-      };
+      signal?.addEventListener(
+        'abort',
+        () => {
+          stop(claims);
+          settle();
+        },
+        { once: true },
+      );
       // No worker for a single batch: this thread takes it at once.
       const workerCount = Math.min(jobs, queue.length) - 1;
       const spoolFolder = workerCount > 0 ? folder() : '';
       let ready = 0;
       for (let k = 0; k < workerCount; k++) {
-        const worker = startWorker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined, spoolFolder }, resourceLimits: { maxYoungGenerationSizeMb: workerYoungGenerationMb } });
+        const worker = startWorker(new URL('./worker.js', import.meta.url), { workerData: { options, progress: progress !== undefined, spoolFolder, batches: queue, claims: claims.cells.buffer }, resourceLimits: { maxYoungGenerationSizeMb: workerYoungGenerationMb } });
         workers.push(worker);
         worker.on('message', (reply: WorkerReply) => {
-          // Two batches in flight, so that a worker never waits idle for this thread's answer
-          // between batches.
           if ('ready' in reply) {
             if (++ready === workerCount) threadsStarted();
-            for (let k = 0; k < inFlight; k++) feed(worker);
             return;
           }
           if ('progress' in reply) {
             if (progress) for (const key of ['bytes', 'entries', 'findings'] as const) progress[key] += reply.progress[key];
             return;
           }
-          posted--;
           if ('error' in reply) return reject(reply.usage ? new UsageError(reply.error) : new Error(reply.error));
           reply.results.forEach((result, offset) => {
             results[reply.first + offset] = result;
             received?.(result);
           });
           summaries.push(reply.summary);
-          feed(worker);
+          finished++;
+          settle();
         });
         worker.on('error', reject);
       }
       void (async () => {
         let turned = performance.now();
-        for (let batch; (batch = takeFirst()) !== undefined; ) {
+        for (let index; !failed && (index = claimFront(claims, next)) !== undefined; next++) {
+          const batch = queue[index]!;
           for (let i = 0; i < batch.units.length && !signal?.aborted; i++) {
             results[batch.first + i] = await local(batch.units[i]!);
-            // A worker may wait for this thread's answer, which comes within answerWithinMs, not after the batch.
+            // The workers' results are taken as they come, within answerWithinMs, not after the batch.
             if (performance.now() - turned >= answerWithinMs) {
               // A macrotask turn: worker messages are delivered only between them.
               await macrotask();
               turned = performance.now();
             }
           }
+          if (!signal?.aborted) finished++;
         }
       })().then(() => {
         localDone = true;

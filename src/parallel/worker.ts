@@ -1,5 +1,6 @@
 // A worker thread: builds its own check context once (the bundled schema is precompiled, so this is
-// cheap), then checks the units the main thread posts and sends back their results.
+// cheap), then takes the run's batches from the back of the shared queue (claims.ts), one at a
+// time, and posts back each batch's results.
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkUnit, type UnitOptions } from '../check-unit.js';
 import { createCheckContext } from '../context.js';
@@ -8,9 +9,10 @@ import { RecordTexts } from '../findings/record-text.js';
 import { SpillBudget } from '../findings/store.js';
 import { Tally } from '../tally.js';
 import type { Progress } from '../types.js';
-import type { WorkerReply, WorkerRequest } from './pool.js';
+import { claimBack, claimsOf } from './claims.js';
+import type { Batch, WorkerReply } from './pool.js';
 
-const { options, progress: watched, spoolFolder } = workerData as { options: UnitOptions; progress: boolean; spoolFolder: string };
+const { options, progress: watched, spoolFolder, batches, claims: shared } = workerData as { options: UnitOptions; progress: boolean; spoolFolder: string; batches: Batch[]; claims: SharedArrayBuffer };
 // `parser` is the run's own choice, no option a caller gives.
 const { parser: _parser, ...checkOptions } = options;
 const context = createCheckContext(checkOptions);
@@ -26,21 +28,26 @@ function sendProgress(): void {
 }
 if (watched) setInterval(sendProgress, 250).unref();
 
-parentPort!.on('message', ({ first, units }: WorkerRequest) => {
+/** Checks one batch and posts its results; false when it posted an error instead (the run fails). */
+async function runBatch({ first, units }: Batch): Promise<boolean> {
   // One tally per batch: a summary per small file costs more to sort, post and merge than to check
   // the file. A byte range keeps its own, which the run drops if it checks that file again whole.
   const tally = new Tally(context.schema.categories, context.registry);
-  void (async () => {
+  try {
     const results = [];
     for (const unit of units) results.push(await checkUnit(unit, context, options, { budget, texts, posted: true, ...(!unit.range && { tally }), ...(watched && { progress }) }));
-    return results;
-  })().then(
-    (results) => {
-      if (watched) sendProgress();
-      parentPort!.postMessage({ first, results, summary: tally.summary() } satisfies WorkerReply);
-    },
-    (error: unknown) => parentPort!.postMessage({ first, error: describeError(error), usage: error instanceof UsageError } satisfies WorkerReply),
-  );
-});
-// Work is asked for only now: until here the main thread has been checking units itself.
+    if (watched) sendProgress();
+    parentPort!.postMessage({ first, results, summary: tally.summary() } satisfies WorkerReply);
+    return true;
+  } catch (error) {
+    parentPort!.postMessage({ first, error: describeError(error), usage: error instanceof UsageError } satisfies WorkerReply);
+    return false;
+  }
+}
+
+// Every thread is checking once this worker is: the main thread raises V8's shape limit then.
 parentPort!.postMessage({ ready: true } satisfies WorkerReply);
+const claims = claimsOf(shared);
+void (async () => {
+  for (let index; (index = claimBack(claims)) !== undefined; ) if (!(await runBatch(batches[index]!))) return;
+})();
