@@ -288,13 +288,18 @@ describe('the worker pool', () => {
     const context = createCheckContext({});
     const tally = new Tally(context.schema.categories, context.registry);
     let local = 0;
-    // This thread is made slow (a millisecond a unit), so that the worker takes many batches.
+    // This thread starts its first unit only once the worker has posted 150 results, so at least
+    // three batches of at most 64 units, however late the worker starts on a loaded machine.
+    let received = 0;
+    let release = () => {};
+    const workerTookThree = new Promise<void>((resolve) => (release = resolve));
     const slow = async (unit: Unit) => {
-      local++;
-      for (const until = Date.now() + 1; Date.now() < until; );
+      if (local++ === 0) await workerTookThree;
       return checkUnit(unit, context, {}, { tally });
     };
-    const { results, summaries } = await runOnWorkers(units, units.map(() => 60), 2, {}, slow, () => dir);
+    const { results, summaries } = await runOnWorkers(units, units.map(() => 60), 2, {}, slow, () => dir, undefined, undefined, () => {
+      if (++received === 150) release();
+    });
     // One summary per batch a worker checked: it took many.
     expect(summaries.length).toBeGreaterThan(2);
     expect(local + summaries.reduce((n, s) => n + s.records, 0)).toBe(count);
