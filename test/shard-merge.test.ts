@@ -171,7 +171,9 @@ describe('merge', () => {
     // of 216k findings each took 1.4 GB, twelve 2.5 GB. 4,000 findings that never repeat pass the
     // 1,000 distinct ones held as objects, so they go through the spool: with nowhere to write it,
     // the merge says so. Their report, over 1 MiB, is read a finding at a time.
-    const records = Array.from({ length: 4000 }, (_, i) => ({ ok: false, error: { code: `zz-unheard-of-${i}`, category: 'no-target', detail: 'd' } }));
+    // Codes spelt in letters: messages that differ only in their numbers are one kind in the store.
+    const spelt = (i: number) => String(i).replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!);
+    const records = Array.from({ length: 4000 }, (_, i) => ({ ok: false, error: { code: `zz-unheard-of-${spelt(i)}`, category: 'no-target', detail: 'd' } }));
     const folder = tempFiles({ 'many.jsonl': lines(...records) });
     const parts = ['many.jsonl', join(process.cwd(), 'fixtures/transcripts')];
     const reports = [1, 2].map((i) => {
