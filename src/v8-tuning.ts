@@ -4,12 +4,18 @@ import { loadV8 } from './lazy.js';
 /**
  * V8 doubles the young generation each time the bytes that survived its scavenges since the last
  * doubling pass its size, so a long run's few survivors (findings, counts) grow it step by step to
- * its maximum, and the peak RSS with the input's length, though what is live stays the same. A
- * record's objects die young at any size: a young generation kept at its first size holds the peak
- * flat (a scavenge costs what survives it, not the size it sweeps). The growth factor is read at each doubling; the maximum
- * size only as the heap is made, before any code runs. Raised with the shape limit, for the same threads.
+ * its maximum, and the peak RSS with the input's length, though what is live stays the same. Held at
+ * a size a run reaches early, the peak is flat past that point. Held at its first size, the peak is
+ * flat from the start, but a transcript's requests, live until their answers, survive scavenges
+ * that come more often and are copied by each: a slower run (`npm run bench`, transcript groups). The growth factor is read at
+ * each doubling, so it is set once this thread's new space has grown to the size to hold; the
+ * maximum size only as the heap is made, before any code runs. Raised with the shape limit, for the
+ * same threads (a worker's young generation has a limit of its own: parallel/pool.ts).
  */
 const youngGenerationKept = '--semi-space-growth-factor=1';
+
+/** The new space's size, as V8 reports it, at which its growth stops: four times its first. */
+const youngGenerationHeld = 8 * 1024 * 1024;
 
 /**
  * V8 keeps at most four object shapes (hidden classes) per property read site in its inline caches;
@@ -25,7 +31,16 @@ const youngGenerationKept = '--semi-space-growth-factor=1';
  * A default-mode run its plan keeps on this thread raises it once planned, if it is long (run.ts).
  */
 function raise(): void {
-  loadV8().setFlagsFromString(`--max-valid-polymorphic-map-count=16 ${youngGenerationKept}`);
+  const v8 = loadV8();
+  v8.setFlagsFromString('--max-valid-polymorphic-map-count=16');
+  const watch = setInterval(() => {
+    const newSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    if (newSpace !== undefined && newSpace.space_size < youngGenerationHeld) return;
+    v8.setFlagsFromString(youngGenerationKept);
+    clearInterval(watch);
+  }, 25);
+  // A run that ends before its young generation grows has nothing to hold.
+  watch.unref();
 }
 
 /** Set by the CLI for a run that may start worker threads: raised when the run knows where it checks. */
