@@ -125,12 +125,16 @@ class NumberCursor {
   private chunk = 0;
   private at = 0;
 
+  /** Each template's parts around its numbers, split once for every finding of its kind. */
+  private readonly parts = new Map<string, readonly string[]>();
+
   constructor(private readonly head: HeldFindings) {}
 
   /** The message of a kind with `slots` numbers: its template filled with the next of them. */
   message(template: string, slots: number): string {
     if (slots === 0) return template;
-    const parts = template.split('\0');
+    let parts = this.parts.get(template);
+    if (parts === undefined) this.parts.set(template, (parts = template.split('\0')));
     let message = parts[0]!;
     for (let p = 1; p < parts.length; p++) message += String(this.next()) + parts[p]!;
     return message;
