@@ -5,12 +5,12 @@ import { loadV8 } from './lazy.js';
  * V8 doubles the young generation each time the bytes that survived its scavenges since the last
  * doubling pass its size, so a long run's few survivors (findings, counts) grow it step by step to
  * its maximum, and the peak RSS with the input's length, though what is live stays the same. Held at
- * a size a run reaches early, the peak is flat past that point. Held at its first size, the peak is
- * flat from the start, but a transcript's requests, live until their answers, survive scavenges
- * that come more often and are copied by each: a slower run (`npm run bench`, transcript groups). The growth factor is read at
- * each doubling, so it is set once this thread's new space has grown to the size to hold; the
- * maximum size only as the heap is made, before any code runs. Raised with the shape limit, for the
- * same threads (a worker's young generation has a limit of its own: parallel/pool.ts).
+ * a size a run reaches early, the peak is flat past that point. Held at its first size, it would be
+ * flat from the start, but a transcript's requests, live until their answers, would survive
+ * scavenges that come more often, each copying them (`node --trace-gc` counts them). The growth
+ * factor is read at each doubling, so it is set once this thread's new space has grown to the size
+ * to hold; the maximum size only as the heap is made, before any code runs. Raised with the shape
+ * limit, for the same threads (a worker's young generation has a limit of its own: parallel/pool.ts).
  */
 const youngGenerationKept = '--semi-space-growth-factor=1';
 
