@@ -35,6 +35,7 @@ function raise(): void {
   v8.setFlagsFromString('--max-valid-polymorphic-map-count=16');
   const watch = setInterval(() => {
     const newSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    // A V8 that reports no new space gets the hold at once.
     if (newSpace !== undefined && newSpace.space_size < youngGenerationHeld) return;
     v8.setFlagsFromString(youngGenerationKept);
     clearInterval(watch);

@@ -84,8 +84,8 @@ describe('the published package', () => {
   });
 
   it("raises V8's limit of shapes a property read keeps, and holds its young generation's size once grown, for the CLI's run, after any worker thread started", () => {
-    // src/v8-tuning.ts: envelopes of many member orders made every member read a generic lookup;
-    // raised before a worker's start, the flag made that start slower.
+    // src/v8-tuning.ts: envelopes of many member orders make member reads generic past four shapes;
+    // raised before a worker starts, the flag would make that start slower.
     const line = JSON.stringify({ ok: true, result: { text: 'x'.repeat(200) }, sessionId: 's' });
     const part = `${line}\n`.repeat(Math.ceil((5 * 1024 * 1024) / (line.length + 1)));
     const dir = tempFiles({
