@@ -30,10 +30,17 @@ function npm(args, env = process.env) {
 // `npm install --global <git url>` (pre-commit's node language installs a hook's repository so)
 // prepares the clone with the global setting inherited, so the clone's dependencies are installed
 // elsewhere and the build finds no compiler (npm/cli#8440). They are installed here then, into the
-// clone, without their scripts (the nested install would prepare again).
+// clone, without their scripts (the nested install would prepare again): the dependencies the CLI
+// bundles, at the lockfile's versions, and the three development ones the build runs with
+// (`tsc --noCheck` reads no types but Node's), at package.json's. `--save-prod` keeps the three from
+// being omitted as development ones; `--no-save` leaves package.json and the lockfile as they are.
+// The install npm prepares in sets `include=dev` for its scripts, which would outweigh `--omit=dev`.
+const buildTools = ['typescript', 'esbuild', '@types/node'];
 if (!existsSync(fileURLToPath(new URL('../node_modules/typescript/package.json', import.meta.url)))) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_(global|location|prefix)$/i.test(name)));
-  npm(['install', '--location=project', '--include=dev', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund'], env);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_(global|location|prefix|include)$/i.test(name)));
+  const { devDependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const tools = buildTools.map((name) => `${name}@${devDependencies[name]}`);
+  npm(['install', '--location=project', '--omit=dev', '--save-prod', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', ...tools], env);
 }
 
 /**

@@ -59,6 +59,14 @@ describe('README', () => {
     expect(pkg.scripts.start).toContain('fixtures/samples');
     expect(pkg.scripts.test).toBe('node scripts/test.mjs');
     expect(read('scripts/test.mjs')).toMatch(/'vitest\/vitest\.mjs'\), 'run'/);
+    // The build compiles without a type check; the tests' check is the one, so it holds src/ with
+    // every option of the build's that decides what is an error.
+    expect(pkg.scripts.build).toMatch(/^tsc -p tsconfig\.json --noCheck && /);
+    expect(read('scripts/test.mjs')).toMatch(/'typescript\/bin\/tsc'\), '-p', 'tsconfig\.test\.json'/);
+    const testConfig = JSON.parse(read('tsconfig.test.json'));
+    expect(testConfig.extends).toBe('./tsconfig.json');
+    expect(testConfig.include).toContain('src');
+    expect(Object.keys(testConfig.compilerOptions).sort()).toEqual(['declaration', 'noEmit', 'rootDir', 'rootDirs', 'sourceMap']);
   });
 
   it("lists every rule of the catalog, with its default severity, the catalog's description and its page", () => {
