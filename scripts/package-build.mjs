@@ -34,9 +34,10 @@ function npm(args, env = process.env) {
 // bundles, at the lockfile's versions, and the three development ones the build runs with
 // (`tsc --noCheck` reads no types but Node's), at package.json's. `--save-prod` keeps the three from
 // being omitted as development ones; `--no-save` leaves package.json and the lockfile as they are.
-// The install npm prepares in sets `include=dev` for its scripts, which would outweigh `--omit=dev`.
+// npm runs `prepare` with `npm_config_include=dev` set, which outweighs `--omit=dev`, so the nested
+// npm does not inherit it.
 const buildTools = ['typescript', 'esbuild', '@types/node'];
-if (!existsSync(fileURLToPath(new URL('../node_modules/typescript/package.json', import.meta.url)))) {
+if (!existsSync(join(root, 'node_modules/typescript/package.json'))) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_(global|location|prefix|include)$/i.test(name)));
   const { devDependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const tools = buildTools.map((name) => `${name}@${devDependencies[name]}`);
