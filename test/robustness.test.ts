@@ -2,7 +2,7 @@
 // what the user sees. No stack trace, ever.
 import { constants } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,12 +19,13 @@ describe('bad inputs', () => {
     const bytes = Buffer.alloc(40_000);
     for (let i = 0; i < bytes.length; i++) bytes[i] = i % 150 === 149 ? 0x0a : 0xff;
     const dir = tempFiles({ 'blob.jsonl': bytes });
-    const human = runCli(['check', 'blob.jsonl'], { cwd: dir });
+    // One run writes both reports: the human one to stdout, the JSON one beside the input.
+    const human = runCli(['check', 'blob.jsonl', '-f', 'human', '-f', 'json=report.json'], { cwd: dir });
     expect(human.status).toBe(1);
     expect(human.stdout.match(/invalid UTF-8/g)).toHaveLength(100);
     const lineCount = bytes.filter((b) => b === 0x0a).length + 1;
     expect(human.stdout).toContain(`… and ${lineCount - 100} more in blob.jsonl`);
-    const { report } = runJson(['blob.jsonl'], { cwd: dir });
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
     expect(report.summary.unparseable).toBe(lineCount);
     expect(report.findings[0]).toMatchObject({ rule: 'parse-error', line: 1, column: 1, message: 'invalid UTF-8 (byte 0xff)' });
   });
@@ -42,11 +43,13 @@ describe('bad inputs', () => {
 
   it('--max-line-bytes takes sizes as people write them, and no more than a string can hold', async () => {
     const dir = tempFiles({ 'long.jsonl': lines({ ok: true, result: { blob: 'x'.repeat(3000) } }, { ok: true, result: {} }) });
-    const over = (args: string[]) => runJson([...args, 'long.jsonl'], { cwd: dir }).report.findings.map((f: { rule: string; line: number }) => [f.rule, f.line]);
-    expect(over(['--max-line-bytes', '2K'])).toEqual([['parse-error', 1]]);
+    const findings = (args: string[]) => runJson([...args, 'long.jsonl'], { cwd: dir }).report.findings;
+    const over = (args: string[]) => findings(args).map((f: { rule: string; line: number }) => [f.rule, f.line]);
+    const twoK = findings(['--max-line-bytes', '2K']);
+    expect(twoK.map((f: { rule: string; line: number }) => [f.rule, f.line])).toEqual([['parse-error', 1]]);
     expect(over(['--max-line-bytes', '2KiB'])).toEqual([['parse-error', 1]]);
     expect(over(['--max-line-bytes', '4k'])).toEqual([]);
-    expect(runJson(['--max-line-bytes', '2K', 'long.jsonl'], { cwd: dir }).report.findings[0].message).toBe('line is longer than --max-line-bytes (2048 bytes): raise it to read the line');
+    expect(twoK[0].message).toBe('line is longer than --max-line-bytes (2048 bytes): raise it to read the line');
     // A limit past V8's longest string let a longer line fail its whole input, the records after it unchecked.
     expect(runCli(['check', '--max-line-bytes', '1G', 'long.jsonl'], { cwd: dir })).toMatchObject({
       status: 2,
@@ -194,7 +197,8 @@ describe('bad inputs', () => {
       'long.jsonl': lines({ ok: false, error: { code: long, category: 'timeout', detail: 'd' }, sessionId: long }, { ok: false, error: { code: 'late-x', category: 'timeout', detail: 'd' } }, { ok: true, result: {}, [long]: 1 }),
       'cut.jsonl': `{"truncated":${'['.repeat(depth)}${']'.repeat(depth)}}\n${JSON.stringify({ truncated: long })}\n`,
     });
-    const { status, stderr, report } = runJson(['long.jsonl', 'cut.jsonl'], { cwd: dir });
+    // The human report of the same run goes to a file: cut.jsonl adds its own lines, the tables are long.jsonl's.
+    const { status, stderr, report } = runJson(['long.jsonl', 'cut.jsonl', '-f', 'human=human.txt'], { cwd: dir });
     expect(stderr).toBe('');
     expect(status).toBe(1);
     const quoted = `"${long.slice(0, 56)}...`;
@@ -210,7 +214,7 @@ describe('bad inputs', () => {
     // The exact value stays where machines read it: the pointer, and the summary's distributions.
     expect(report.findings[2].pointer).toBe(`/${long}`);
     expect(report.summary.codes[long]).toBe(1);
-    const human = runCli(['check', 'long.jsonl'], { cwd: dir }).stdout;
+    const human = readFileSync(join(dir, 'human.txt'), 'utf8');
     expect(Math.max(...human.split('\n').map((line) => line.length))).toBeLessThan(200);
     expect(human).toMatch(new RegExp(`\n  late-x {55,}1\n  ${long.slice(0, 59)}… +1\n`));
   });
@@ -223,7 +227,8 @@ describe('bad inputs', () => {
       { jsonrpc: '2.0', id: i + 1, result: { content: [{ type: 'text', text: JSON.stringify({ ok: true, result: {} }) }], isError: false } },
     ]);
     const dir = tempFiles({ 'proto.jsonl': lines(...records) });
-    const { report } = runJson(['proto.jsonl'], { cwd: dir });
+    // The people's formats of the same run go to files, read at the end.
+    const { report } = runJson(['proto.jsonl', '-f', 'human=report.txt', '-f', 'markdown=report.md'], { cwd: dir });
     const each = Object.fromEntries(names.map((name) => [name, 1]));
     expect(report.summary).toMatchObject({ codes: each, unknownCodes: each, invalidCategories: each });
     expect(report.summary.sessions).toEqual(Object.fromEntries(names.map((name) => [name, { records: 1, ok: 0, failed: 1, unknown: 0 }])));
@@ -235,7 +240,7 @@ describe('bad inputs', () => {
     expect(merged.status, merged.stderr).toBe(1);
     expect(JSON.parse(merged.stdout).summary.codes).toEqual(Object.fromEntries(names.map((name) => [name, 2])));
     // People's formats suggest nothing for them (a lookup once found Object's own members).
-    for (const format of ['human', 'markdown']) expect(runCli(['check', '--format', format, 'proto.jsonl'], { cwd: dir }).stdout).not.toMatch(/native code|object Object/);
+    for (const file of ['report.txt', 'report.md']) expect(readFileSync(join(dir, file), 'utf8'), file).not.toMatch(/native code|object Object/);
   });
 
   it('__proto__ and constructor: findings at the top level, valid inside result, nothing polluted', () => {
@@ -304,18 +309,21 @@ describe('interrupted runs', () => {
     // The merge of it is no pass either (was exit 1 here, 0 without an error finding).
     const merged = runCli(['merge', '--format', 'json', 'stopped.json', 'whole.json'], { cwd: dir });
     expect(merged).toMatchObject({ status: 130, stderr: 'mcec-result: interrupted: a merged report covers only what its run read before Ctrl-C\n' });
-    expect(runCli(['merge', '--format', 'json', 'whole.json'], { cwd: dir }).status).toBe(0);
+    // A complete run says nothing of the kind: its merge passes, its JSON and SARIF reports written by one run.
+    const whole = runCli(['merge', '--format', 'json', '--format', 'sarif=whole.sarif', 'whole.json'], { cwd: dir });
+    expect(whole.status).toBe(0);
     expect(JSON.parse(merged.stdout).summary).toMatchObject({ records: 3, interrupted: true });
+    // Every format says it, each written by one merge of the stopped report (human on stdout).
     const said = "interrupted: Ctrl-C (or the caller's signal) stopped the run, so this report covers only what was read before it";
-    expect(runCli(['merge', 'stopped.json'], { cwd: dir }).stdout).toContain(`\n${said}\n`);
-    expect(runCli(['merge', '--format', 'github', 'stopped.json'], { cwd: dir }).stdout).toContain(`(${said})`);
-    expect(runCli(['merge', '--format', 'markdown', 'stopped.json'], { cwd: dir }).stdout).toContain(`> **${said}**`);
-    expect(runCli(['merge', '--format', 'junit', 'stopped.json'], { cwd: dir }).stdout).toContain('<property name="interrupted" value="true"/>');
-    expect(JSON.parse(runCli(['merge', '--format', 'sarif', 'stopped.json'], { cwd: dir }).stdout).runs[0].invocations).toEqual([{ executionSuccessful: false, exitSignalName: 'SIGINT' }]);
-    // A complete run says nothing of the kind.
-    const whole = runCli(['merge', '--format', 'json', 'whole.json'], { cwd: dir });
+    const stopped = runCli(['merge', 'stopped.json', '-f', 'human', '-f', 'github=s.github', '-f', 'markdown=s.md', '-f', 'junit=s.xml', '-f', 'sarif=s.sarif'], { cwd: dir });
+    const written = (file: string) => readFileSync(join(dir, file), 'utf8');
+    expect(stopped.stdout).toContain(`\n${said}\n`);
+    expect(written('s.github')).toContain(`(${said})`);
+    expect(written('s.md')).toContain(`> **${said}**`);
+    expect(written('s.xml')).toContain('<property name="interrupted" value="true"/>');
+    expect(JSON.parse(written('s.sarif')).runs[0].invocations).toEqual([{ executionSuccessful: false, exitSignalName: 'SIGINT' }]);
     expect(JSON.parse(whole.stdout).summary).not.toHaveProperty('interrupted');
-    expect(JSON.parse(runCli(['merge', '--format', 'sarif', 'whole.json'], { cwd: dir }).stdout).runs[0]).not.toHaveProperty('invocations');
+    expect(JSON.parse(written('whole.sarif')).runs[0]).not.toHaveProperty('invocations');
   });
 });
 
@@ -466,15 +474,17 @@ describe('unreadable inputs', () => {
     const denied = root ? '/proc/self/mem' : 'secret.jsonl';
     try {
       // Was 2, 1, 3, 2, 1 and 2: a file that could not be opened counted, a broken link named did not.
+      // The first case's run writes its human report too, to a file out of the way of the inputs.
+      const human = join(tempFiles({}), 'human.txt');
       for (const [arg, inputs] of [[denied, 1], ['broken.jsonl', 1], ['walk', 2], ['walk/socket.jsonl', 1], ['missing.jsonl', 1], ['cut.jsonl.gz', 2]] as const) {
-        const result = runJson([arg, 'ok.jsonl'], { cwd: dir });
+        const result = runJson([arg, 'ok.jsonl', ...(arg === denied ? ['-f', `human=${human}`] : [])], { cwd: dir });
         expect(result.status, arg).toBe(2);
         expect(result.report.summary.unreadable, arg).toHaveLength(1);
         expect(result.report.summary.inputs, arg).toBe(inputs);
+        // A gzip file cut short was read, its records checked: it counts (with ok.jsonl, 2), with them.
+        if (arg === 'cut.jsonl.gz') expect(result.report.summary).toMatchObject({ inputs: 2, unreadable: [{ message: 'cut.jsonl.gz: gzip data ends early' }] });
       }
-      // A gzip file cut short was read, its records checked: it counts, with them.
-      expect(runJson(['cut.jsonl.gz'], { cwd: dir }).report.summary).toMatchObject({ inputs: 1, unreadable: [{ message: 'cut.jsonl.gz: gzip data ends early' }] });
-      expect(runCli(['check', denied, 'ok.jsonl'], { cwd: dir }).stdout).toMatch(/\n✖ 1 problem \(1 error, 0 warnings\) in 1 input \(1 input not read\)\n/);
+      expect(readFileSync(human, 'utf8')).toMatch(/\n✖ 1 problem \(1 error, 0 warnings\) in 1 input \(1 input not read\)\n/);
     } finally {
       socket.close();
     }
@@ -902,11 +912,21 @@ describe('folders and globs that could loop, fail or surprise', () => {
     }
     expect(readFileSync(join(dir, 'ow/app.log'), 'utf8')).toContain('INFO r');
     // An empty file, or an earlier report (JSON, ndjson, SARIF, human text), is left out and written again.
-    for (const format of ['json', 'ndjson', 'sarif', 'human', 'junit', 'markdown', 'github', 'json']) {
-      expect(runCli(['check', 'ow', '!ow/2.jsonl', '!ow/3.json.gz', '!ow/app.log', '!ow/named.jsonl', '-f', `${format}=ow/empty.jsonl`], { cwd: dir }), format).toMatchObject({ status: 0, stderr: '' });
+    // A run writes several reports, each to a file of its own that the walk finds: the first run
+    // writes each format over an empty file, the next writes over each report the format after it in
+    // the list (json's after github's). Any one refused fails its run with exit 2, naming the file.
+    const formats = ['json', 'ndjson', 'sarif', 'human', 'junit', 'markdown', 'github'];
+    const file = (format: string) => (format === 'json' ? 'ow/empty.jsonl' : `ow/empty-${format}.jsonl`);
+    const reports = (shift: number) => formats.flatMap((format, i) => ['-f', `${formats[(i + shift) % formats.length]}=${file(format)}`]);
+    for (const format of formats) writeFileSync(join(dir, file(format)), '');
+    const leftOut = ['!ow/2.jsonl', '!ow/3.json.gz', '!ow/app.log', '!ow/named.jsonl'];
+    for (const extra of [reports(0), reports(1)]) {
+      expect(runCli(['check', 'ow', ...leftOut, ...extra], { cwd: dir }), extra.join(' ')).toMatchObject({ status: 0, stderr: '' });
     }
-    for (const extra of [['--color', '-f', 'human=ow/empty.jsonl'], ['--write-baseline', 'ow/empty.jsonl'], ['--write-baseline', 'ow/empty.jsonl']]) {
-      expect(runCli(['check', 'ow', '!ow/2.jsonl', '!ow/3.json.gz', '!ow/app.log', '!ow/named.jsonl', ...extra], { cwd: dir }), extra.join(' ')).toMatchObject({ status: 0, stderr: '' });
+    // From here one report file is in the folder (the others would be inputs): github's, now a JSON report.
+    for (const format of formats) if (format !== 'github') rmSync(join(dir, file(format)));
+    for (const extra of [['--color', '-f', 'human=ow/empty-github.jsonl'], ['--write-baseline', 'ow/empty-github.jsonl'], ['--write-baseline', 'ow/empty-github.jsonl']]) {
+      expect(runCli(['check', 'ow', ...leftOut, ...extra], { cwd: dir }), extra.join(' ')).toMatchObject({ status: 0, stderr: '' });
     }
   });
 
@@ -976,24 +996,26 @@ describe('folders and globs that could loop, fail or surprise', () => {
       expect(readFileSync(join(dir, 'good.json'), 'utf8')).toBe('{"last":"week"}\n');
       expect(readdirSync(dir).sort()).toEqual(['good.json', 'link.json', 'run.jsonl']);
     }
-    // Written whole, through the link: the link stays a link, the file keeps its permissions.
+    // Written whole through links, by one run that writes its JSON report to each of them (json=FILE
+    // is written as -f json -o FILE is).
     chmodSync(join(dir, 'good.json'), 0o640);
-    expect(runCli(['check', 'run.jsonl', '-f', 'json', '-o', 'link.json'], { cwd: dir }).status).toBe(1);
-    expect(JSON.parse(readFileSync(join(dir, 'good.json'), 'utf8')).summary.records).toBe(500);
-    expect(statSync(join(dir, 'good.json')).mode & 0o777).toBe(0o640);
-    expect(readdirSync(dir).sort()).toEqual(['good.json', 'link.json', 'run.jsonl']);
-    // A link to a file not there yet is followed, not replaced.
+    // A link to a file not there yet.
     symlinkSync('out/r.json', join(dir, 'dangling.json'));
     mkdirSync(join(dir, 'out'));
-    expect(runCli(['check', 'run.jsonl', '-f', 'json', '-o', 'dangling.json'], { cwd: dir }).status).toBe(1);
-    expect(lstatSync(join(dir, 'dangling.json')).isSymbolicLink()).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir, 'out/r.json'), 'utf8')).summary.records).toBe(500);
-    // A relative link in a linked folder is followed from where it really is (was ./r.json written).
+    // A relative link in a linked folder.
     mkdirSync(join(dir, 'real/sub'), { recursive: true });
     writeFileSync(join(dir, 'real/r.json'), 'old');
     symlinkSync('real/sub', join(dir, 'linkdir'));
     symlinkSync('../r.json', join(dir, 'real/sub/out.json'));
-    expect(runCli(['check', 'run.jsonl', '-f', 'json', '-o', 'linkdir/out.json'], { cwd: dir }).status).toBe(1);
+    expect(runCli(['check', 'run.jsonl', '-f', 'json=link.json', '-f', 'json=dangling.json', '-f', 'json=linkdir/out.json'], { cwd: dir }).status).toBe(1);
+    // The link stays a link, the file keeps its permissions, and no temporary file is left beside it.
+    expect(JSON.parse(readFileSync(join(dir, 'good.json'), 'utf8')).summary.records).toBe(500);
+    expect(statSync(join(dir, 'good.json')).mode & 0o777).toBe(0o640);
+    expect(readdirSync(dir).sort()).toEqual(['dangling.json', 'good.json', 'link.json', 'linkdir', 'out', 'real', 'run.jsonl']);
+    // A link to a file not there yet is followed, not replaced.
+    expect(lstatSync(join(dir, 'dangling.json')).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'out/r.json'), 'utf8')).summary.records).toBe(500);
+    // A relative link in a linked folder is followed from where it really is (was ./r.json written).
     expect(JSON.parse(readFileSync(join(dir, 'real/r.json'), 'utf8')).summary.records).toBe(500);
     expect(existsSync(join(dir, 'r.json'))).toBe(false);
   });
