@@ -36,13 +36,14 @@ describe('config file', () => {
     expect(configured.status).toBe(0);
     expect(configured.report.findings.map((f: { rule: string; severity: string }) => [f.rule, f.severity])).toEqual([['unknown-code', 'error'], ['schema', 'error'], ['parse-error', 'error']]);
     expect(JSON.stringify(configured.report)).not.toContain('SECRET');
-    const undone = runJson(['b.jsonl', '--no-redact', '--no-strict-codes', '--no-exit-zero', '--no-extract'], { cwd: dir });
+    const switches = ['--no-redact', '--no-strict-codes', '--no-exit-zero', '--no-extract'];
+    const undone = runJson(['b.jsonl', ...switches, '--no-quiet', '-f', 'human=undone.txt'], { cwd: dir });
     expect(undone.status).toBe(1);
     expect(undone.report.findings.map((f: { rule: string; severity: string }) => [f.rule, f.severity])).toEqual([['unknown-code', 'warning'], ['parse-error', 'error'], ['parse-error', 'error']]);
     expect(JSON.stringify(undone.report)).toContain('SECRET-P');
-    // Quiet lists errors only: the warning of --no-strict-codes shows with --no-quiet.
-    expect(runCli(['check', 'b.jsonl', '--no-strict-codes'], { cwd: dir }).stdout).not.toContain('unknown-code');
-    expect(runCli(['check', 'b.jsonl', '--no-strict-codes', '--no-quiet'], { cwd: dir }).stdout).toContain('unknown-code');
+    // Quiet lists errors only: the warning of --no-strict-codes shows with --no-quiet, and only with it.
+    expect(runCli(['check', 'b.jsonl', ...switches], { cwd: dir }).stdout).not.toContain('unknown-code');
+    expect(readFileSync(join(dir, 'undone.txt'), 'utf8')).toContain('unknown-code');
   });
 
   it('command-line options win; --rule is merged rule by rule', () => {
@@ -259,10 +260,10 @@ describe('--schema categories', () => {
     const schema = structuredClone(spec);
     delete schema.$defs.error.properties.category.enum;
     const dir = tempFiles({ 'schema.json': JSON.stringify(schema), 'c.jsonl': records });
-    const { report } = runJson(['--no-config', '--schema', 'schema.json', 'c.jsonl'], { cwd: dir });
+    const { report } = runJson(['--no-config', '--schema', 'schema.json', '-f', 'human=c.txt', 'c.jsonl'], { cwd: dir });
     expect(report.summary.categories).toEqual({ 'no-target': 1, no_target: 1 });
     expect(report.summary.invalidCategories).toEqual({});
-    expect(runCli(['check', '--no-config', '--schema', 'schema.json', 'c.jsonl'], { cwd: dir }).stdout).not.toContain('not a category of the schema');
+    expect(readFileSync(join(dir, 'c.txt'), 'utf8')).not.toContain('not a category of the schema');
   });
 });
 
@@ -308,19 +309,23 @@ describe('baselines', () => {
   it("a parse error is matched by its line's text: with or without --redact, and after a cut-off last line is followed by more", () => {
     // Was: matched on its message, which quotes the line or not (--redact) and says "cut off" until
     // the next line is written: each made a known parse error new, and its entry stale.
-    const dir = tempFiles({ 'run.jsonl': lines(ok, 'not json', '{"ok":tru', ok), 'live.jsonl': `${lines(ok)}{"ok":false,"error":{"detail":"abc`, 'doc.json': '[{"ok":true,"result":{}}, nope]' });
+    const dir = tempFiles({
+      'run.jsonl': lines(ok, 'not json', '{"ok":tru', ok),
+      'live.jsonl': `${lines(ok)}{"ok":false,"error":{"detail":"abc`,
+      'doc.json': '[{"ok":true,"result":{}}, nope]',
+      'two.jsonl': lines('{"ok":tru', '{"ok":fal'),
+    });
     expect(runCli(['check', '--redact', '--write-baseline', 'redacted.json', 'run.jsonl', 'doc.json'], { cwd: dir }).status).toBe(0);
     expect(runJson(['--baseline', 'redacted.json', 'run.jsonl', 'doc.json'], { cwd: dir })).toMatchObject({ status: 0, report: { findings: [], summary: { baseline: { suppressed: 3, stale: 0 } } } });
-    expect(runCli(['check', '--write-baseline', 'plain.json', 'run.jsonl', 'doc.json'], { cwd: dir }).status).toBe(0);
+    // One plain baseline serves the cases below: each run reads only its own inputs, whose entries
+    // alone count as suppressed or stale.
+    expect(runCli(['check', '--write-baseline', 'plain.json', 'run.jsonl', 'doc.json', 'live.jsonl', 'two.jsonl'], { cwd: dir }).status).toBe(0);
     expect(runJson(['--redact', '--baseline', 'plain.json', 'run.jsonl', 'doc.json'], { cwd: dir })).toMatchObject({ status: 0, report: { summary: { baseline: { suppressed: 3, stale: 0 } } } });
-    expect(runCli(['check', '--write-baseline', 'live-baseline.json', 'live.jsonl'], { cwd: dir }).status).toBe(0);
     writeFileSync(join(dir, 'live.jsonl'), `${lines(ok)}{"ok":false,"error":{"detail":"abc\n${lines(ok)}`);
-    expect(runJson(['--baseline', 'live-baseline.json', 'live.jsonl'], { cwd: dir })).toMatchObject({ status: 0, report: { findings: [], summary: { baseline: { suppressed: 1, stale: 0 } } } });
+    expect(runJson(['--baseline', 'plain.json', 'live.jsonl'], { cwd: dir })).toMatchObject({ status: 0, report: { findings: [], summary: { baseline: { suppressed: 1, stale: 0 } } } });
     // Two different broken lines with the same message at the same column are two entries, not one.
-    writeFileSync(join(dir, 'two.jsonl'), lines('{"ok":tru', '{"ok":fal'));
-    expect(runCli(['check', '--write-baseline', 'two-baseline.json', 'two.jsonl'], { cwd: dir }).status).toBe(0);
     writeFileSync(join(dir, 'two.jsonl'), lines('{"ok":fal', '{"ok":fal'));
-    expect(runJson(['--baseline', 'two-baseline.json', 'two.jsonl'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 1, stale: 1 });
+    expect(runJson(['--baseline', 'plain.json', 'two.jsonl'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 1, stale: 1 });
   });
 
   it('counts as stale only the entries of inputs the run read: shards and partial runs see no stale entries of the rest', () => {
@@ -332,8 +337,13 @@ describe('baselines', () => {
     });
     expect(shards).toEqual([{ suppressed: 4, stale: 0 }, { suppressed: 4, stale: 0 }]);
     expect(JSON.parse(runCli(['merge', '--format', 'json', 'shard-1.json', 'shard-2.json'], { cwd: dir }).stdout).summary.baseline).toEqual({ suppressed: 8, stale: 0 });
-    // Recorded as ./b.jsonl (check .), matched when named b.jsonl, .//b.jsonl or with a backslash.
-    for (const name of ['b.jsonl', './/b.jsonl', '.\\b.jsonl', join(dir, 'b.jsonl')]) expect(runJson([name, '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline, name).toEqual({ suppressed: 2, stale: 0 });
+    // Recorded as ./b.jsonl (check .), matched when named b.jsonl, .//b.jsonl, with a backslash or
+    // absolute: one spelling per input, the four alike, so a spelling that missed would leave its
+    // input's two findings new, under its name.
+    const spelt = runJson(['b.jsonl', './/c.jsonl', '.\\d.jsonl', join(dir, 'a.jsonl'), '--baseline', 'baseline.json'], { cwd: dir }).report;
+    expect(spelt.findings.map((f: { source: string }) => f.source)).toEqual([]);
+    expect(spelt.summary.inputs).toBe(4);
+    expect(spelt.summary.baseline).toEqual({ suppressed: 8, stale: 0 });
     // A fixed input's entries are stale, and only those.
     writeFileSync(join(dir, 'a.jsonl'), lines({ ok: true, result: {} }));
     expect(runJson(['.', '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline).toEqual({ suppressed: 6, stale: 2 });
@@ -347,14 +357,17 @@ describe('baselines', () => {
   });
 
   it('recorded from absolute paths (as CI scripts name inputs), holds them relative to the working directory, and matches any spelling', () => {
-    const dir = tempFiles({ 'logs/run.jsonl': lines({ ok: false }) });
-    expect(runCli(['check', join(dir, 'logs'), '--write-baseline', 'baseline.json'], { cwd: dir }).status).toBe(0);
+    const folders = ['logs', 'more', 'other'];
+    const dir = tempFiles(Object.fromEntries(folders.map((folder) => [`${folder}/run.jsonl`, lines({ ok: false })])));
+    expect(runCli(['check', ...folders.map((folder) => join(dir, folder)), '--write-baseline', 'baseline.json'], { cwd: dir }).status).toBe(0);
     const baseline = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8'));
-    expect(baseline.findings.map((f: { source: string }) => f.source)).toEqual(['logs/run.jsonl']);
-    // The same files checked from another clone (another absolute path), named relatively.
-    for (const name of ['logs', 'logs/run.jsonl', join(dir, 'logs/run.jsonl')]) {
-      expect(runJson([name, '--baseline', 'baseline.json'], { cwd: dir }).report.summary.baseline, name).toEqual({ suppressed: 1, stale: 0 });
-    }
+    expect(baseline.findings.map((f: { source: string }) => f.source)).toEqual(['logs/run.jsonl', 'more/run.jsonl', 'other/run.jsonl']);
+    // The same files checked from another clone (another absolute path), named relatively: each
+    // folder in one spelling, so a spelling that missed would leave its finding new, under its name.
+    const spelt = runJson(['logs', 'more/run.jsonl', join(dir, 'other/run.jsonl'), '--baseline', 'baseline.json'], { cwd: dir }).report;
+    expect(spelt.findings.map((f: { source: string }) => f.source)).toEqual([]);
+    expect(spelt.summary.inputs).toBe(3);
+    expect(spelt.summary.baseline).toEqual({ suppressed: 3, stale: 0 });
   });
 
   it('is not written from a run that read only part of its inputs, and says why', () => {
@@ -373,11 +386,11 @@ describe('baselines', () => {
     runCli(['check', '--write-baseline', 'baseline.json', 'run.jsonl'], { cwd: dir });
     // Two lines inserted at the top, one old failure fixed, one new failure added.
     writeFileSync(join(dir, 'run.jsonl'), lines(ok, ok, ok, { ...noError, sessionId: 'other' }, typo, '{"ok":tru'));
-    const result = runJson(['--baseline', 'baseline.json', 'run.jsonl'], { cwd: dir });
+    const result = runJson(['--baseline', 'baseline.json', '-f', 'human=run.txt', 'run.jsonl'], { cwd: dir });
     expect(result.status).toBe(1);
     expect(result.report.findings).toEqual([expect.objectContaining({ rule: 'schema', line: 4 })]);
     expect(result.report.summary.baseline).toEqual({ suppressed: 2, stale: 1 });
-    expect(runCli(['check', '--baseline', 'baseline.json', 'run.jsonl'], { cwd: dir }).stdout).toMatch(/baseline\s+2 known findings suppressed\s+1 entry no longer found/);
+    expect(readFileSync(join(dir, 'run.txt'), 'utf8')).toMatch(/baseline\s+2 known findings suppressed\s+1 entry no longer found/);
   });
 
   it('matches identical findings by count', () => {
@@ -449,12 +462,10 @@ describe('--redact', () => {
       ['run.jsonl', 5, '/warnings/0/detail'],
       ['doc.json', 1, null],
     ]);
-    for (const format of ['json', 'human']) {
-      const redacted = runCli(['check', '--redact', '--schema', 'schema.json', '-f', format, ...inputs], { cwd: dir });
-      expect(redacted.status).toBe(1);
-      expect(redacted.stdout).not.toContain(secret);
-    }
-    const { report } = runJson(['--redact', '--schema', 'schema.json', ...inputs], { cwd: dir });
+    const { report, stdout, status } = runJson(['--redact', '--schema', 'schema.json', '-f', 'human=redacted.txt', ...inputs], { cwd: dir });
+    expect(status).toBe(1);
+    expect(stdout).not.toContain(secret);
+    expect(readFileSync(join(dir, 'redacted.txt'), 'utf8')).not.toContain(secret);
     expect(report.findings.map((f: { rule: string; line: number; pointer?: string }) => [f.rule, f.line, f.pointer ?? null])).toEqual([
       ['schema', 1, '/result/*'],
       ['inline-image', 2, '/error/lastObservation/*'],
@@ -481,12 +492,13 @@ describe('--redact', () => {
     });
     const plain = runCli(['check', '--no-config', '-f', 'json', 'r.jsonl'], { cwd: dir }).stdout;
     for (const key of keys) expect(plain).toContain(key.replaceAll('/', '~1'));
-    for (const format of ['human', 'json', 'ndjson', 'sarif', 'junit', 'github', 'markdown']) {
-      const { stdout, status } = runCli(['check', '--no-config', '--redact', '-f', format, 'r.jsonl'], { cwd: dir });
-      expect(status).toBe(1);
-      for (const key of keys) expect(stdout).not.toContain(key);
+    // One run writes every format: json to stdout, the others to files.
+    const others = ['human', 'ndjson', 'sarif', 'junit', 'github', 'markdown'];
+    const { report, stdout, status } = runJson(['--no-config', '--redact', ...others.flatMap((format) => ['-f', `${format}=redacted.${format}`]), 'r.jsonl'], { cwd: dir });
+    expect(status).toBe(1);
+    for (const [format, text] of [['json', stdout], ...others.map((format) => [format, readFileSync(join(dir, `redacted.${format}`), 'utf8')])]) {
+      for (const key of keys) expect(text, format).not.toContain(key);
     }
-    const { report } = runJson(['--no-config', '--redact', 'r.jsonl'], { cwd: dir });
     expect(report.findings.map((f: { pointer?: string }) => f.pointer)).toEqual(['/error/lastObservation/*/*', '/error/lastObservation/*/0/*', '/result/*', '/ok']);
     expect(report.findings[3].message).toBe('isError is a string (value withheld by --redact), not a boolean, but ok is true: the transport flag must be false (isError == !ok)');
     const schema = runJson(['--no-config', '--redact', '--schema', 'schema.json', 'r.jsonl'], { cwd: dir }).report;
