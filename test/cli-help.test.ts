@@ -19,32 +19,37 @@ function helpExamples(): { help: string; commands: string[] } {
   return { help, commands: block.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#')) };
 }
 
+/**
+ * The examples `check --help` ends with, in its order, each with its exit status on the files
+ * `every example runs` copies in and what its output shows; the first test holds the help to this list.
+ */
+const examples: [command: string, status: number, check: (stdout: string) => void][] = [
+  ['mcec-result check runs/', 1, (out) => expect(out).toMatch(/ in 3 inputs$/m)],
+  ['mcec-result check evidence/20260701-101502-5f19c9c01a3f.zip', 0, (out) => expect(out).toMatch(/^✔ no problems in \d+ inputs?$/m)],
+  ["grep 'agent result' server.log | mcec-result check --extract -", 1, (out) => expect(out).toMatch(/^-:\d+ /m)],
+  ['mcec-result check runs/ -f github -f sarif=mcec.sarif', 1, (out) => expect(out).toMatch(/^::error file=runs\//m)],
+  ['mcec-result check runs/ --baseline mcec-baseline.json', 0, (out) => expect(out).toMatch(/^✔ no problems in 3 inputs$/m)],
+  ['mcec-result check --follow --extract server.log', 1, () => undefined],
+  ['mcec-result check --schema-version 2026-06 runs/', 1, (out) => expect(out).toMatch(/ in 3 inputs$/m)],
+  ['mcec-result check --print-config', 0, (out) => expect(JSON.parse(out).schemaVersion).toBe('2026-07')],
+];
+
 /** A bad envelope, as a server's log writes it. */
 const badLogLine = '2026-07-01T10:16:00Z INFO agent result {"ok":false,"error":{"code":"element-not-found","category":"no-target"},"result":{}}\n';
 
 describe('check --help', () => {
-  it('ends with 5 to 8 examples, each under a comment, then the docs line', () => {
+  it('ends with the 5 to 8 examples listed here, each under a comment, then the docs line', () => {
     const { help, commands } = helpExamples();
     expect(commands.length).toBeGreaterThanOrEqual(5);
     expect(commands.length).toBeLessThanOrEqual(8);
     expect(help).toMatch(/\n\nExamples:\n( {2}# .+\n {2}.*mcec-result check .+\n)+\nDocs: https:\/\/\S+\/docs\/cli\.md\n$/);
+    expect(commands).toEqual(examples.map(([command]) => command));
   });
 
   it('every example runs as written, on real files', () => {
     const dir = workdir({ runs: 'fixtures/samples', 'server.log': 'fixtures/logs/server.log', 'evidence/20260701-101502-5f19c9c01a3f.zip': 'fixtures/field/bundles/evidence/20260701-101502-5f19c9c01a3f.zip' });
     expect(shell('mcec-result check runs/ --write-baseline mcec-baseline.json', dir).status).toBe(0);
-    const expected: [command: string, status: number, check: (stdout: string) => void][] = [
-      ['mcec-result check runs/', 1, (out) => expect(out).toMatch(/ in 3 inputs$/m)],
-      ['mcec-result check evidence/20260701-101502-5f19c9c01a3f.zip', 0, (out) => expect(out).toMatch(/^✔ no problems in \d+ inputs?$/m)],
-      ["grep 'agent result' server.log | mcec-result check --extract -", 1, (out) => expect(out).toMatch(/^-:\d+ /m)],
-      ['mcec-result check runs/ -f github -f sarif=mcec.sarif', 1, (out) => expect(out).toMatch(/^::error file=runs\//m)],
-      ['mcec-result check runs/ --baseline mcec-baseline.json', 0, (out) => expect(out).toMatch(/^✔ no problems in 3 inputs$/m)],
-      ['mcec-result check --follow --extract server.log', 1, () => undefined],
-      ['mcec-result check --schema-version 2026-06 runs/', 1, (out) => expect(out).toMatch(/ in 3 inputs$/m)],
-      ['mcec-result check --print-config', 0, (out) => expect(JSON.parse(out).schemaVersion).toBe('2026-07')],
-    ];
-    expect(helpExamples().commands).toEqual(expected.map(([command]) => command));
-    for (const [command, status, check] of expected) {
+    for (const [command, status, check] of examples) {
       // A followed file runs until it is stopped: the next test runs it.
       if (command.includes('--follow')) continue;
       const run = shell(command, dir);
@@ -56,7 +61,7 @@ describe('check --help', () => {
   });
 
   it('the --follow example checks what is appended, and SIGTERM ends it with the report', async () => {
-    const command = helpExamples().commands.find((line) => line.includes('--follow'))!;
+    const [command] = examples.find(([line]) => line.includes('--follow'))!;
     const dir = workdir({ 'server.log': 'fixtures/logs/server.log' });
     // exec: the signal goes to mcec-result itself, not to the shell.
     const child = spawn('sh', ['-c', `exec ${command}`], { cwd: dir, env: pathEnv(dir) });

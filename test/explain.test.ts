@@ -234,8 +234,9 @@ describe('recovery advice (spec section 9)', () => {
       /^invalid-argument: an error category\n {2}when {13}the request is malformed or cannot apply\n {2}advice {11}the request itself is wrong: fix the arguments; do not retry the same call or broaden a selector\n {2}unchanged retry {2}goes against the advice \(rule unchanged-retry\)\n {2}retry codes {6}none: an unchanged retry after any code goes against the advice\n\n/,
     );
     expect(advice('internal').stdout).toContain('  retry codes      consent-pending, consent-timeout, command-disabled, emergency-stopped,\n                   command-dropped\n                   (after one of these an unchanged retry is allowed)\n');
-    expect(advice('timeout').stdout).toMatch(/^ {2}unchanged retry {2}allowed\n$/m);
-    expect(advice('timeout').stdout).not.toContain('retry codes');
+    const timeout = advice('timeout').stdout;
+    expect(timeout).toMatch(/^ {2}unchanged retry {2}allowed\n$/m);
+    expect(timeout).not.toContain('retry codes');
   });
 
   it("a codes file replaces only the members it gives, the files applied in order: the config's, or --codes' in place of them", () => {
@@ -317,13 +318,23 @@ describe('recovery advice (spec section 9)', () => {
 const bundleRules = new Set(['bundle-session-mismatch', 'bundle-truncation-mismatch', 'no-tool-results']);
 
 describe('rule examples', () => {
-  it.each(ruleIds.filter((id) => !bundleRules.has(id)))('the example of %s triggers it in the real checker', (id) => {
-    const { example } = ruleDefinition(id);
-    const dir = tempFiles({ 'example.jsonl': example === '' ? '' : `${example}\n` });
-    const { report } = runJson([join(dir, 'example.jsonl')]);
-    const rules = (report.findings as { rule: string }[]).map((finding) => finding.rule);
-    expect(rules).toContain(id);
-    // Each example shows its rule alone, except that a code that is not kebab-case is also unknown.
-    expect(new Set(rules)).toEqual(new Set(id === 'code-format' ? [id, 'unknown-code'] : [id]));
+  it("every rule's example triggers it in the real checker, each example an input of one run", () => {
+    // Findings carry their input's path, and a rule reads the records of one input (the recovery
+    // checks keep a tracker per input): one run shows each example's findings apart.
+    const ids = ruleIds.filter((id) => !bundleRules.has(id));
+    const examples = ids.map((id) => {
+      const { example } = ruleDefinition(id);
+      return [`${id}/example.jsonl`, example === '' ? '' : `${example}\n`] as const;
+    });
+    const dir = tempFiles(Object.fromEntries(examples));
+    const { report } = runJson(ids.map((id) => join(dir, id, 'example.jsonl')));
+    expect(report.summary.inputs).toBe(ids.length);
+    const findings = report.findings as { rule: string; source: string }[];
+    for (const id of ids) {
+      const rules = findings.filter((finding) => finding.source === join(dir, id, 'example.jsonl')).map((finding) => finding.rule);
+      expect(rules, id).toContain(id);
+      // Each example shows its rule alone, except that a code that is not kebab-case is also unknown.
+      expect(new Set(rules), id).toEqual(new Set(id === 'code-format' ? [id, 'unknown-code'] : [id]));
+    }
   });
 });
