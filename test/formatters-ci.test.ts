@@ -44,20 +44,27 @@ function manyFindings(source: string, count: number): Finding[] {
   return Array.from({ length: count }, (_, i): Finding => ({ rule: 'missing-result', severity: 'warning', message: 'ok is true without result', location: { source, line: i + 1, pointer: '' } }));
 }
 
-// The report of real inputs, formatted by the built CLI: exit 1, since the samples hold errors.
+// The report of real inputs, formatted by the built CLI: exit 1, since the samples hold errors. One
+// run writes every format: the human report to stdout, each other format to its file, which holds
+// the text `--format <name>` alone prints.
 const realInputs = ['fixtures/transcripts', 'fixtures/samples'];
+const realFormats = ['json', 'sarif', 'junit', 'github', 'markdown', 'ndjson'] as const;
 
-function runFormat(format: string): string {
-  const result = runCli(['check', ...realInputs, '--format', format]);
-  expect(result.stderr).toBe('');
-  expect(result.status).toBe(1);
-  return result.stdout;
+const realRun = (() => {
+  const dir = tempFiles({});
+  const files = Object.fromEntries(realFormats.map((format) => [format, join(dir, `report.${format}`)]));
+  const result = runCli(['check', ...realInputs, '--format', 'human', ...realFormats.flatMap((format) => ['--format', `${format}=${files[format]}`])]);
+  const read = (format: (typeof realFormats)[number]) => readFileSync(files[format]!, 'utf8');
+  return { ...result, read };
+})();
+
+function formatted(format: (typeof realFormats)[number]): string {
+  expect(realRun.stderr).toBe('');
+  expect(realRun.status).toBe(1);
+  return realRun.read(format);
 }
 
-const realJson = (() => {
-  const result = runCli(['check', ...realInputs, '--format', 'json']);
-  return JSON.parse(result.stdout) as { summary: Summary; findings: { rule: string; source: string; line: number; column?: number }[] };
-})();
+const realJson = JSON.parse(realRun.read('json')) as { summary: Summary; findings: { rule: string; source: string; line: number; column?: number }[] };
 
 const sarifSchema = JSON.parse(readFileSync(join(repoRoot, 'test/data/sarif-2.1.0-rtm.5.json'), 'utf8')) as Schema;
 
@@ -440,7 +447,7 @@ describe('formatNdjson', () => {
 
 describe('CI formats of a real report (built CLI)', () => {
   it('sarif: valid, every rule declared, one result per finding, places right', () => {
-    const log = JSON.parse(runFormat('sarif')) as SarifLog;
+    const log = JSON.parse(formatted('sarif')) as SarifLog;
     expectValidSarif(log);
     const driver = log.runs[0].tool.driver;
     for (const id of ruleIds) expect(driver.rules.find((r) => r.id === id)?.defaultConfiguration.level).toBe(ruleCatalog[id].defaultSeverity);
@@ -450,7 +457,7 @@ describe('CI formats of a real report (built CLI)', () => {
   });
 
   it('junit: well-formed, failures = invalid records + unparseable entries, tests = test cases', () => {
-    const doc = parseJunit(runFormat('junit'));
+    const doc = parseJunit(formatted('junit'));
     const { invalid, unparseable, valid } = realJson.summary;
     expect(Number(doc.testsuites.failures)).toBe(invalid + unparseable);
     const suites = doc.testsuites.testsuite;
@@ -464,32 +471,31 @@ describe('CI formats of a real report (built CLI)', () => {
   });
 
   it('github: the summary notice, then one command per finding', () => {
-    const lines = runFormat('github').trimEnd().split('\n');
+    const lines = formatted('github').trimEnd().split('\n');
     expect(lines).toHaveLength(realJson.findings.length + 1);
     expect(lines).toContain('::error file=fixtures/transcripts/run-1/tool-calls.jsonl,line=7,col=58,title=parse-error::unterminated string');
     expect(lines[0]).toMatch(/^::notice title=mcec-result::/);
   });
 
   it('markdown: heading, pie chart and a findings table', () => {
-    const text = runFormat('markdown');
+    const text = formatted('markdown');
     expect(text).toMatch(/^## ❌ /);
     expect(text).toContain('pie title Error categories');
     expect(text).toContain('| fixtures/transcripts/run-1/tool-calls.jsonl:7:58 | error | parse-error | unterminated string |');
   });
 
   it('ndjson: every line parses, one per finding, the summary last', () => {
-    const lines = runFormat('ndjson').trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string });
+    const lines = formatted('ndjson').trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string });
     expect(lines.filter((l) => l.type === 'finding')).toHaveLength(realJson.findings.length);
     expect(lines.at(-1)).toEqual({ type: 'summary', ...realJson.summary });
   });
 
-  it('--format human --format sarif=<file> writes SARIF to the file and the human report to stdout', () => {
-    const file = join(tempFiles({}), 'report.sarif');
-    const result = runCli(['check', ...realInputs, '--format', 'human', '--format', `sarif=${file}`]);
-    expect(result.status).toBe(1);
-    expect(result.stdout).toContain(`✖ ${realJson.findings.length} problems`);
-    expect(result.stdout).not.toContain('"$schema"');
-    const log = JSON.parse(readFileSync(file, 'utf8')) as SarifLog;
+  it('--format human beside --format <name>=<file>: SARIF and the other formats to their files, the human report to stdout', () => {
+    expect(realRun.status).toBe(1);
+    expect(realRun.stdout).toContain(`✖ ${realJson.findings.length} problems`);
+    expect(realRun.stdout).not.toContain('"$schema"');
+    expect(realRun.stdout).not.toContain('<testsuites');
+    const log = JSON.parse(realRun.read('sarif')) as SarifLog;
     expectValidSarif(log);
     expect(log.runs[0].results).toHaveLength(realJson.findings.length);
   });
@@ -499,15 +505,19 @@ describe('an input that could not be read, in every format (built CLI)', () => {
   // Was: said on stderr only; the report itself, saved and read later or merged, passed for a
   // check of every input.
   const dir = tempFiles({ 'run.jsonl': '{"ok":false}\n', 'other.jsonl': '{"ok":true,"result":{}}\n' });
-  const run = (format: string) => runCli(['check', '-f', format, 'missing.jsonl', 'run.jsonl'], { cwd: dir });
+  // One run writes every format: JSON to stdout, each other format to its file (outside the inputs'
+  // folder), which holds the text `-f <name>` alone prints.
+  const out = tempFiles({});
+  const fileFormats = ['ndjson', 'sarif', 'junit', 'human', 'markdown', 'github'];
+  const json = runCli(['check', '-f', 'json', ...fileFormats.flatMap((format) => ['-f', `${format}=${join(out, format)}`]), 'missing.jsonl', 'run.jsonl'], { cwd: dir });
+  const run = (format: string) => readFileSync(join(out, format), 'utf8');
   const said = 'cannot read missing.jsonl: no such file or directory';
 
   it('json and ndjson: summary.unreadable, which merge keeps and the report schema accepts', () => {
-    const json = run('json');
     expect(json.status).toBe(2);
     const report = JSON.parse(json.stdout);
     expect(report.summary.unreadable).toEqual([{ source: 'missing.jsonl', message: said }]);
-    expect(JSON.parse(run('ndjson').stdout.trim().split('\n').at(-1)!).unreadable).toEqual(report.summary.unreadable);
+    expect(JSON.parse(run('ndjson').trim().split('\n').at(-1)!).unreadable).toEqual(report.summary.unreadable);
     // Every shard is told of a missing input it was named: the merge says so once.
     const shards = ['1/2', '2/2'].map((shard) => runCli(['check', '-f', 'json', '--shard', shard, 'missing.jsonl', 'run.jsonl', 'other.jsonl'], { cwd: dir }).stdout);
     const saved = tempFiles({ 'a.json': shards[0]!, 'b.json': shards[1]! });
@@ -519,7 +529,7 @@ describe('an input that could not be read, in every format (built CLI)', () => {
   });
 
   it('sarif: a failed invocation with a notification at the file, still a valid log', () => {
-    const log = JSON.parse(run('sarif').stdout);
+    const log = JSON.parse(run('sarif'));
     expectValidSarif(log);
     expect(log.runs[0].invocations).toEqual([
       { executionSuccessful: false, toolExecutionNotifications: [{ level: 'error', message: { text: said }, locations: [{ physicalLocation: { artifactLocation: { uri: 'missing.jsonl' } } }] }] },
@@ -527,13 +537,13 @@ describe('an input that could not be read, in every format (built CLI)', () => {
   });
 
   it('junit: a test case in error; human, markdown and github say it too', () => {
-    const doc = parseJunit(run('junit').stdout);
+    const doc = parseJunit(run('junit'));
     expect(doc.testsuites.errors).toBe('1');
     const summary = doc.testsuites.testsuite.at(-1)!;
     expect(summary.testcase.at(-1)).toMatchObject({ name: 'read missing.jsonl', error: { message: said, type: 'unreadable' } });
-    expect(run('human').stdout).toContain(`\nunreadable: ${said}\n`);
-    expect(run('markdown').stdout).toContain(`\n> **unreadable:** ${said}\n`);
-    expect(run('github').stdout).toMatch(new RegExp(`^::error title=mcec-result::${said.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n::notice title=mcec-result::.*, 1 input not read\n`));
+    expect(run('human')).toContain(`\nunreadable: ${said}\n`);
+    expect(run('markdown')).toContain(`\n> **unreadable:** ${said}\n`);
+    expect(run('github')).toMatch(new RegExp(`^::error title=mcec-result::${said.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n::notice title=mcec-result::.*, 1 input not read\n`));
   });
 });
 
@@ -553,27 +563,32 @@ describe('workflow commands in the data (built CLI)', () => {
   ];
   const dir = tempFiles({ '##[error]x.jsonl': `${JSON.stringify(envelope)}\n`, 'tool-calls.jsonl': transcript.map((t) => JSON.stringify(t)).join('\n') + '\n' });
   const opening = (line: string) => /^\s*::/u.test(line) || line.includes('##[');
+  // One run writes every format: human to stdout, each other format to its file (outside the folder
+  // checked), which holds the text `--format <name>` alone prints.
+  const out = tempFiles({});
+  const fileFormats = ['json', 'ndjson', 'sarif', 'junit', 'markdown', 'github'];
+  const all = runCli(['check', '--no-config', '--format', 'human', ...fileFormats.flatMap((format) => ['--format', `${format}=${join(out, format)}`]), '.'], { cwd: dir });
+  const text = (format: string) => (format === 'human' ? all.stdout : readFileSync(join(out, format), 'utf8'));
 
   it.each(['human', 'json', 'ndjson', 'sarif', 'junit', 'markdown'])('%s: no line opens a command', (format) => {
-    const { stdout, stderr, status } = runCli(['check', '--no-config', '--format', format, '.'], { cwd: dir });
-    expect(status).toBe(1);
-    expect(stdout.split('\n').filter(opening)).toEqual([]);
-    expect(stderr).toBe('');
+    expect(all.status).toBe(1);
+    expect(text(format).split('\n').filter(opening)).toEqual([]);
+    expect(all.stderr).toBe('');
   });
 
   it('github: every line is its own command, the data inside escaped', () => {
-    const lines = runCli(['check', '--no-config', '--format', 'github', '.'], { cwd: dir }).stdout.trimEnd().split('\n');
+    const lines = text('github').trimEnd().split('\n');
     for (const line of lines) expect(line).toMatch(/^::(error|warning|notice) /);
   });
 
   it('the JSON family and JUnit still read as the same text', () => {
-    const json = JSON.parse(runCli(['check', '--no-config', '--format', 'json', '.'], { cwd: dir }).stdout);
+    const json = JSON.parse(text('json'));
     expect(json.findings.map((f: { source: string }) => f.source)).toContain('./##[error]x.jsonl');
     expect(Object.keys(json.summary.codes)).toContain(hostile.code);
     expect(Object.keys(json.summary.tools)).toEqual([hostile.tool]);
-    const junit = parseJunit(runCli(['check', '--no-config', '--format', 'junit', '.'], { cwd: dir }).stdout);
+    const junit = parseJunit(text('junit'));
     expect(junit.testsuites.testsuite.map((s) => s.name)).toContain('./##[error]x.jsonl');
-    const human = runCli(['check', '--no-config', '.'], { cwd: dir }).stdout;
+    const human = text('human');
     expect(human).toContain('./##\\u005berror]x.jsonl:1');
     expect(human).toContain('  \\u003a:add-mask::mcec-result');
   });
@@ -589,9 +604,11 @@ describe('workflow commands in the data (built CLI)', () => {
 describe('a file whose name holds a backslash (built CLI, POSIX)', () => {
   it.skipIf(process.platform === 'win32')('SARIF and GitHub name it, not a file in a folder', () => {
     const dir = tempFiles({ 'c11/a\\b.jsonl': '{"ok":false}\n' });
-    const sarif = JSON.parse(runCli(['check', '--no-config', '-f', 'sarif', 'c11'], { cwd: dir }).stdout) as SarifLog;
+    // One run: SARIF to stdout, GitHub's commands to a file outside the folder checked.
+    const github = join(tempFiles({}), 'github.txt');
+    const sarif = JSON.parse(runCli(['check', '--no-config', '-f', 'sarif', '-f', `github=${github}`, 'c11'], { cwd: dir }).stdout) as SarifLog;
     expect(sarif.runs[0].results[0]!.locations[0]!.physicalLocation.artifactLocation.uri).toBe('c11/a%5Cb.jsonl');
-    expect(runCli(['check', '--no-config', '-f', 'github', 'c11'], { cwd: dir }).stdout).toContain('file=c11/a\\b.jsonl,');
+    expect(readFileSync(github, 'utf8')).toContain('file=c11/a\\b.jsonl,');
   });
 });
 
@@ -600,8 +617,11 @@ describe('findings of one rule on one line (built CLI)', () => {
     const record = { ok: false, error: { code: 'window-not-found', category: 'no-target', detail: 'd', lastObservation: { a: { base64: 'AAAA' }, b: [{ base64: 'BBBB' }] } }, warnings: [{ code: 'x_y', detail: 'a' }, { code: 'x_y', detail: 'b' }, { code: 'y_z', detail: 'c' }] };
     const dir = tempFiles({ 'r.jsonl': `${JSON.stringify(record)}\n` });
     // Was: two lines alike for each of code-format, unknown-warning-code and inline-image.
+    // One run: human to stdout, GitHub and Markdown to their files.
+    const human = runCli(['check', '--no-config', '-f', 'human', '-f', 'github=github.txt', '-f', 'markdown=markdown.md', 'r.jsonl'], { cwd: dir }).stdout;
+    const outputs: Record<string, string> = { human, github: readFileSync(join(dir, 'github.txt'), 'utf8'), markdown: readFileSync(join(dir, 'markdown.md'), 'utf8') };
     for (const format of ['human', 'github', 'markdown']) {
-      const out = runCli(['check', '--no-config', '-f', format, 'r.jsonl'], { cwd: dir }).stdout;
+      const out = outputs[format]!;
       const findingLines = out.split('\n').filter((line) => /code-format|unknown-warning-code|inline-image/.test(line) && /not kebab|unknown warning|inlines/.test(line));
       expect(findingLines).toHaveLength(8);
       expect(new Set(findingLines).size).toBe(8);
