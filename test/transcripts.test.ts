@@ -77,7 +77,9 @@ describe('the example of spec section 6', () => {
 });
 
 describe('a folder of evidence bundles', () => {
-  const { report } = runJson(['fixtures/transcripts']);
+  // One run: the JSON report to stdout, the human one to a file.
+  const humanFile = join(tempFiles({}), 'report.txt');
+  const { report } = runJson(['fixtures/transcripts', '--format', `human=${humanFile}`]);
 
   it('finds every pairing fault with its tool and transcript line', () => {
     const run2 = report.findings.filter((f: JsonFinding) => f.source.includes('run-2'));
@@ -110,7 +112,7 @@ describe('a folder of evidence bundles', () => {
   });
 
   it('human output has the per-tool and per-session tables', () => {
-    const { stdout } = runCli(['check', 'fixtures/transcripts']);
+    const stdout = readFileSync(humanFile, 'utf8');
     expect(stdout).toMatch(/tools\n\s+records\s+ok\s+failed\s+unknown\n\s+capture\s+2\s+2\s+0\s+0\n\s+find\s+2\s+0\s+2\s+0\n\s+invoke\s+3\s+1\s+1\s+1\n\s+session-start\s+1\s+1\s+0\s+0\n\s+wait-for\s+1\s+0\s+1\s+0\n/);
     expect(stdout).toMatch(/sessions\n\s+records\s+ok\s+failed\s+unknown\n\s+a41c07e2d9b8\s+7\s+4\s+2\s+1\n\s+5f19c9c01a3f\s+3\s+1\s+2\s+0\n/);
     expect(stdout).toContain('find: ok is false, so error is required');
@@ -222,7 +224,9 @@ describe('pairing faults, end to end', () => {
       ['a transcript', [transcript('request', rpcRequest(1, 'tools/call', 'capture')), transcript('response', rpcResult(1, toolResult)), transcript('response', rpcError(1))], 'capture', 'transcript'],
     ];
     for (const [what, values, tool, wrapping] of cases) {
-      const { status, report } = runJson(['-'], { input: lines(...values) });
+      // One run: the JSON report to stdout, JUnit to a file.
+      const junitFile = join(tempFiles({}), 'report.xml');
+      const { status, report } = runJson(['-f', `junit=${junitFile}`, '-'], { input: lines(...values) });
       const firstIsRecord = what !== 'tools/list';
       expect(status, what).toBe(1);
       expect(report.summary, what).toMatchObject({
@@ -235,7 +239,7 @@ describe('pairing faults, end to end', () => {
         outcomes: { ok: firstIsRecord ? 1 : 0, failed: 0, unknown: 1 },
       });
       expect(brief(report.findings), what).toEqual([['duplicate-response', 3, tool, wrapping]]);
-      const junit = runCli(['check', '--format', 'junit', '-'], { input: lines(...values) }).stdout;
+      const junit = readFileSync(junitFile, 'utf8');
       expect(junit, what).toContain('<property name="invalid" value="1"/>');
       expect(junit, what).toMatch(/<testsuite name="-" tests="\d+" failures="1" /);
     }
@@ -257,17 +261,25 @@ describe('pairing faults, end to end', () => {
     // request the input holds), and before that duplicate-response alone.
     const tool = { content: [{ type: 'text', text: '{"ok":true,"result":{}}' }] };
     const response = transcript('response', rpcResult(2, tool));
-    const { report } = runJson(['-'], { input: lines(transcript('request', rpcRequest(1, 'tools/call', 'find')), response, response) });
-    expect(brief(report.findings)).toEqual([
+    // Three transcripts, line-delimited as standard input is, checked in one run: pairing is per
+    // input, and each finding names its input.
+    const dir = tempFiles({
+      'other-request.jsonl': lines(transcript('request', rpcRequest(1, 'tools/call', 'find')), response, response),
+      'no-request.jsonl': lines(response, response),
+      'answered.jsonl': lines(response, transcript('request', rpcRequest(2, 'tools/call', 'capture')), response, response),
+    });
+    const { report } = runJson(['other-request.jsonl', 'no-request.jsonl', 'answered.jsonl'], { cwd: dir });
+    const of = (source: string) => report.findings.filter((f: JsonFinding) => f.source === source);
+    expect(brief(of('other-request.jsonl'))).toEqual([
       ['unanswered-request', 1, 'find', 'transcript'],
       ['unpaired-response', 2, null, 'transcript'],
       ['unpaired-response', 3, null, 'transcript'],
     ]);
     // With no request on an earlier line, no response is unpaired (spec section 8.9): was unpaired-response on both.
-    expect(runJson(['-'], { input: lines(response, response) }).report.findings).toEqual([]);
+    expect(of('no-request.jsonl')).toEqual([]);
     // Once a request of the id has come and been answered, a later response is a duplicate only.
-    const answered = runJson(['-'], { input: lines(response, transcript('request', rpcRequest(2, 'tools/call', 'capture')), response, response) }).report;
-    expect(brief(answered.findings).map((f) => f.slice(0, 2))).toEqual([['duplicate-response', 4]]);
+    expect(brief(of('answered.jsonl')).map((f) => f.slice(0, 2))).toEqual([['duplicate-response', 4]]);
+    expect(report.findings).toHaveLength(4);
   });
 
   it('a truncation marker on the line of the request excuses it: a .json array written on one line', () => {
@@ -275,17 +287,21 @@ describe('pairing faults, end to end', () => {
     const request = transcript('request', rpcRequest(1, 'tools/call', 'capture'));
     const marker = { truncated: 'tool-call log size cap reached' };
     const dir = tempFiles({ 'cut.json': JSON.stringify([request, marker]), 'after.json': JSON.stringify([marker, request]) });
+    // Both in one run: each finding names its input.
+    const { report } = runJson([join(dir, 'cut.json'), join(dir, 'after.json')]);
+    const of = (name: string) => report.findings.filter((f: JsonFinding) => f.source === join(dir, name));
     // Neither holds a tool result (spec section 8.5).
-    expect(brief(runJson([join(dir, 'cut.json')]).report.findings)).toEqual([
+    expect(brief(of('cut.json'))).toEqual([
       ['no-tool-results', 1, null, null],
       ['transcript-truncated', 1, null, 'transcript'],
     ]);
     // A request after the marker is still reported.
-    expect(brief(runJson([join(dir, 'after.json')]).report.findings)).toEqual([
+    expect(brief(of('after.json'))).toEqual([
       ['no-tool-results', 1, null, null],
       ['transcript-truncated', 1, null, 'transcript'],
       ['unanswered-request', 1, 'capture', 'transcript'],
     ]);
+    expect(report.findings).toHaveLength(5);
   });
 
   it("a JSON-RPC error answers the open tool call, not the server's ping of the same id", () => {
@@ -307,22 +323,29 @@ describe('pairing faults, end to end', () => {
     // Was "never answered" and "no request of that id" as if the unreadable line were not there.
     const request = JSON.stringify(transcript('request', rpcRequest(1, 'tools/call', 'capture')));
     const response = JSON.stringify(transcript('response', rpcResult(1, toolResult)));
-    const said = (report: { findings: (JsonFinding & { message: string; severity: string })[] }) => report.findings.map((f) => [f.rule, f.severity, f.line, f.message]);
+    type Said = { findings: (JsonFinding & { message: string; severity: string })[] };
+    const said = (report: Said) => report.findings.map((f) => [f.rule, f.severity, f.line, f.message]);
     const unanswered = ['unanswered-request', 'warning', 1, 'capture request is never answered in this transcript, unless line 2, which could not be read, holds its answer'];
     const long = JSON.stringify(transcript('response', rpcResult(1, { ...toolResult, pad: 'x'.repeat(2000) })));
     const tooLong = runJson(['--max-line-bytes', '1K', '-'], { input: lines(request, long) }).report;
     // No record was read, so no tool result either (spec section 8.5), said first at line 1.
     expect(said(tooLong).map((f) => f[0])).toEqual(['no-tool-results', 'unanswered-request', 'parse-error']);
     expect(said(tooLong)[1]).toEqual(unanswered);
-    const trailingComma = runJson(['-'], { input: lines(request, response.replace(/}$/, ',}')) }).report;
-    expect(said(trailingComma)[1]).toEqual(unanswered);
+    // The cases of the default line limit in one run, as .jsonl files, line-delimited as standard
+    // input is: each finding names its input.
+    const find = JSON.stringify(transcript('request', rpcRequest(0, 'tools/call', 'find')));
+    const dir = tempFiles({
+      'trailing-comma.jsonl': lines(request, response.replace(/}$/, ',}')),
+      'bad-request.jsonl': lines(request.replace(/}$/, ',}'), response),
+      'after-one.jsonl': lines(find, request.replace(/}$/, ',}'), response),
+    });
+    const { findings } = runJson(['trailing-comma.jsonl', 'bad-request.jsonl', 'after-one.jsonl'], { cwd: dir }).report as Said;
+    const of = (source: string): Said => ({ findings: findings.filter((f) => f.source === source) });
+    expect(said(of('trailing-comma.jsonl'))[1]).toEqual(unanswered);
     // A response after an unreadable request line: the input has held no request, so no response is
     // unpaired (spec section 8.9). One after a request read is.
-    const badRequest = runJson(['-'], { input: lines(request.replace(/}$/, ',}'), response) }).report;
-    expect(said(badRequest).map((f) => f[0])).toEqual(['parse-error']);
-    const find = JSON.stringify(transcript('request', rpcRequest(0, 'tools/call', 'find')));
-    const afterOne = runJson(['-'], { input: lines(find, request.replace(/}$/, ',}'), response) }).report;
-    expect(said(afterOne)[2]).toEqual(['unpaired-response', 'warning', 3, 'response to id 1 has no request of that id before it in this transcript, unless line 2, which could not be read, holds it']);
+    expect(said(of('bad-request.jsonl')).map((f) => f[0])).toEqual(['parse-error']);
+    expect(said(of('after-one.jsonl'))[2]).toEqual(['unpaired-response', 'warning', 3, 'response to id 1 has no request of that id before it in this transcript, unless line 2, which could not be read, holds it']);
   });
 
   it('a cancellation excuses the request pending when it came, not a later one that reuses its id', () => {
@@ -404,13 +427,16 @@ describe('MCP results under --redact', () => {
     const secret = 'token=abc123';
     const text = { type: 'text', text: JSON.stringify({ ok: true, result: {} }) };
     const input = lines({ content: [text], structuredContent: secret }, { content: [text], structuredContent: 4242 });
+    // One run writes every format: JSON to stdout, the others to their files.
+    const out = tempFiles({});
+    const others = ['human', 'sarif', 'junit'];
+    const { status, stdout, report } = runJson(['--redact', ...others.flatMap((format) => ['-f', `${format}=${join(out, format)}`]), '-'], { input });
+    expect(status).toBe(1);
+    const texts: Record<string, string> = { json: stdout, ...Object.fromEntries(others.map((format) => [format, readFileSync(join(out, format), 'utf8')])) };
     for (const format of ['json', 'human', 'sarif', 'junit']) {
-      const result = runCli(['check', '--redact', '-f', format, '-'], { input });
-      expect(result.status, format).toBe(1);
-      expect(result.stdout, format).not.toContain(secret);
-      expect(result.stdout, format).not.toContain('4242');
+      expect(texts[format], format).not.toContain(secret);
+      expect(texts[format], format).not.toContain('4242');
     }
-    const { report } = runJson(['--redact', '-'], { input });
     expect(report.findings.map((f: JsonFinding & { message: string }) => [f.rule, f.line, f.message])).toEqual([
       ['structured-content-mismatch', 1, "structuredContent differs from the text block's envelope: it is a string (value withheld by --redact)"],
       ['structured-content-mismatch', 2, "structuredContent differs from the text block's envelope: it is a number (value withheld by --redact)"],
@@ -450,8 +476,9 @@ describe('several records on one line', () => {
         ['schema', 2, '/y'],
       ]);
     }
-    const { report } = runJson(['one-line.json', 'two-lines.json'], { cwd: dir });
+    // The run's own JSON report, saved to a file, and merge's reading of that file.
     expect(runCli(['check', '-f', 'json=report.json', 'one-line.json', 'two-lines.json'], { cwd: dir }).status).toBe(1);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
     const merged = runCli(['merge', '-f', 'json', 'report.json'], { cwd: dir });
     expect(JSON.parse(merged.stdout).findings).toEqual(report.findings);
   });
@@ -463,7 +490,9 @@ describe('several records on one line', () => {
       i % 3 === 0 ? { ok: true, result: {}, [`x${i}`]: 1 } : i % 3 === 1 ? { ok: false, error: { code: `Bad_Code_${i}`, category: 'internal', detail: 'd' } } : { ok: 'yes', result: {} },
     );
     const dir = tempFiles({ 'long.json': `${JSON.stringify(records)}\n`, 'after.json': `[${records.map((r) => JSON.stringify(r)).join(',')},\n{"ok":1}]\n` });
-    const inMemory = runJson(['after.json', 'long.json'], { cwd: dir }).report;
+    // The run's own JSON report, saved to a file; merge reads that file at the end.
+    expect(runCli(['check', '-f', 'json=report.json', 'after.json', 'long.json'], { cwd: dir }).status).toBe(1);
+    const inMemory = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
     const rules = inMemory.findings.filter((f: JsonFinding) => f.source === 'long.json').map((f: JsonFinding) => f.rule);
     expect(new Set(rules)).toEqual(new Set(['code-format', 'schema', 'unknown-code']));
     expect(rules.length).toBeGreaterThan(300);
@@ -481,7 +510,6 @@ describe('several records on one line', () => {
       const spooled = runJson(['--findings-in-memory', budget, 'after.json', 'long.json'], { cwd: dir }).report;
       expect(spooled.findings, budget).toEqual(inMemory.findings);
     }
-    expect(runCli(['check', '-f', 'json=report.json', 'after.json', 'long.json'], { cwd: dir }).status).toBe(1);
     expect(JSON.parse(runCli(['merge', '-f', 'json', 'report.json'], { cwd: dir }).stdout).findings).toEqual(inMemory.findings);
   });
 
