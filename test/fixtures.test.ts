@@ -354,9 +354,14 @@ describe('fixtures/valid', () => {
 
   it('covers every category of the bundled schema', () => {
     const schema = JSON.parse(readFileSync(join(root, 'data/agent-tool-result.schema.json'), 'utf8'));
-    const { report } = runCheck('fixtures/valid');
+    // The reports of the folder's files, each the run the test of that file reads (runCheck runs an
+    // argument list once), their category counts summed.
+    const counts: Record<string, number> = {};
+    for (const file of filesIn('valid')) {
+      for (const [category, n] of Object.entries(runCheck(`fixtures/valid/${file}`).report.summary.categories)) counts[category] = (counts[category] ?? 0) + n;
+    }
     for (const category of schema.$defs.error.properties.category.enum as string[]) {
-      expect(report.summary.categories[category], category).toBeGreaterThan(0);
+      expect(counts[category], category).toBeGreaterThan(0);
     }
   });
 });
