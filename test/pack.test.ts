@@ -24,12 +24,14 @@ const installCommands = () => {
 
 /**
  * The environment of an npm run by a user: none of the npm_* variables of the `npm test` this suite
- * may run under (npm reads npm_config_* as its settings), no colour, the cache preferred.
+ * may run under (npm reads npm_config_* as its settings), no colour, the cache preferred, and the
+ * CA certificates the registry may need, which helpers/setup.ts keeps from the suite's other processes.
  */
 function npmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
-  return { ...env, NO_COLOR: '1', FORCE_COLOR: undefined, CI: '1', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  const certificates = process.env['MCEC_TEST_NODE_EXTRA_CA_CERTS'];
+  return { ...env, ...(certificates !== undefined && { NODE_EXTRA_CA_CERTS: certificates }), NO_COLOR: '1', FORCE_COLOR: undefined, CI: '1', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 }
 
 function sh(command: string, cwd: string) {

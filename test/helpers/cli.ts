@@ -21,23 +21,12 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
-/**
- * The environment of a process that runs the CLI or other Node code that opens no connection: this
- * process's, less `NODE_EXTRA_CA_CERTS`, and with `overrides` (a key set to undefined is removed).
- * Node reads and parses the certificates that variable names at every start, before any code runs,
- * whether or not a connection is made; on a machine whose npm goes through a proxy with a CA of
- * its own, that is most of each CLI process's start-up. npm's runs keep it (pack.test.ts).
- */
-export function offlineEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: Record<string, string | undefined> = { ...process.env, NODE_EXTRA_CA_CERTS: undefined, ...overrides };
-  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-  return env as NodeJS.ProcessEnv;
-}
-
 export function runCli(args: readonly string[], options: CliOptions = {}): CliResult {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env };
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   const result = spawnSync(process.execPath, [binary, ...args], {
     cwd: options.cwd ?? repoRoot,
-    env: offlineEnv({ NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env }),
+    env: env as NodeJS.ProcessEnv,
     input: options.input ?? '',
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,

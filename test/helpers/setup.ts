@@ -1,6 +1,6 @@
 // Every test file writes into one temporary folder of its own, removed when its tests end: its files
 // (tempFiles), the spool of the runs it makes in this process, and that of the CLI processes it
-// starts (they inherit TMPDIR). Each `npm test` used to leave some 200 folders (~200 MB) in /tmp.
+// starts (they inherit TMPDIR), so that `npm test` leaves nothing behind in the system's.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,5 +10,16 @@ import { afterAll } from 'vitest';
 const base = (process.env['MCEC_TEST_TMPDIR_BASE'] ??= tmpdir());
 const root = mkdtempSync(join(base, 'mcec-result-test-'));
 process.env['TMPDIR'] = root;
+
+// Node reads and parses the certificate file NODE_EXTRA_CA_CERTS names at every start, before any
+// code runs, whether or not the process opens a connection; where npm goes through a proxy with a
+// CA of its own, that is most of a small CLI run's start-up, and the suite starts well over a
+// thousand Node processes. None opens a connection but npm's installs (pack.test.ts), which take the
+// file back from MCEC_TEST_NODE_EXTRA_CA_CERTS.
+const certificates = process.env['NODE_EXTRA_CA_CERTS'];
+if (certificates !== undefined) {
+  process.env['MCEC_TEST_NODE_EXTRA_CA_CERTS'] = certificates;
+  delete process.env['NODE_EXTRA_CA_CERTS'];
+}
 
 afterAll(() => rmSync(root, { recursive: true, force: true, maxRetries: 3 }));
