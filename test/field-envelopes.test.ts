@@ -129,12 +129,12 @@ describe('no-tool-results: an input of skipped entries only (spec section 8.5)',
     expect(status).toBe(1);
     expect(report.findings).toEqual([{ rule: 'no-tool-results', severity: 'error', message: '10 lines, none a tool result (10 skipped: requests, other methods, noise)', source: log, line: 1 }]);
     expect(report.summary).toMatchObject({ records: 0, skipped: 10, errors: 1 });
-    // Off: no finding, and still no pass mark.
-    const off = runCli(['check', '--extract', '--rule', 'no-tool-results=off', log]);
+    // Off: no finding, and still no pass mark, in the human report and the Markdown one of the same run.
+    const markdown = join(tempFiles({}), 'report.md');
+    const off = runCli(['check', '--extract', '--rule', 'no-tool-results=off', '--format', 'human', '--format', `markdown=${markdown}`, log]);
     expect(off.status).toBe(0);
     expect(off.stdout.split('\n')[0]).toBe('⚠ no tool results found in 1 input');
-    const markdown = runCli(['check', '--extract', '--rule', 'no-tool-results=off', '--format', 'markdown', log]);
-    expect(markdown.stdout.split('\n')[0]).toBe('## ⚠️ mcec-result: no tool results found in 1 input');
+    expect(readFileSync(markdown, 'utf8').split('\n')[0]).toBe('## ⚠️ mcec-result: no tool results found in 1 input');
   });
 
   it('sits at the first non-blank line, counts every entry, and comes before the findings known at the end', () => {
@@ -151,18 +151,20 @@ describe('no-tool-results: an input of skipped entries only (spec section 8.5)',
 
   it('not for an empty input, an input of unparseable lines only, or one with a record', () => {
     const dir = tempFiles({ 'empty.jsonl': '\n\n', 'broken.jsonl': '{"ok":\n', 'one.jsonl': lines({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { ok: true, result: {} }) });
-    expect(rulesOf(runJson([join(dir, 'empty.jsonl')]).report.findings)).toEqual(['empty-input']);
-    expect(rulesOf(runJson([join(dir, 'broken.jsonl')]).report.findings)).toEqual(['parse-error']);
+    // One run over both: each finding names its input.
+    const { report } = runJson([join(dir, 'empty.jsonl'), join(dir, 'broken.jsonl')]);
+    const rulesFor = (name: string) => rulesOf(report.findings.filter((f: JsonFinding & { source: string }) => f.source === join(dir, name)));
+    expect(rulesFor('empty.jsonl')).toEqual(['empty-input']);
+    expect(rulesFor('broken.jsonl')).toEqual(['parse-error']);
+    expect(report.findings).toHaveLength(2);
     const one = runCli(['check', join(dir, 'one.jsonl')]);
     expect(one.stdout).toMatch(/^✔ no problems in 1 input\n/);
   });
 
   it("not for an input of mcec-result's own reports, baselines and ndjson report lines", () => {
     const dir = tempFiles({ 'run.jsonl': lines({ ok: false, sessionId: 's1' }) });
-    for (const [format, name] of [['json', 'report.json'], ['ndjson', 'report.ndjson']] as const) {
-      runCli(['check', '--format', `${format}=${join(dir, name)}`, join(dir, 'run.jsonl')]);
-    }
-    runCli(['check', '--write-baseline', join(dir, 'baseline.json'), join(dir, 'run.jsonl')]);
+    // One run writes all three: its reports are the same with or without --write-baseline.
+    runCli(['check', '--format', `json=${join(dir, 'report.json')}`, '--format', `ndjson=${join(dir, 'report.ndjson')}`, '--write-baseline', join(dir, 'baseline.json'), join(dir, 'run.jsonl')]);
     for (const name of ['report.json', 'report.ndjson', 'baseline.json']) {
       const { report } = runJson([join(dir, name)]);
       expect(report.summary.records, name).toBe(0);
@@ -216,10 +218,11 @@ describe('records of each tool and session by outcome (spec section 8.6)', () =>
 
   it('human and Markdown tables show all four', () => {
     const dir = tempFiles({ 'tool-calls.jsonl': lines(...values) });
-    const human = runCli(['check', join(dir, 'tool-calls.jsonl')]).stdout;
+    // One run writes both reports.
+    const human = runCli(['check', '--format', 'human', '--format', `markdown=${join(dir, 'report.md')}`, join(dir, 'tool-calls.jsonl')]).stdout;
     expect(human).toMatch(/\ntools\n {2}\s+records {2}ok {2}failed {2}unknown\n {2}capture\s+2\s+1\s+0\s+1\n {2}find\s+1\s+0\s+1\s+0\n/);
     expect(human).toMatch(/\nsessions\n {2}\s+records {2}ok {2}failed {2}unknown\n {2}5f19c9c01a3f\s+3\s+1\s+1\s+1\n/);
-    const markdown = runCli(['check', '--format', 'markdown', join(dir, 'tool-calls.jsonl')]).stdout;
+    const markdown = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(markdown).toContain(['| tool | records | ok | failed | unknown |', '| --- | ---: | ---: | ---: | ---: |', '| capture | 2 | 1 | 0 | 1 |', '| find | 1 | 0 | 1 | 0 |'].join('\n'));
   });
 

@@ -26,14 +26,16 @@ describe('the bundled schemas', () => {
 });
 
 describe('--schema-version', () => {
-  it("today's MCEC ocr-no-text failure is valid by default, and a schema error under 2026-06 whose message names 2026-07", () => {
+  it("today's MCEC ocr-no-text failure is valid by default, and a schema error under 2026-06 whose message names 2026-07; the report's schema names the version (never latest) and the SHA-256 of the schema file's bytes; --schema has no version", () => {
+    // One run per setting, each report read for both: its findings and its schema.
     const latest = runJson(['--no-config', fixture]);
+    const named = runJson(['--no-config', '--schema-version', 'latest', fixture]);
+    const older = runJson(['--no-config', '--schema-version', '2026-06', fixture]);
     expect(latest.status).toBe(0);
     expect(latest.report.summary).toMatchObject({ records: 2, valid: 2, invalidCategories: {} });
     expect(Object.keys(latest.report.summary.categories)).toHaveLength(12);
-    expect(runJson(['--no-config', '--schema-version', 'latest', fixture]).report.schema.version).toBe('2026-07');
+    expect(named.report.schema.version).toBe('2026-07');
 
-    const older = runJson(['--no-config', '--schema-version', '2026-06', fixture]);
     expect(older.status).toBe(1);
     expect(older.report.findings.map((f: { rule: string; line: number; pointer: string }) => [f.rule, f.line, f.pointer])).toEqual([
       ['schema', 1, '/error/category'],
@@ -43,11 +45,8 @@ describe('--schema-version', () => {
       'error.category must be one of: timeout, ambiguous-selector, stale-element, no-target, invalid-argument, capture-blank, focus, elevation, foreground, internal (got "ocr-no-text"): a category of schema version 2026-07, not of 2026-06: check with --schema-version 2026-07',
     );
     expect(older.report.summary.invalidCategories).toEqual({ 'ocr-blank': 1, 'ocr-no-text': 1 });
-  });
 
-  it("the report's schema names the version (never latest) and the SHA-256 of the schema file's bytes; --schema has no version", () => {
-    for (const [args, version] of [[[], '2026-07'], [['--schema-version', 'latest'], '2026-07'], [['--schema-version', '2026-06'], '2026-06']] as const) {
-      const { report } = runJson(['--no-config', ...args, fixture]);
+    for (const [{ report }, version] of [[latest, '2026-07'], [named, '2026-07'], [older, '2026-06']] as const) {
       expect(report.schema).toMatchObject({ source: 'bundled', version, sha256: sha256Of(files[version]) });
       expect(reportSchema(report), JSON.stringify(reportSchema.errors)).toBe(true);
     }

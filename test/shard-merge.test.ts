@@ -1,6 +1,6 @@
 // --shard and merge: a corpus spread over CI machines gives, merged, the report of one machine.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binary, lines, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
@@ -14,6 +14,11 @@ interface Finding {
 }
 const key = (f: Finding) => `${f.source}:${f.line}:${f.column ?? 0}:${f.rule}:${f.pointer ?? ''}`;
 const inputs = ['fixtures/samples', 'fixtures/transcripts', 'fixtures/jsonrpc', 'fixtures/invalid'];
+// One run over everything, whose report --shard 1/1 and the merges below are held to, and whose
+// baseline the merged baselines are (a run's report is the same with or without --write-baseline).
+const wholeBaseline = join(tempFiles({}), 'whole.json');
+const everything = runJson(['--write-baseline', wholeBaseline, ...inputs]);
+const whole = everything.report;
 
 describe('--shard i/n', () => {
   it('splits the files deterministically: sorted by path, the k-th to shard (k mod n) + 1', () => {
@@ -23,7 +28,7 @@ describe('--shard i/n', () => {
     expect(sourcesOf('1/2')).toEqual(['e.jsonl', 'a.jsonl', 'c.jsonl']);
     expect(sourcesOf('2/2')).toEqual(['b.jsonl', 'd.jsonl']);
     expect(sourcesOf('2/3')).toEqual(['e.jsonl', 'b.jsonl']);
-    expect(runJson(['--shard', '1/1', ...inputs]).report.summary).toEqual(runJson(inputs).report.summary);
+    expect(runJson(['--shard', '1/1', ...inputs]).report.summary).toEqual(whole.summary);
   });
 
   it('an empty shard exits 0 with an empty report', () => {
@@ -44,15 +49,15 @@ describe('--shard i/n', () => {
 
 describe('merge', () => {
   const dir = tempFiles({});
-  const shards = [1, 2, 3].map((i) => {
-    const path = join(dir, `shard-${i}.json`);
-    runCli(['check', '--shard', `${i}/3`, '-f', `json=${path}`, ...inputs]);
-    return path;
-  });
-  const whole = runJson(inputs).report;
+  // Each shard's run writes its JSON report and its baseline.
+  const shardRuns = [1, 2, 3].map((i) => runCli(['check', '--shard', `${i}/3`, '-f', `json=${join(dir, `shard-${i}.json`)}`, '--write-baseline', join(dir, `baseline-${i}.json`), ...inputs]));
+  const shards = [1, 2, 3].map((i) => join(dir, `shard-${i}.json`));
+  // The merge of the shards, read by several tests: its JSON on stdout, and the same report as human text and SARIF.
+  const rendered = tempFiles({});
+  const mergedRun = runCli(['merge', '-f', 'json', '-f', `human=${join(rendered, 'merged.txt')}`, '-f', `sarif=${join(rendered, 'merged.sarif')}`, ...shards]);
 
   it('gives the summary and the findings of one run over everything', () => {
-    const result = runCli(['merge', '-f', 'json', ...shards]);
+    const result = mergedRun;
     expect(result.status).toBe(1);
     expect(result.stderr).toBe('');
     const report = JSON.parse(result.stdout);
@@ -101,7 +106,7 @@ describe('merge', () => {
   it('counts a report named twice once: by path, spelt another way, or through a link', () => {
     symlinkSync(shards[0]!, join(dir, 'link.json'));
     const again = runCli(['merge', '-f', 'json', ...shards, `${dir}/./shard-1.json`, join(dir, 'link.json'), shards[1]!]);
-    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(runCli(['merge', '-f', 'json', ...shards]).stdout));
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(mergedRun.stdout));
   });
 
   it('reads reports named by a glob (a Windows shell leaves it to the program) and from standard input (-)', () => {
@@ -234,10 +239,10 @@ describe('merge', () => {
   });
 
   it('renders the merged report in any format', () => {
-    const human = runCli(['merge', ...shards]);
-    expect(human.stdout).toContain(`in ${whole.summary.inputs} inputs`);
-    expect(human.stdout).toMatch(/unknown error codes\n(.*\n)*\s+window-not-fonud\s+\d+\s+did you mean "window-not-found"\?/);
-    const sarif = JSON.parse(runCli(['merge', '-f', 'sarif', ...shards]).stdout);
+    const human = readFileSync(join(rendered, 'merged.txt'), 'utf8');
+    expect(human).toContain(`in ${whole.summary.inputs} inputs`);
+    expect(human).toMatch(/unknown error codes\n(.*\n)*\s+window-not-fonud\s+\d+\s+did you mean "window-not-found"\?/);
+    const sarif = JSON.parse(readFileSync(join(rendered, 'merged.sarif'), 'utf8'));
     expect(sarif.runs[0].results).toHaveLength(whole.findings.length);
   });
 
@@ -270,22 +275,21 @@ describe('merge', () => {
 
   it('merges the baselines of shards into the baseline of one run over everything', () => {
     const out = tempFiles({});
-    const parts = [1, 2, 3].map((i) => {
-      const path = join(out, `baseline-${i}.json`);
-      expect(runCli(['check', '--shard', `${i}/3`, '--write-baseline', path, ...inputs]).status).toBe(0);
-      return path;
-    });
-    expect(runCli(['check', '--write-baseline', join(out, 'whole.json'), ...inputs]).status).toBe(0);
+    // The shards' runs and the run over everything wrote them.
+    for (const run of shardRuns) expect(run.status).toBe(0);
+    const parts = [1, 2, 3].map((i) => join(dir, `baseline-${i}.json`));
+    expect(everything.status).toBe(0);
+    // A baseline names its sources relative to its folder: these folders are all tempFiles' (siblings), so the names agree.
     const entries = (path: string) => (JSON.parse(readFileSync(path, 'utf8')).findings as { source: string; rule: string; fingerprint: string; count: number }[]).map((e) => `${e.source}:${e.rule}:${e.fingerprint}:${e.count}`).sort();
     const merged = runCli(['merge', ...parts, '-o', join(out, 'merged.json')]);
     expect(merged).toMatchObject({ status: 0, stdout: '', stderr: '' });
-    expect(entries(join(out, 'merged.json'))).toEqual(entries(join(out, 'whole.json')));
+    expect(entries(join(out, 'merged.json'))).toEqual(entries(wholeBaseline));
     // Every finding is known to it: a run over everything with it reports none.
     const checked = runJson(['--baseline', join(out, 'merged.json'), ...inputs]).report.summary;
     expect(checked).toMatchObject({ errors: 0, warnings: 0, baseline: { suppressed: whole.findings.length, stale: 0 } });
     // A baseline named twice, or a copy of it, is a union: its counts are not doubled.
     const copy = join(out, 'copy.json');
-    runCli(['merge', parts[0]!, '-o', copy]);
+    copyFileSync(parts[0]!, copy);
     expect(runCli(['merge', ...parts, copy, '-o', join(out, 'again.json')]).status).toBe(0);
     expect(JSON.parse(readFileSync(join(out, 'again.json'), 'utf8'))).toEqual(JSON.parse(readFileSync(join(out, 'merged.json'), 'utf8')));
   });
