@@ -38,27 +38,29 @@ describe('mcec-result check: exit status and streams', () => {
   it('when warnings alone fail the run, every format with a verdict says why, and stderr does', () => {
     // Was: exit 1 under "## ✅ ... 0 errors, 2 warnings" in Markdown and a GitHub notice, no reason anywhere.
     const dir = tempFiles({ 'w.jsonl': lines({ ok: true }, { ok: true }) });
-    const over = (format: string) => runCli(['check', '--max-warnings', '1', '-f', format, 'w.jsonl'], { cwd: dir });
-    const human = over('human');
-    expect(human).toMatchObject({ status: 1, stderr: 'mcec-result: 2 warnings, more than --max-warnings 1: exit 1\n' });
-    expect(human.stdout).toContain('✖ 2 problems (0 errors, 2 warnings, more than --max-warnings 1) in 1 input');
-    expect(over('markdown').stdout).toMatch(/^## ❌ mcec-result: 0 errors, 2 warnings \(more than --max-warnings 1\) in 1 input\n/);
-    expect(over('github').stdout).toMatch(/^::error title=mcec-result::2 records in 1 input: 0 invalid, 0 unparseable, 0 errors, 2 warnings \(more than --max-warnings 1\)\n/);
-    expect(over('json')).toMatchObject({ status: 1, stderr: 'mcec-result: 2 warnings, more than --max-warnings 1: exit 1\n' });
-    const junit = over('junit').stdout;
+    // One run writes every format: the verdict and stderr's line are the run's, whatever formats it writes.
+    const read = (name: string) => readFileSync(join(dir, name), 'utf8');
+    const over = runCli(['check', '--max-warnings', '1', '-f', 'human', '-f', 'markdown=r.md', '-f', 'github=r.github', '-f', 'json=r.json', '-f', 'junit=r.xml', 'w.jsonl'], { cwd: dir });
+    expect(over).toMatchObject({ status: 1, stderr: 'mcec-result: 2 warnings, more than --max-warnings 1: exit 1\n' });
+    expect(over.stdout).toContain('✖ 2 problems (0 errors, 2 warnings, more than --max-warnings 1) in 1 input');
+    expect(read('r.md')).toMatch(/^## ❌ mcec-result: 0 errors, 2 warnings \(more than --max-warnings 1\) in 1 input\n/);
+    expect(read('r.github')).toMatch(/^::error title=mcec-result::2 records in 1 input: 0 invalid, 0 unparseable, 0 errors, 2 warnings \(more than --max-warnings 1\)\n/);
+    // JSON holds no verdict: stderr's line is the reason a JSON reader gets.
+    expect(JSON.parse(read('r.json')).summary.warnings).toBe(2);
+    const junit = read('r.xml');
     expect(junit).toContain('<testsuites name="mcec-result" tests="4" failures="1" errors="0">');
     expect(junit).toContain('<testcase name="warnings" classname="mcec-result" time="0">\n      <failure message="2 warnings, more than --max-warnings 1" type="max-warnings">');
     // Was "1 warnings", on stderr and in JUnit's failure.
     writeFileSync(join(dir, 'w1.jsonl'), lines({ ok: true }));
-    const one = (format: string) => runCli(['check', '--max-warnings', '0', '-f', format, 'w1.jsonl'], { cwd: dir });
-    expect(one('human')).toMatchObject({ status: 1, stderr: 'mcec-result: 1 warning, more than --max-warnings 0: exit 1\n' });
-    expect(one('junit').stdout).toContain('<failure message="1 warning, more than --max-warnings 0" type="max-warnings">1 warning, more than --max-warnings 0</failure>');
+    const one = runCli(['check', '--max-warnings', '0', '-f', 'human', '-f', 'junit=r1.xml', 'w1.jsonl'], { cwd: dir });
+    expect(one).toMatchObject({ status: 1, stderr: 'mcec-result: 1 warning, more than --max-warnings 0: exit 1\n' });
+    expect(read('r1.xml')).toContain('<failure message="1 warning, more than --max-warnings 0" type="max-warnings">1 warning, more than --max-warnings 0</failure>');
     // Within the limit, or with --exit-zero, the verdicts stay as they were.
-    for (const args of [['--max-warnings', '2'], ['--max-warnings', '1', '--exit-zero']]) {
-      const passing = runCli(['check', ...args, '-f', 'markdown', 'w.jsonl'], { cwd: dir });
+    for (const [i, args] of [['--max-warnings', '2'], ['--max-warnings', '1', '--exit-zero']].entries()) {
+      const passing = runCli(['check', ...args, '-f', 'markdown', '-f', `junit=pass${i}.xml`, 'w.jsonl'], { cwd: dir });
       expect(passing).toMatchObject({ status: 0, stderr: '' });
       expect(passing.stdout).toMatch(/^## ✅ mcec-result: 0 errors, 2 warnings in 1 input\n/);
-      expect(runCli(['check', ...args, '-f', 'junit', 'w.jsonl'], { cwd: dir }).stdout).not.toContain('<failure');
+      expect(read(`pass${i}.xml`), args.join(' ')).not.toContain('<failure');
     }
   });
 
@@ -134,17 +136,24 @@ describe('mcec-result check: exit status and streams', () => {
 
   it('reads a file whole when it ends just before, at, or just after the 1 MiB of its first read', () => {
     // A file is read in one read when it is smaller than 1 MiB, and on from there when it fills it.
-    const line = (window: string) => `${JSON.stringify({ ...ok, result: { window } })}\n`;
-    const last = `${JSON.stringify(noError)}\n`;
+    // The three files go in one run: each file's records carry a sessionId of its own, as long as
+    // the usual one, so that the summary's sessions count the records of each file apart.
+    const session = (bytes: number) => `s${bytes}`.padEnd(ok.sessionId.length, '0');
+    const line = (sessionId: string, window: string) => `${JSON.stringify({ ...ok, result: { window }, sessionId })}\n`;
+    const last = (sessionId: string) => `${JSON.stringify({ ...noError, sessionId })}\n`;
     // Three lines, the middle one padded to make the size: the last one holds the only finding.
-    const sized = (bytes: number) => line('') + line('w'.repeat(bytes - 2 * line('').length - last.length)) + last;
+    const sized = (bytes: number, id = session(bytes)) => line(id, '') + line(id, 'w'.repeat(bytes - 2 * line(id, '').length - last(id).length)) + last(id);
     const files = Object.fromEntries([(1 << 20) - 1, 1 << 20, (1 << 20) + 1].map((bytes) => [`f${bytes}.jsonl`, sized(bytes)]));
     const dir = tempFiles(files);
+    const { report } = runJson(Object.keys(files), { cwd: dir });
+    expect(report.summary).toMatchObject({ inputs: 3, records: 9, valid: 6, invalid: 3, unparseable: 0 });
+    expect(report.findings).toHaveLength(3);
     for (const [name, text] of Object.entries(files)) {
-      expect(Buffer.byteLength(text)).toBe(Number(name.slice(1, -6)));
-      const { report } = runJson([name], { cwd: dir });
-      expect(report.summary).toMatchObject({ records: 3, valid: 2, invalid: 1, unparseable: 0 });
-      expect(report.findings.map((f: { line: number }) => f.line)).toEqual([3]);
+      const bytes = Number(name.slice(1, -6));
+      expect(Buffer.byteLength(text)).toBe(bytes);
+      // Per file: 3 records, the finding (its one invalid record) on line 3, so 2 valid and none unparseable.
+      expect(report.summary.sessions[session(bytes)], name).toEqual({ records: 3, ok: 2, failed: 1, unknown: 0 });
+      expect(report.findings.filter((f: { source: string }) => f.source === name).map((f: { line: number }) => f.line), name).toEqual([3]);
     }
   });
 
@@ -511,17 +520,19 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
     expect(readFileSync(join(dir, 'out.txt'), 'utf8')).not.toContain('\u001b[');
   });
 
+  // check --help prints the same text each run: one run serves the tests of it below.
+  const checkHelp = runCli(['check', '--help']);
+
   it('--help and --version exit 0', () => {
     expect(runCli(['--version'])).toMatchObject({ status: 0, stdout: '0.1.0\n' });
-    const help = runCli(['check', '--help']);
-    expect(help.status).toBe(0);
-    expect(help.stdout).toContain('--strict-codes');
+    expect(checkHelp.status).toBe(0);
+    expect(checkHelp.stdout).toContain('--strict-codes');
   });
 
   it("--help ends with a link to this release's CLI docs, from package.json's homepage", () => {
     const { homepage, version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { homepage: string; version: string };
     for (const args of [['--help'], ['check', '--help']]) {
-      const help = runCli(args);
+      const help = args[0] === 'check' ? checkHelp : runCli(args);
       expect(help.status).toBe(0);
       expect(help.stdout.trimEnd().split('\n').at(-1), args.join(' ')).toBe(`Docs: ${homepage}/blob/v${version}/docs/cli.md`);
     }
@@ -529,7 +540,7 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
 
   it('--max-line-bytes: help and errors offer only the units a value under the limit can have, and say the limit in M', () => {
     // Was "K, M, G are binary" and "K, M or G": no G fits under Node's longest string.
-    const help = runCli(['check', '--help']).stdout.replace(/\s+/g, ' ');
+    const help = checkHelp.stdout.replace(/\s+/g, ' ');
     expect(help).toContain('--max-line-bytes <n> longer lines are parse errors, never held whole (default 64M; K and M are binary; at most 536870888 bytes (512M less 24 bytes))');
     const over = (value: string) => `mcec-result: --max-line-bytes: at most 536870888 bytes (512M less 24 bytes), the longest line Node can hold as one string, so 511M is the most in M; got "${value}"\n`;
     for (const value of ['1G', '512M']) expect(runCli(['check', '--max-line-bytes', value, 'x'])).toMatchObject({ status: 2, stdout: '', stderr: over(value) });
@@ -543,7 +554,7 @@ describe('mcec-result check: usage errors exit 2 with one clear line', () => {
 
   it('--help shows the defaults the options have: human for --format, none for --codes and --rule', () => {
     for (const command of ['check', 'merge', 'explain']) {
-      const help = runCli([command, '--help']);
+      const help = command === 'check' ? checkHelp : runCli([command, '--help']);
       expect(help.status).toBe(0);
       // Was "(default: [])" after --format, --codes and --rule, though the report is human by default.
       expect(help.stdout, command).not.toContain('(default: [])');
@@ -807,6 +818,8 @@ describe('mcec-result check: schema and codes files', () => {
 
 describe('mcec-result check: output', () => {
   const dir = tempFiles({ 'run.jsonl': lines(ok, noError, typo, { ok: true }, '{"ok":tru') });
+  // The default run (human to stdout, NO_COLOR set) prints the same report each time: one run serves the tests of it below.
+  const human = runCli(['check', 'run.jsonl'], { cwd: dir });
 
   it('-f json=FILE writes that report while human goes to stdout', () => {
     const out = tempFiles({});
@@ -910,7 +923,7 @@ describe('mcec-result check: output', () => {
   });
 
   it('colour: off with NO_COLOR or --no-color, on with FORCE_COLOR or --color', () => {
-    expect(runCli(['check', 'run.jsonl'], { cwd: dir }).stdout).not.toContain('\u001b[');
+    expect(human.stdout).not.toContain('\u001b[');
     expect(runCli(['check', 'run.jsonl'], { cwd: dir, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } }).stdout).toContain('\u001b[31m');
     expect(runCli(['check', '--color', 'run.jsonl'], { cwd: dir }).stdout).toContain('\u001b[');
     expect(runCli(['check', '--no-color', 'run.jsonl'], { cwd: dir, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } }).stdout).not.toContain('\u001b[');
@@ -935,7 +948,7 @@ describe('mcec-result check: output', () => {
   });
 
   it('the human summary shows counts, the category chart, top and unknown codes with suggestions', () => {
-    const { stdout } = runCli(['check', 'run.jsonl'], { cwd: dir });
+    const { stdout } = human;
     expect(stdout).toContain('✖ 5 problems (3 errors, 2 warnings) in 1 input');
     expect(stdout).toMatch(/records\s+4 checked\s+2 valid\s+2 invalid\s+1 unparseable\s+0 skipped/);
     expect(stdout).toMatch(/outcomes\s+2 ok\s+2 failed\s+0 unknown/);
