@@ -347,11 +347,14 @@ describe('mcec-result check: inputs', () => {
     // The report, the baseline, and the ndjson report's finding and summary, a line each.
     expect(again.report.summary).toMatchObject({ inputs: 4, records: 2, skipped: 4 });
     expect(new Set(again.report.findings.map((f: { source: string }) => f.source))).toEqual(new Set(['evidence/run.jsonl']));
-    // What only looks like one is checked.
+    // What only looks like one is checked. Each value is told apart on its own, so both files go
+    // in one run: the findings name a line of other.json and two of other.ndjson, none unparseable
+    // or skipped, and all 3 records are invalid: 1 record, invalid, in one and 2 in the other.
     writeFileSync(join(dir, 'evidence', 'other.json'), JSON.stringify({ reportVersion: 1, tool: { name: 'other' } }));
-    expect(runJson(['evidence/other.json'], { cwd: dir }).report.summary).toMatchObject({ records: 1, invalid: 1 });
     writeFileSync(join(dir, 'evidence', 'other.ndjson'), lines({ type: 'finding', rule: 'no-such-rule', severity: 'error', source: 'x' }, { type: 'summary', records: 1 }));
-    expect(runJson(['evidence/other.ndjson'], { cwd: dir }).report.summary).toMatchObject({ records: 2, invalid: 2 });
+    const other = runJson(['evidence/other.json', 'evidence/other.ndjson'], { cwd: dir }).report;
+    expect(other.summary).toMatchObject({ inputs: 2, records: 3, invalid: 3, unparseable: 0, skipped: 0 });
+    expect(other.findings.map((f: { source: string; line: number }) => `${f.source}:${f.line}`)).toEqual(['evidence/other.json:1', 'evidence/other.ndjson:1', 'evidence/other.ndjson:2']);
   });
 
   it('a server log with prefixed lines, checked without --extract: its first parse error says what to do', () => {
