@@ -1015,7 +1015,7 @@ describe('folders and globs that could loop, fail or surprise', () => {
     // A link to a file not there yet is followed, not replaced.
     expect(lstatSync(join(dir, 'dangling.json')).isSymbolicLink()).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'out/r.json'), 'utf8')).summary.records).toBe(500);
-    // A relative link in a linked folder is followed from where it really is (was ./r.json written).
+    // A relative link in a linked folder is followed from where it really is, not from the link.
     expect(JSON.parse(readFileSync(join(dir, 'real/r.json'), 'utf8')).summary.records).toBe(500);
     expect(existsSync(join(dir, 'r.json'))).toBe(false);
   });
