@@ -208,14 +208,18 @@ describe('the --extract hint (spec section 8.8)', () => {
   });
 
   it('each client log read without --extract says to use it: on its first parse error, and in the human summary', () => {
-    for (const name of ['claude-desktop-mcp.log', 'mcp-server-mcec.log', 'vscode-mcp-2025.log', 'vscode-mcp.log', 'mcec-server.log']) {
-      const { report } = runJson([fixture(name)]);
-      const first = report.findings.find((f: JsonFinding) => f.rule === 'parse-error');
+    // One run over the five logs: each finding names its source, and the human summary has a hint line per input.
+    const names = ['claude-desktop-mcp.log', 'mcp-server-mcec.log', 'vscode-mcp-2025.log', 'vscode-mcp.log', 'mcec-server.log'];
+    const out = join(tempFiles({}), 'report.txt');
+    const { report } = runJson(['-f', `human=${out}`, ...names.map(fixture)]);
+    const human = readFileSync(out, 'utf8');
+    for (const name of names) {
+      const findings = (report.findings as (JsonFinding & { source: string })[]).filter((f) => f.source === fixture(name));
+      const first = findings.find((f) => f.rule === 'parse-error')!;
       expect(first.line, name).toBe(1);
       expect(first.message.endsWith(hintText.prefix), name).toBe(true);
-      expect(report.findings.filter((f: JsonFinding) => f.message.includes('--extract')), name).toHaveLength(1);
-      const human = runCli(['check', fixture(name)]);
-      expect(human.stdout.split('\n'), name).toContain(`hint      ${fixture(name)}: log lines with a prefix before their JSON? check it with --extract, which finds the object in each line`);
+      expect(findings.filter((f) => f.message.includes('--extract')), name).toHaveLength(1);
+      expect(human.split('\n'), name).toContain(`hint      ${fixture(name)}: log lines with a prefix before their JSON? check it with --extract, which finds the object in each line`);
     }
   });
 

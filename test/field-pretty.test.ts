@@ -24,10 +24,20 @@ interface JsonFinding {
   message: string;
 }
 
+/** `rule line:column pointer` of a finding. */
+const place = (f: JsonFinding) => `${f.rule} ${f.line}${f.column === undefined ? '' : `:${f.column}`} ${f.pointer ?? '-'}`;
+
 /** `rule line:column pointer` of each finding, in report order. */
 function places(args: string[], cwd = repoRoot): string[] {
   const { report } = runJson(args, { cwd });
-  return report.findings.map((f: JsonFinding) => `${f.rule} ${f.line}${f.column === undefined ? '' : `:${f.column}`} ${f.pointer ?? '-'}`);
+  return report.findings.map(place);
+}
+
+/** The places of each input's findings, from one run over them all (findings name their source). */
+function placesBySource(inputs: string[], cwd = repoRoot): string[][] {
+  const findings = runJson(inputs, { cwd }).report.findings as (JsonFinding & { source: string })[];
+  expect(findings.filter((f) => !inputs.includes(f.source))).toEqual([]);
+  return inputs.map((input) => findings.filter((f) => f.source === input).map(place));
 }
 
 describe('8.11: findings in a pretty-printed .json sit at the value they point at', () => {
@@ -50,19 +60,20 @@ describe('8.11: findings in a pretty-printed .json sit at the value they point a
   });
 
   it('an envelope in structuredContent of a saved JSON-RPC response: located inside it; required at its {', () => {
-    expect(places([`${folder}/structured-content.json`])).toEqual(['unknown-code 14:17 /error/code']);
-    expect(places([`${folder}/structured-content-required.json`])).toEqual(['schema 11:26 ']);
+    expect(placesBySource([`${folder}/structured-content.json`, `${folder}/structured-content-required.json`])).toEqual([['unknown-code 14:17 /error/code'], ['schema 11:26 ']]);
   });
 
   it('SARIF gives the same region, and human output line:column', () => {
-    const sarif = JSON.parse(runCli(['check', '--format', 'sarif', `${folder}/stringify-array.json`]).stdout);
+    // One run writes both reports.
+    const humanFile = join(tempFiles({}), 'report.txt');
+    const sarif = JSON.parse(runCli(['check', '--format', 'sarif', '--format', `human=${humanFile}`, `${folder}/stringify-array.json`]).stdout);
     const regions = sarif.runs[0].results.map((r: { ruleId: string; locations: { physicalLocation: { region: unknown } }[] }) => [r.ruleId, r.locations[0]!.physicalLocation.region]);
     expect(regions).toEqual([
       ['code-category-mismatch', { startLine: 10, startColumn: 19 }],
       ['schema', { startLine: 10, startColumn: 19 }],
       ['schema', { startLine: 15, startColumn: 3 }],
     ]);
-    const human = runCli(['check', `${folder}/stringify-array.json`]).stdout;
+    const human = readFileSync(humanFile, 'utf8');
     expect(human).toMatch(/stringify-array\.json:10:19 +error +error\.category must be one of/);
     expect(human).toMatch(/stringify-array\.json:15:3 +error +ok is false, so error is required/);
   });
@@ -87,8 +98,7 @@ describe('8.11: findings in a pretty-printed .json sit at the value they point a
       // The envelope is the text of a text block, no part of the document's text.
       'text-block.json': JSON.stringify({ content: [{ type: 'text', text: JSON.stringify(failed) }], isError: true }, null, 2),
     });
-    expect(places(['one-line.json'], dir)).toEqual(['unknown-code 1 /error/code']);
-    expect(places(['text-block.json'], dir)).toEqual(['unknown-code 1 /error/code']);
+    expect(placesBySource(['one-line.json', 'text-block.json'], dir)).toEqual([['unknown-code 1 /error/code'], ['unknown-code 1 /error/code']]);
   });
 
   it('a baseline matches by pointer: written from a document, it holds against the same records laid out anew', () => {

@@ -144,13 +144,15 @@ describe('pairing with requests filtered out (spec section 8.9)', () => {
 
   it('a result with ok is a tool outcome when no request says whose it is; once a request is answered, a second answer is a duplicate', () => {
     // A server that puts the envelope straight into result: checked (no content array), where it was skipped.
-    const bare = runJson(['-'], { input: lines(server(5, { ok: true, result: {} })) }).report;
-    expect(brief(bare.findings)).toEqual([['not-an-envelope', 1, null]]);
     const dir = tempFiles({
       'capture.jsonl': lines({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'capture', arguments: {} } }, responses[2], responses[2]),
     });
-    const answered = runJson([join(dir, 'capture.jsonl')]).report;
-    expect(brief(answered.findings)).toEqual([['duplicate-response', 3, 'capture']]);
+    // One run over both inputs: each pairs on its own, and each finding names its source.
+    const { report } = runJson(['-', join(dir, 'capture.jsonl')], { input: lines(server(5, { ok: true, result: {} })) });
+    const of = (source: string) => (report.findings as (JsonFinding & { source: string })[]).filter((f) => f.source === source);
+    expect(brief(of('-'))).toEqual([['not-an-envelope', 1, null]]);
+    expect(brief(of(join(dir, 'capture.jsonl')))).toEqual([['duplicate-response', 3, 'capture']]);
+    expect(report.findings).toHaveLength(2);
   });
 });
 

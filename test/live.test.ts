@@ -87,13 +87,18 @@ describe('a pipe: findings as they become final (spec section 8.10)', () => {
     // Under PIPE_BUF (4 KiB): written at once, read as one chunk. Lines 1 to 12: places of two widths, aligned together.
     const text = lines(...Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? { ok: i } : i % 3 === 1 ? { ok: true } : { ok: true, result: {} })));
     const dir = tempFiles({ 'agent.jsonl': text });
-    for (const format of ['human', 'ndjson', 'github']) {
-      const atEnd = runCli(['check', '-f', format, 'agent.jsonl'], { cwd: dir });
+    const formatNames = ['human', 'ndjson', 'github'];
+    // The file is read whole, so one run writes the three reports at its end; the pipe streams only
+    // the report on its standard output, so each format is piped in a run of its own.
+    const out = tempFiles({});
+    runCli(['check', ...formatNames.flatMap((format) => ['-f', `${format}=${join(out, format)}`]), 'agent.jsonl'], { cwd: dir });
+    for (const format of formatNames) {
+      const atEnd = readFileSync(join(out, format), 'utf8');
       const piped = runCli(['check', '-f', format, '--stdin-filename', 'agent.jsonl', '-'], { cwd: dir, input: text });
       expect(piped.status, format).toBe(1);
-      if (format !== 'github') expect(piped.stdout, format).toBe(atEnd.stdout);
+      if (format !== 'github') expect(piped.stdout, format).toBe(atEnd);
       else {
-        const [summary, ...annotations] = atEnd.stdout.trimEnd().split('\n');
+        const [summary, ...annotations] = atEnd.trimEnd().split('\n');
         expect(piped.stdout).toBe(`${[...annotations, summary].join('\n')}\n`);
       }
     }

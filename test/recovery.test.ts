@@ -262,8 +262,10 @@ describe('recovery across runs (CLI)', () => {
     const files: Record<string, string> = {};
     for (let k = 0; k < 6; k++) files[`run-${k}/tool-calls.jsonl`] = loop(`find${k % 3}`);
     const dir = tempFiles(files);
+    // The run on two threads writes the ndjson report too, outside the folder it checks.
+    const ndjsonFile = join(tempFiles({}), 'report.ndjson');
     const one = runCli(['check', '--format', 'json', '--jobs', '1', '.'], { cwd: dir });
-    const two = runCli(['check', '--format', 'json', '--jobs', '2', '.'], { cwd: dir });
+    const two = runCli(['check', '--format', 'json', '--format', `ndjson=${ndjsonFile}`, '--jobs', '2', '.'], { cwd: dir });
     expect(one.status).toBe(0);
     expect(two.stdout).toBe(one.stdout);
     const report = JSON.parse(one.stdout);
@@ -274,7 +276,7 @@ describe('recovery across runs (CLI)', () => {
     const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas/report-v1.schema.json'), 'utf8'));
     const validate = new Ajv2020({ allErrors: true }).compile(schema);
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
-    const ndjson = runCli(['check', '--format', 'ndjson', '.'], { cwd: dir }).stdout.trim().split('\n');
+    const ndjson = readFileSync(ndjsonFile, 'utf8').trim().split('\n');
     const summary = JSON.parse(ndjson.at(-1)!);
     expect(summary.type).toBe('summary');
     expect(summary.recovery).toEqual(report.summary.recovery);
@@ -328,10 +330,11 @@ describe('recovery across runs (CLI)', () => {
       'reordered-members.jsonl': [failing(1), fail(1), rpcCall(2, 'invoke', '{"a":1,"b":[1,"x"]}'), fail(2), failing(3), fail(3)],
     };
     const dir = tempFiles(Object.fromEntries(Object.entries(variants).map(([name, lines]) => [name, `${lines.join('\n')}\n`])));
+    // One baseline of all five: each entry names its source.
+    expect(runCli(['check', '--write-baseline', 'baseline.json', ...Object.keys(variants)], { cwd: dir }).status).toBe(0);
+    const entries = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')).findings as { rule: string; source: string; fingerprint: string }[];
     const digests = Object.keys(variants).map((name) => {
-      expect(runCli(['check', '--write-baseline', `${name}.baseline.json`, name], { cwd: dir }).status).toBe(0);
-      const entries = JSON.parse(readFileSync(join(dir, `${name}.baseline.json`), 'utf8')).findings as { rule: string; fingerprint: string }[];
-      const streaks = entries.filter((e) => e.rule === 'repeated-failure');
+      const streaks = entries.filter((e) => e.source === name && e.rule === 'repeated-failure');
       expect(streaks, name).toHaveLength(1);
       return streaks[0]!.fingerprint;
     });

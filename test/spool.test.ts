@@ -3,7 +3,7 @@
 // the same, byte for byte, in every format, whether its findings were held or spooled, and the
 // temporary file must be gone when the process ends.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -48,14 +48,21 @@ describe('findings past the memory budget', () => {
   const dir = tempFiles({ 'transcript/tool-calls.jsonl': transcript(), 'bare.jsonl': bare(), 'clean.json': '{"ok":true,"result":{}}' });
   const inputs = ['bare.jsonl', 'clean.json', 'transcript/tool-calls.jsonl'];
 
-  it.each(formatNames)('give the same %s report, read back from a temporary file that is gone at exit', (format) => {
-    const held = runCli(['check', '--max-listed', '0', '-f', format, ...inputs], { cwd: dir });
+  it('give the same report in every format, read back from a temporary file that is gone at exit', () => {
+    // Each run writes the report in every format, each to a file of its own.
+    const out = tempFiles({});
+    const reports = (run: string) => formatNames.flatMap((format) => ['-f', `${format}=${join(out, `${run}.${format}`)}`]);
+    const held = runCli(['check', '--max-listed', '0', ...reports('held'), ...inputs], { cwd: dir });
     const tmp = tempFiles({});
-    const spooled = runCli(['check', '--max-listed', '0', '-f', format, '--findings-in-memory', '7', ...inputs], { cwd: dir, env: { TMPDIR: tmp } });
+    const spooled = runCli(['check', '--max-listed', '0', ...reports('spooled'), '--findings-in-memory', '7', ...inputs], { cwd: dir, env: { TMPDIR: tmp } });
     expect(held.status).toBe(1);
     expect(spooled.stderr).toBe('');
     expect(spooled.status).toBe(1);
-    expect(spooled.stdout === held.stdout).toBe(true);
+    for (const format of formatNames) {
+      const [fromHeld, fromSpool] = ['held', 'spooled'].map((run) => readFileSync(join(out, `${run}.${format}`), 'utf8'));
+      expect(fromHeld, format).not.toBe('');
+      expect(fromSpool === fromHeld, format).toBe(true);
+    }
     expect(readdirSync(tmp)).toEqual([]);
   });
 
