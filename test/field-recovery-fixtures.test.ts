@@ -1,10 +1,8 @@
 // Agent recovery (spec section 9) on the transcripts of fixtures/field/recovery/, run through the
-// built CLI. expected.json is a reading of the spec made by hand, apart from the code: the part that
-// compares it with the checker runs once the build's rule list has the two rules.
+// built CLI. expected.json is a reading of the spec made by hand, apart from the code.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { RecoveryRow } from '../src/types.js';
 import { binary, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
@@ -37,12 +35,6 @@ const fixtures = readdirSync(join(repoRoot, folder), { recursive: true })
 const enumOrder = (JSON.parse(read('data/agent-tool-result.schema.2026-07.json')) as { $defs: { error: { properties: { category: { enum: string[] } } } } }).$defs.error.properties.category.enum;
 const brief = (findings: JsonFinding[]) => findings.map(({ rule, line }) => ({ rule, line }));
 
-// The rules exist once the build's catalog lists them: the CLI runs dist/, so dist/ decides.
-const { ruleIds } = (await import(pathToFileURL(join(repoRoot, 'dist/index.js')).href)) as { ruleIds: readonly string[] };
-const rulesExist = recoveryRules.every((id) => ruleIds.includes(id));
-// Codes files carry `recovery` once data/codes.schema.json allows it (spec section 9, "Advice as data").
-const codesRecovery = 'recovery' in ((JSON.parse(read('data/codes.schema.json')) as { properties: object }).properties);
-
 const page = read('docs/recovery.md');
 const blocks = (lang: string) => [...page.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 const pageCommands = blocks('sh').flatMap((block) => block.split('\n')).filter((line) => line.startsWith('mcec-result '));
@@ -62,7 +54,7 @@ const topThree = (next: Record<string, number>) =>
     .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, 3);
 
-describe('fixtures/field/recovery: what can be held today', () => {
+describe('fixtures/field/recovery: expected.json and docs/recovery.md', () => {
   it('every fixture has an entry in expected.json, and every entry a fixture', () => {
     expect(fixtures.length).toBe(6);
     expect(Object.keys(expected).sort()).toEqual(fixtures);
@@ -81,22 +73,6 @@ describe('fixtures/field/recovery: what can be held today', () => {
       expect(nextCalls, category).toBe(row.sameCall + row.changedArguments + row.otherTool);
     }
     for (const finding of entry.findings) expect(recoveryRules).toContain(finding.rule);
-  });
-
-  // With the rules built, the test of expected.json below makes these assertions on its own run of each fixture.
-  const todayReason = rulesExist ? ' (skipped: the rules are built; the test of expected.json makes these assertions)' : '';
-  it.skipIf(rulesExist).each(fixtures)(`%s: conformant, so today the only findings are the expected other ones${todayReason}`, (file) => {
-    const { status, report } = runJson([`${folder}/${file}`]);
-    expect(status).toBe(0);
-    const findings = (report.findings as JsonFinding[]).filter((f) => !(recoveryRules as readonly string[]).includes(f.rule));
-    expect(brief(findings)).toEqual(expected[file]!.otherFindings);
-    expect(report.summary.invalid).toBe(0);
-    expect(report.summary.unparseable).toBe(0);
-    // Each failure of expected.json is a failed record the checker counts today, category by category.
-    const failures = Object.fromEntries(Object.entries(expected[file]!.recovery).map(([category, row]) => [category, row.failures]));
-    const seen = Object.fromEntries(Object.entries(report.summary.categories as Record<string, number>).filter(([, n]) => n > 0));
-    expect(seen).toEqual(failures);
-    expect(report.summary.outcomes.failed).toBe(Object.values(failures).reduce((sum, n) => sum + n, 0));
   });
 
   it('the recovering agent: no finding at all, and every failure followed by other arguments or another tool', () => {
@@ -129,9 +105,7 @@ describe('fixtures/field/recovery: what can be held today', () => {
   });
 });
 
-const reason = rulesExist ? '' : ` (skipped: the build's rule list has no ${recoveryRules.join('/')}; it runs once the rules are built)`;
-
-describe.skipIf(!rulesExist)(`fixtures/field/recovery: the checker gives expected.json${reason}`, () => {
+describe('fixtures/field/recovery: the checker gives expected.json', () => {
   it.each(fixtures)('%s: the findings of unchanged-retry and repeated-failure, summary.recovery, the other findings and the failures by category', (file) => {
     const { status, report } = runJson([`${folder}/${file}`]);
     const want = expected[file]!;
@@ -229,8 +203,7 @@ describe.skipIf(!rulesExist)(`fixtures/field/recovery: the checker gives expecte
     }
   });
 
-  const codesReason = codesRecovery ? '' : ' (skipped: data/codes.schema.json has no recovery member yet)';
-  it.skipIf(!codesRecovery)(`docs/recovery.md, the codes file that unmarks stale-element silences line 15 only${codesReason}`, () => {
+  it('docs/recovery.md, the codes file that unmarks stale-element silences line 15 only', () => {
     const dir = workdir();
     writeFileSync(join(dir, 'recovery-codes.json'), blocks('json')[0]!);
     const command = pageCommands.find((c) => c.includes('--codes recovery-codes.json'))!;
