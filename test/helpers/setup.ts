@@ -13,9 +13,9 @@ process.env['TMPDIR'] = root;
 
 // Node reads and parses the certificate file NODE_EXTRA_CA_CERTS names at every start, before any
 // code runs, whether or not the process opens a connection; where npm goes through a proxy with a
-// CA of its own, that is most of a small CLI run's start-up, and the suite starts well over a
-// thousand Node processes. None opens a connection but npm's installs (pack.test.ts), which take the
-// file back from MCEC_TEST_NODE_EXTRA_CA_CERTS.
+// CA of its own, that is most of a small CLI run's start-up, which nearly every test pays. No process
+// a test starts opens a connection but npm's installs (pack.test.ts), which take the file back from
+// MCEC_TEST_NODE_EXTRA_CA_CERTS.
 const certificates = process.env['NODE_EXTRA_CA_CERTS'];
 if (certificates !== undefined) {
   process.env['MCEC_TEST_NODE_EXTRA_CA_CERTS'] = certificates;
