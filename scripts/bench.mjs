@@ -182,7 +182,7 @@ function floorOf(id, label, corpus, extra = []) {
   return { id, label, kind: 'floor', corpus, args: [floorScript, corpusPath(corpus), ...extra], records: info.records, bytes: info.bytes, expect: { lines: info.lines, inner: extra.includes('--inner') ? info.records : undefined } };
 }
 
-/** `reference`: the run parses lines with JSON.parse, the scanner's reference path (src/framing/scan-choice.ts). */
+/** `reference`: the run parses lines with JSON.parse, the scanner's reference path (src/framing/parser.ts). */
 function cliOf(id, label, corpus, { jobs1, threads, reference = false }) {
   const info = corpora[corpus];
   const args = [bin, 'check', corpusPath(corpus), '--format', 'json'];

@@ -12,7 +12,8 @@ import { createEnvelopeGenerator, mulberry32 } from './bench/generate.mjs';
 
 const root = new URL('../', import.meta.url);
 const load = (path) => import(new URL(`dist/framing/${path}`, root).href);
-const { scan, isJsonLine, wholePlan, envelopePlan } = await load('scan.js');
+const { scan, isJsonLine, wholePlan } = await load('scan.js');
+const { envelopePlan } = await import(new URL('dist/checks/record-plan.js', root).href);
 const { parseJson } = await load('nesting.js');
 const { locateParseError } = await load('parse-error.js');
 const { invalidUtf8Fault, isUtf8 } = await load('utf8.js');

@@ -16,7 +16,9 @@ import { fingerprint } from './fingerprint.js';
 import { RecordTexts, recordTextFor, type CapturedRecord } from './findings/record-text.js';
 import { frameBuffer, frameInput, framingFor, type FramingOptions } from './framing/index.js';
 import { NdjsonFramer } from './framing/ndjson.js';
-import { scanPlanFor, textPlanOf, type Parser } from './framing/scan-choice.js';
+import { scanPlanFor, textPlanOf } from './checks/record-plan.js';
+import type { Parser } from './framing/parser.js';
+import { builtWhole } from './unwrap/built-whole.js';
 import type { ScanPlan } from './framing/scan.js';
 import { RecoveryTracker, type CallPlace } from './recovery/tracker.js';
 import { InputDataError, decodeInput, plainUtf8, type ChunkSource } from './sources/decode.js';
@@ -64,7 +66,7 @@ export interface UnitResult {
 
 /**
  * The options a unit needs; plain data, so that they can be posted to a worker. `parser`: the
- * process's choice (scan-choice.ts), made on the main thread.
+ * process's choice (src/framing/parser.ts), made on the main thread.
  */
 export type UnitOptions = Omit<CheckOptions, 'stdin' | 'signal' | 'shard' | 'jobs' | 'stdinFilename'> & { parser?: Parser };
 
@@ -503,7 +505,7 @@ async function checkSessionFile(chunks: ChunkSource, options: UnitOptions, check
 
 export async function checkUnit(unit: Unit, context: CheckContext, given: UnitOptions, io: UnitIo = {}): Promise<UnitResult> {
   const plan = scanPlanFor(context, given);
-  const options: UnitOptions & FramingOptions = plan === undefined ? given : { ...given, plan };
+  const options: UnitOptions & FramingOptions = plan === undefined ? given : { ...given, plan, builtWhole };
   const { stdin, signal } = io;
   const { source, range } = unit;
   const tally = io.tally ?? new Tally(context.schema.categories, context.registry);

@@ -7,7 +7,7 @@ import { setImmediate as macrotask } from 'node:timers/promises';
 import { availableParallelism } from 'node:os';
 import { packageVersion } from './assets.js';
 import { checkUnit, type Unit, type UnitIo, type UnitOptions, type UnitResult } from './check-unit.js';
-import { chosenParser } from './framing/scan-choice.js';
+import { chosenParser } from './framing/parser.js';
 import { ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { UsageError } from './errors.js';
 import { got } from './option-checks.js';

@@ -97,7 +97,7 @@ export type Framed =
    * the value was parsed from, from `textAt` (0 when absent) on, held only while the entry is
    * pushed, for what a value does not keep (duplicate members, ids by their written value);
    * `textPlace` says where that text is. `noDuplicates`: the scanner read the value as a bare
-   * envelope and saw no member name twice where duplicate-member looks (src/framing/scan-choice.ts).
+   * envelope and saw no member name twice where duplicate-member looks (src/checks/record-plan.ts).
    */
   | { kind: 'value'; line: number; value: unknown; extracted?: boolean; pairingKey?: string; starts?: ValueStarts; text?: string; textAt?: number; textPlace?: TextPlace; noDuplicates?: true }
   /**

@@ -1,6 +1,7 @@
 // scripts/import-cycles.mjs (issue 33, item 5): `src/` holds no import cycle, type-only imports
 // included, and the script finds one made of each kind of import it reads.
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, tempFiles } from './helpers/cli.js';
@@ -70,5 +71,21 @@ describe('scripts/import-cycles.mjs', () => {
     const result = importCycles([join(repoRoot, 'no-such-folder')]);
     expect(result.stderr).toMatch(/no-such-folder is no folder; usage: node scripts\/import-cycles\.mjs \[folder\]/);
     expect(result.status).toBe(2);
+  });
+});
+
+// ARCHITECTURE.md: framing "may not know what an envelope is". What the checks read of a record
+// reaches it as a plan (src/checks/record-plan.ts), and which values the unwrappers need whole as a
+// function (src/unwrap/built-whole.ts), both handed in by src/check-unit.ts.
+describe('the layering of src/framing/', () => {
+  it('imports no module of a later stage', () => {
+    const folder = join(repoRoot, 'src/framing');
+    const imported = new Set<string>();
+    for (const name of readdirSync(folder).filter((file) => file.endsWith('.ts'))) {
+      for (const match of readFileSync(join(folder, name), 'utf8').matchAll(/(?:from|import\()\s*'(\.\.\/[^']+)'/g)) imported.add(match[1]!);
+    }
+    expect(imported.size).toBeGreaterThan(0);
+    const later = [...imported].filter((specifier) => /^\.\.\/(checks|unwrap|recovery|findings|formatters|registry|explain|cli)\//.test(specifier) || /^\.\.\/(tally|run|check-unit|report-reader|merge)\.js$/.test(specifier));
+    expect(later).toEqual([]);
   });
 });

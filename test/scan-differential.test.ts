@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { frameBuffer } from '../src/framing/index.js';
-import { scanPlanFor, textPlanOf } from '../src/framing/scan-choice.js';
+import { scanPlanFor, textPlanOf } from '../src/checks/record-plan.js';
 import { scanText } from '../src/framing/scan-text.js';
 import { isTypeOnly, wholePlan } from '../src/framing/scan.js';
 import { createCheckContext } from '../src/run.js';
 import type { Framed } from '../src/types.js';
+import { builtWhole } from '../src/unwrap/built-whole.js';
 import { unwrapCallToolResult } from '../src/unwrap/mcp.js';
 import { type CliResult, repoRoot, runCli, tempFiles } from './helpers/cli.js';
 import { callToolResult, envelopeLike, rpcMessage, transcriptLine, truncation } from './helpers/line-arbitraries.js';
@@ -77,7 +78,7 @@ describe('which plan the scanner frames with', () => {
     const frame = (text: string, rules = {}): Framed[] => {
       const plan = scanPlanFor(createCheckContext({ rules }), { parser: 'scan' });
       const framed: Framed[] = [];
-      frameBuffer(Buffer.from(text), 'ndjson', { plan }, framed);
+      frameBuffer(Buffer.from(text), 'ndjson', { plan, builtWhole }, framed);
       return framed;
     };
     const failure = '{"ok":false,"error":{"code":"c","category":"timeout","detail":"d","partialResult":{"a":1},"lastObservation":{"png":"x"}}}';
@@ -91,6 +92,8 @@ describe('which plan the scanner frames with', () => {
     expect(value(image)!['error'].lastObservation).toEqual({ png: 'data:image/png;base64,iVBORw0KGgo=' });
     expect(value(rpc)!['result']).toEqual({ ok: true });
     expect(value(after)!['result']).toEqual({ b: 2 });
+    // The framer refuses a plan that builds in part without being told which values to build whole.
+    expect(() => frameBuffer(Buffer.from(`${failure}\n`), 'ndjson', { plan: scanPlanFor(createCheckContext(), { parser: 'scan' }) }, [])).toThrow('a scan plan that builds in part needs builtWhole');
     const [off] = frame(`${failure}\n`, { 'inline-image': 'off' });
     expect(isTypeOnly(value(off)!['error'].lastObservation)).toBe(true);
     // Framed text is the line's, as the reference path gives it; the line's duplicate members are known.

@@ -3,7 +3,7 @@
 // what the scanner builds from the bytes alone, the verdict included.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanPlanFor, textPlanOf } from '../src/framing/scan-choice.js';
+import { scanPlanFor, textPlanOf } from '../src/checks/record-plan.js';
 import { scanText } from '../src/framing/scan-text.js';
 import { scan } from '../src/framing/scan.js';
 import { createCheckContext } from '../src/run.js';

@@ -5,11 +5,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { frameBuffer } from '../src/framing/index.js';
-import { scanPlanFor } from '../src/framing/scan-choice.js';
-import { envelopePlanSpec, isTypeOnly, wholePlan, type PlanSpec } from '../src/framing/scan.js';
-import { envelopePlanSpecFor, joinPlans, schemaPlanSpec } from '../src/framing/schema-plan.js';
+import { envelopePlanSpec, envelopePlanSpecFor, scanPlanFor } from '../src/checks/record-plan.js';
+import { isTypeOnly, wholePlan, type PlanSpec } from '../src/framing/scan.js';
+import { joinPlans, schemaPlanSpec } from '../src/framing/schema-plan.js';
 import { createCheckContext } from '../src/run.js';
 import type { Framed } from '../src/types.js';
+import { builtWhole } from '../src/unwrap/built-whole.js';
 import { repoRoot, runCli, tempFiles } from './helpers/cli.js';
 
 /** A node of an object no keyword reads inside of beyond its named members, and no array keyword. */
@@ -184,7 +185,7 @@ describe('a --schema run', () => {
     const plan = scanPlanFor(createCheckContext({ schema: join(dir, 'ok-only.schema.json') }), { parser: 'scan' });
     expect(plan).not.toBe(wholePlan);
     const framed: Framed[] = [];
-    frameBuffer(readFileSync(input), 'ndjson', { plan }, framed);
+    frameBuffer(readFileSync(input), 'ndjson', { plan, builtWhole }, framed);
     const values = framed.map((entry) => (entry.kind === 'value' ? (entry.value as Record<string, unknown>) : {}));
     expect(isTypeOnly(values[0]!['result'])).toBe(true);
     expect(values[0]!['sessionId']).toBe('s1');
@@ -219,7 +220,7 @@ describe('a --schema run', () => {
   it('that counts members and elements of result reports as the JSON.parse path does', () => {
     const context = createCheckContext({ schema: join(dir, 'counts.schema.json') });
     const framed: Framed[] = [];
-    frameBuffer(readFileSync(input), 'ndjson', { plan: scanPlanFor(context, { parser: 'scan' }) }, framed);
+    frameBuffer(readFileSync(input), 'ndjson', { plan: scanPlanFor(context, { parser: 'scan' }), builtWhole }, framed);
     const nodes = framed[0]?.kind === 'value' ? ((framed[0].value as { result: { nodes: unknown[] } }).result.nodes as unknown[]) : [];
     expect(nodes).toHaveLength(9000);
     expect(isTypeOnly(nodes[0])).toBe(true);
@@ -236,7 +237,7 @@ describe('a --schema run', () => {
     writeFileSync(join(dir, 'common.json'), JSON.stringify({ type: ['object', 'null'], required: ['nodes'] }));
     const plan = scanPlanFor(createCheckContext({ schema: join(dir, 'split.schema.json') }), { parser: 'scan' });
     const framed: Framed[] = [];
-    frameBuffer(readFileSync(input), 'ndjson', { plan }, framed);
+    frameBuffer(readFileSync(input), 'ndjson', { plan, builtWhole }, framed);
     expect(framed[0]).toMatchObject({ kind: 'value', value: { result: { nodes: expect.any(Array) } } });
     const scanned = report('split.schema.json', 'scan');
     expect(scanned.stdout).toBe(report('split.schema.json', 'reference').stdout);

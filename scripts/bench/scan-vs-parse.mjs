@@ -12,7 +12,8 @@
 import { createEnvelopeGenerator, mulberry32 } from './generate.mjs';
 
 const root = new URL('../../', import.meta.url);
-const { scan, envelopePlan } = await import(new URL('dist/framing/scan.js', root).href);
+const { scan } = await import(new URL('dist/framing/scan.js', root).href);
+const { envelopePlan } = await import(new URL('dist/checks/record-plan.js', root).href);
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

@@ -6,7 +6,6 @@
 // candidate, whatever else it holds (Claude Desktop ends its lines with ` { metadata: undefined }`, a
 // log may add ` elapsed=12ms`); else (3) the line is a parse error, located at its first candidate.
 // A line without a candidate is noise.
-import { isObject } from '../checks/envelope.js';
 import { parseJson } from './nesting.js';
 import { locateParseError, type ParseFailure } from './parse-error.js';
 
@@ -58,7 +57,7 @@ function trailingAt(error: unknown): number | undefined {
 function parseObject(text: string): { value: unknown } | { error: unknown } {
   try {
     const value: unknown = parseJson(text);
-    return isObject(value) ? { value } : { error: new SyntaxError('not an object') };
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? { value } : { error: new SyntaxError('not an object') };
   } catch (error) {
     return { error };
   }

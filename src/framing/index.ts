@@ -2,7 +2,7 @@
 import { InputDataError, InputEndsEarly } from '../sources/decode.js';
 import { frameDocument } from './document.js';
 import { JsonArrayStreamer, NotAnArray } from './json-array-stream.js';
-import { NdjsonFramer, defaultMaxLineBytes, type FramedSink } from './ndjson.js';
+import { NdjsonFramer, defaultMaxLineBytes, type BuiltWhole, type FramedSink } from './ndjson.js';
 import type { DecodedFrom } from './utf8.js';
 import type { ScanPlan } from './scan.js';
 
@@ -28,8 +28,10 @@ export interface FramingOptions {
   maxDocumentBytes?: number;
   /** What the input was decoded from, when not UTF-8: its faults are worded as that encoding's. */
   decodedFrom?: DecodedFrom;
-  /** What the scanner builds of a line-delimited input's lines (scan-choice.ts); absent: the reference path. */
+  /** What the scanner builds of a line-delimited input's lines (src/checks/record-plan.ts); absent: the reference path. */
   plan?: ScanPlan;
+  /** Which of those lines the plan does not serve, built whole (src/unwrap/built-whole.ts); none when absent. */
+  builtWhole?: BuiltWhole;
 }
 
 export type { FramedSink } from './ndjson.js';

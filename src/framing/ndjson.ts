@@ -20,7 +20,14 @@ import { parseJson } from './nesting.js';
 import { locateParseError } from './parse-error.js';
 import { invalidUtf8Fault, isAscii, isUtf8, type DecodedFrom } from './utf8.js';
 import { scan, wholePlan, type ScanOptions, type ScanPlan } from './scan.js';
-import { wholeValueNeeded } from './scan-choice.js';
+
+/**
+ * Which values a plan that builds in part does not serve, told by the stage that reads them: `'line'`,
+ * this value is built whole; `'input'`, this one and the input's next lines are (the reference path).
+ */
+export type BuiltWhole = (value: unknown) => 'line' | 'input' | undefined;
+
+const never: BuiltWhole = () => undefined;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -93,10 +100,12 @@ export class NdjsonFramer {
   /** The input's encoding before decoding, when it was not UTF-8. */
   private readonly decodedFrom: DecodedFrom | undefined;
   /**
-   * What the scanner builds of a line (scan-choice.ts); undefined: the reference path, which
+   * What the scanner builds of a line (the checks' plan); undefined: the reference path, which
    * decodes the line and parses it whole (as it does a wrapped input's lines, from its first wrapped one).
    */
   private plan: ScanPlan | undefined;
+  /** Which values the plan's partial build does not serve (FramingOptions.builtWhole). */
+  private readonly builtWhole: BuiltWhole;
   /** What the scanner words a refusal with: made once, not per line. */
   private readonly scanOptions: ScanOptions;
 
@@ -104,9 +113,12 @@ export class NdjsonFramer {
    * `inputStart` false: a later byte range of a file, whose lines are not the input's first 100 (its
    * first parse error may still be the input's: the run decides, src/run.ts).
    */
-  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean; windowBytes?: number; decodedFrom?: DecodedFrom; inputStart?: boolean; plan?: ScanPlan } = {}) {
+  constructor(options: { maxLineBytes?: number; extract?: boolean; redact?: boolean; windowBytes?: number; decodedFrom?: DecodedFrom; inputStart?: boolean; plan?: ScanPlan; builtWhole?: BuiltWhole } = {}) {
     this.decodedFrom = options.decodedFrom;
     this.plan = options.extract ? undefined : options.plan;
+    // A plan that builds in part would hand on a wrapping unbuilt where its envelope is.
+    if (this.plan !== undefined && this.plan !== wholePlan && options.builtWhole === undefined) throw new Error('a scan plan that builds in part needs builtWhole');
+    this.builtWhole = options.builtWhole ?? never;
     this.looking = !options.extract && options.inputStart !== false;
     this.maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
     this.windowBytes = options.windowBytes ?? defaultWindowBytes;
@@ -301,9 +313,9 @@ export class NdjsonFramer {
       }
       return this.parseError(scanned.text, scanned.column - 1, scanned.message, scanned.atEnd, out);
     }
-    const rebuild = plan === wholePlan ? undefined : wholeValueNeeded(scanned.value);
+    const rebuild = plan === wholePlan ? undefined : this.builtWhole(scanned.value);
     if (rebuild !== undefined) {
-      // A wrapped input's next lines go to the reference path (scan-choice.ts).
+      // A wrapped input's next lines go to the reference path (src/unwrap/built-whole.ts).
       if (rebuild === 'input') this.plan = undefined;
       plan = wholePlan;
       scanned = scan(bytes, start, end, plan, undefined, window, from);

@@ -114,36 +114,3 @@ export function compilePlan(spec: PlanSpec): ScanPlan {
 
 /** Builds the whole line: the plan of a schema whose constraints reach inside everything. */
 export const wholePlan: ScanPlan = compilePlan('whole');
-
-/** What the envelope plan builds beyond what the schema and rules read. */
-export interface EnvelopePlanOptions {
-  /** `'image'` when a rule reads inside `error.lastObservation` (`inline-image`). */
-  lastObservation: 'whole' | 'type' | 'image';
-  /** Locate the top-level members' values (ScanAccept.valueOffsets); true unless false. */
-  valueOffsets?: boolean;
-}
-
-/**
- * The plan for the bundled envelope schemas (data/agent-tool-result.schema*.json): `result` and
- * `error.partialResult` are constrained by their type alone; `error.lastObservation` is built whole
- * only when a rule reads inside it (and then only when it may hold what the rule looks for). Duplicate names are reported where the `duplicate-member` rule
- * looks: the envelope, its `error`, each warning.
- */
-export function envelopePlanSpec(options: EnvelopePlanOptions): PlanSpec {
-  return {
-    duplicates: true,
-    valueOffsets: options.valueOffsets ?? true,
-    members: {
-      ok: 'whole',
-      sessionId: 'whole',
-      result: 'type',
-      // Named though built whole as the rest would be: a named member is matched on its bytes.
-      warnings: { items: { duplicates: true, members: { code: 'whole', detail: 'whole' } } },
-      error: { duplicates: true, members: { code: 'whole', category: 'whole', detail: 'whole', partialResult: 'type', lastObservation: options.lastObservation } },
-    },
-  };
-}
-
-export function envelopePlan(options: EnvelopePlanOptions): ScanPlan {
-  return compilePlan(envelopePlanSpec(options));
-}

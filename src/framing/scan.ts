@@ -15,7 +15,7 @@ import { isUtf8 } from './utf8.js';
 import { childPointer } from '../json-pointer.js';
 
 export type { ScanOptions, ScanReject } from './scan-reject.js';
-export { compilePlan, envelopePlan, envelopePlanSpec, isTypeOnly, typeOnly, wholePlan, type EnvelopePlanOptions, type PlanNode, type PlanSpec, type ScanPlan } from './scan-plan.js';
+export { compilePlan, isTypeOnly, typeOnly, wholePlan, type PlanNode, type PlanSpec, type ScanPlan } from './scan-plan.js';
 
 /** A member name an object holds more than once: the repeated occurrence. */
 export interface DuplicateMember {

@@ -6,7 +6,7 @@
 // together; whatever the walk cannot follow (a `$ref` to another document, `$dynamicRef`, a keyword
 // it does not know, a loop) builds that place whole. The schema is plain JSON: its `$ref`s to other
 // files are not read here, and build their places whole.
-import { envelopePlanSpec, type EnvelopePlanOptions, type PlanNode, type PlanSpec } from './scan-plan.js';
+import type { PlanNode, PlanSpec } from './scan-plan.js';
 
 type SchemaObject = Record<string, unknown>;
 
@@ -318,15 +318,4 @@ export function joinPlans(a: PlanSpec, b: PlanSpec): PlanSpec {
     ...(valueOffsets !== undefined && { valueOffsets: x.valueOffsets === true || y.valueOffsets === true }),
     numberText: x.numberText === true || y.numberText === true,
   });
-}
-
-/**
- * The plan of an envelope checked against `document`: what its schema reads, joined with what the
- * checks read of any envelope, which is the bundled schemas' plan (scan-plan.ts's envelopePlanSpec:
- * everything but `result`, `error.partialResult` and, unless `inline-image` reads it,
- * `error.lastObservation`; duplicate names reported where `duplicate-member` looks). Its members
- * come first, in its order: the bundled schemas give it exactly (schema-plan.test.ts).
- */
-export function envelopePlanSpecFor(document: unknown, options: EnvelopePlanOptions): PlanSpec {
-  return joinPlans(envelopePlanSpec(options), schemaPlanSpec(document));
 }
