@@ -503,9 +503,26 @@ async function checkSessionFile(chunks: ChunkSource, options: UnitOptions, check
   return { lines, facts: sessionFacts(bytes.toString('utf8'), value) };
 }
 
-export async function checkUnit(unit: Unit, context: CheckContext, given: UnitOptions, io: UnitIo = {}): Promise<UnitResult> {
+/** A run's unit options with its scan plan, made once per run and context (a thread's). */
+const withPlans = new WeakMap<UnitOptions, { context: CheckContext; options: UnitOptions & FramingOptions }>();
+
+/**
+ * The options a unit frames with: the run's, and the plan its records are scanned with. Made once
+ * per run, not per unit: a run's options have many members, and copying them costs more than
+ * checking a small file's records (bench group `small`).
+ */
+function framingOptionsOf(context: CheckContext, given: UnitOptions): UnitOptions & FramingOptions {
+  const made = withPlans.get(given);
+  if (made !== undefined && made.context === context) return made.options;
   const plan = scanPlanFor(context, given);
-  const options: UnitOptions & FramingOptions = plan === undefined ? given : { ...given, plan, builtWhole };
+  const options = plan === undefined ? given : { ...given, plan, builtWhole };
+  withPlans.set(given, { context, options });
+  return options;
+}
+
+export async function checkUnit(unit: Unit, context: CheckContext, given: UnitOptions, io: UnitIo = {}): Promise<UnitResult> {
+  const options = framingOptionsOf(context, given);
+  const { plan } = options;
   const { stdin, signal } = io;
   const { source, range } = unit;
   const tally = io.tally ?? new Tally(context.schema.categories, context.registry);
