@@ -398,6 +398,10 @@ describe('JSON-RPC and transcripts', () => {
       [2, 'click', 'click request is never answered in this transcript: no line of its session follows it'],
       [3, 'capture', 'capture request is never answered in this transcript: no line of its session follows it'],
     ]);
+    // A session whose request was answered waits for nothing at the end; another's open request is left.
+    const oneOpen = run([named('click', 'other'), line('response', response(7, callResult(ok)), 'other'), named('find')]);
+    expect(oneOpen.results[1]).toMatchObject({ kind: 'record', tool: 'click' });
+    expect(oneOpen.late.map((l) => [l.line, l.tool, l.finding.message])).toEqual([[3, 'find', 'find request is never answered in this transcript: no line of its session follows it']]);
     // Excused by a truncation marker after it, as any request.
     expect(run([named('capture'), { truncated: 'tool-call log size cap reached' }]).late).toEqual([]);
     // Once the Map holds 256 ids, small ones answered later go to a table, others stay in the Map: a later response is a duplicate either way.

@@ -33,13 +33,21 @@ export interface LeftOpen<R> {
 
 /** The id-less requests of an input waiting for the next line of their session; at most one a session. */
 export class OrderPairing<R extends { unreadable: { before: number } }> {
-  private readonly waiting = new Map<PairingKey, R>();
+  /**
+   * By session; a session whose request was settled keeps its entry, undefined. A Map's delete
+   * leaves a hole that V8 reclaims by building the table anew once holes fill it, and a transcript
+   * would delete once a call: the rebuilds showed in a CPU profile of the bench's mcec-calls corpus.
+   */
+  private readonly waiting = new Map<PairingKey, R | undefined>();
+  /** How many entries of `waiting` hold a request. */
+  private count = 0;
   /** Requests no next line answered, in the order they were left. */
   readonly left: LeftOpen<R>[] = [];
 
-  /** After `settle` for its line. */
+  /** After `settle` for its line, which left the session without a waiting request. */
   wait(session: PairingKey, request: R): void {
     this.waiting.set(session, request);
+    this.count++;
   }
 
   /**
@@ -47,10 +55,11 @@ export class OrderPairing<R extends { unreadable: { before: number } }> {
    * any. A request it does not answer is left open, never to be answered.
    */
   settle(session: PairingKey, isResponse: boolean, line: number, unreadableCount: number): R | undefined {
-    if (this.waiting.size === 0) return undefined;
+    if (this.count === 0) return undefined;
     const request = this.waiting.get(session);
     if (request === undefined) return undefined;
-    this.waiting.delete(session);
+    this.waiting.set(session, undefined);
+    this.count--;
     if (isResponse && request.unreadable.before === unreadableCount) return request;
     this.left.push({ request, next: line, nextIsResponse: isResponse, unreadableUntil: unreadableCount });
     return undefined;
@@ -58,7 +67,8 @@ export class OrderPairing<R extends { unreadable: { before: number } }> {
 
   /** At the input's end: every request still waiting is left open, no line of its session after it. */
   finish(unreadableCount: number): void {
-    for (const request of this.waiting.values()) this.left.push({ request, next: undefined, nextIsResponse: false, unreadableUntil: unreadableCount });
+    for (const request of this.waiting.values()) if (request !== undefined) this.left.push({ request, next: undefined, nextIsResponse: false, unreadableUntil: unreadableCount });
     this.waiting.clear();
+    this.count = 0;
   }
 }
