@@ -30,7 +30,7 @@ export interface FramingOptions {
   decodedFrom?: DecodedFrom;
   /** What the scanner builds of a line-delimited input's lines (src/checks/record-plan.ts); absent: the reference path. */
   plan?: ScanPlan;
-  /** Which of those lines the plan does not serve, built whole (src/unwrap/built-whole.ts); none when absent. */
+  /** Which of those lines the plan does not serve, built whole (src/unwrap/built-whole.ts); needed with a plan that builds in part. */
   builtWhole?: BuiltWhole;
 }
 
