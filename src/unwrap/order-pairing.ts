@@ -36,7 +36,7 @@ export class OrderPairing<R extends { unreadable: { before: number } }> {
   /**
    * By session; a session whose request was settled keeps its entry, undefined. A Map's delete
    * leaves a hole that V8 reclaims by building the table anew once holes fill it, and a transcript
-   * would delete once a call: the rebuilds showed in a CPU profile of the bench's mcec-calls corpus.
+   * settles once a call: deleting would rebuild a few-entry table every few calls.
    */
   private readonly waiting = new Map<PairingKey, R | undefined>();
   /** How many entries of `waiting` hold a request. */
