@@ -508,8 +508,8 @@ const withPlans = new WeakMap<UnitOptions, { context: CheckContext; options: Uni
 
 /**
  * The options a unit frames with: the run's, and the plan its records are scanned with. Made once
- * per run, not per unit: a run's options have many members, and copying them costs more than
- * checking a small file's records (bench group `small`).
+ * per run, not per unit: a run's options have many members, and a copy per unit is paid again for
+ * every small file of a folder (bench group `small`).
  */
 function framingOptionsOf(context: CheckContext, given: UnitOptions): UnitOptions & FramingOptions {
   const made = withPlans.get(given);

@@ -27,7 +27,8 @@ import { scan, wholePlan, type ScanOptions, type ScanPlan } from './scan.js';
  */
 export type BuiltWhole = (value: unknown) => 'line' | 'input' | undefined;
 
-const never: BuiltWhole = () => undefined;
+/** For the reference path and the whole plan, which build every line whole anyway. */
+const nothingMore: BuiltWhole = () => undefined;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -118,7 +119,7 @@ export class NdjsonFramer {
     this.plan = options.extract ? undefined : options.plan;
     // A plan that builds in part would hand on a wrapping unbuilt where its envelope is.
     if (this.plan !== undefined && this.plan !== wholePlan && options.builtWhole === undefined) throw new Error('a scan plan that builds in part needs builtWhole');
-    this.builtWhole = options.builtWhole ?? never;
+    this.builtWhole = options.builtWhole ?? nothingMore;
     this.looking = !options.extract && options.inputStart !== false;
     this.maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
     this.windowBytes = options.windowBytes ?? defaultWindowBytes;

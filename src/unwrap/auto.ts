@@ -337,6 +337,16 @@ function methodText(method: unknown): string {
 }
 
 /** What the lines before the first wrapped one left for the pairing: entries and unreadable lines counted. */
+/**
+ * A bare envelope as recognition takes one before anything else: an object with `ok` and neither a
+ * transcript line's `direction` nor a JSON-RPC message's `jsonrpc` (the truncation marker has one
+ * member, transcript lines and JSON-RPC messages have theirs). Members are read, not looked up
+ * with has(): a framed value is JSON's, whose members are own and never undefined.
+ */
+export function isBareEnvelope(value: unknown): value is JsonObject {
+  return isObject(value) && value['ok'] !== undefined && value['direction'] === undefined && value['jsonrpc'] === undefined;
+}
+
 interface Before {
   entries: number;
   unreadableCount: number;
@@ -360,13 +370,10 @@ class AutoUnwrapper implements Unwrapper {
 
   unwrap(framed: FramedValue): Unwrapped {
     if (this.pairing) return this.pairing.unwrap(framed);
-    // The common case, before anything is built for the line: an object with `ok` and no wrapper
-    // member is a bare envelope whatever the order in recognise() would say (the marker has one
-    // member, transcript lines and JSON-RPC messages have theirs).
-    // Read, not Object.hasOwn (three builtin calls a record): a framed value
-    // is JSON.parse's, whose members are own and never undefined.
+    // The common case, before anything is built for the line: a bare envelope whatever the order
+    // in recognise() would say.
     const { value, extracted } = framed;
-    if (isObject(value) && value['ok'] !== undefined && value['direction'] === undefined && value['jsonrpc'] === undefined) {
+    if (isBareEnvelope(value)) {
       this.before.entries++;
       return { kind: 'record', envelope: value, hasEnvelope: true, envelopeText: undefined, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
     }
@@ -693,7 +700,7 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
     unwrap: ({ value, line, extracted, pairingKey, text, textAt }: FramedValue) => {
       const entry = entries++;
       // The common case first, as in AutoUnwrapper.
-      if (isObject(value) && value['ok'] !== undefined && value['direction'] === undefined && value['jsonrpc'] === undefined) {
+      if (isBareEnvelope(value)) {
         return { kind: 'record', envelope: value, hasEnvelope: true, envelopeText: undefined, wrapping: extracted === true ? 'log' : 'bare', tool: undefined, sessionId: undefined, findings: noFindings };
       }
       return recognise(value, { line, entry, extracted: extracted === true, inTranscript: false, sessionId: undefined, pairing: pairingKey ?? '', text, textAt: textAt ?? 0, path: noPath });

@@ -1,6 +1,7 @@
 // Which framed values the unwrappers need built whole, where the scanner built a line by the
 // envelope plan (src/checks/record-plan.ts): a wrapping's envelope is inside it, where that plan
 // builds nothing. The framer asks this of each line it scanned (FramingOptions.builtWhole).
+import { isBareEnvelope } from './auto.js';
 
 /**
  * Whether a value the envelope plan built must be built whole: `'line'`, this one; `'input'`, this
@@ -12,18 +13,8 @@
  * the scanner (src/framing/scan-text.ts).
  */
 export function builtWhole(value: unknown): 'line' | 'input' | undefined {
-  if (!isOtherObject(value)) return undefined;
-  return isWrapping(value) ? 'input' : 'line';
-}
-
-/**
- * An object that is no bare envelope as the unwrappers take one before anything else (auto.ts):
- * one with `ok` and neither a transcript line's `direction` nor a JSON-RPC message's `jsonrpc`.
- */
-function isOtherObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const object = value as Record<string, unknown>;
-  return object['ok'] === undefined || object['direction'] !== undefined || object['jsonrpc'] !== undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || isBareEnvelope(value)) return undefined;
+  return isWrapping(value as Record<string, unknown>) ? 'input' : 'line';
 }
 
 /** A transcript line, a JSON-RPC message or an MCP CallToolResult, by its own member. */
