@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCheckContext } from '../src/run.js';
 import { autoUnwrapper } from '../src/unwrap/auto.js';
+import { numbersExact } from '../src/framing/member-text.js';
 import { canonicalNumber, ExactId, IdKeys } from '../src/unwrap/id-key.js';
 import { runJson, tempFiles } from './helpers/cli.js';
 
@@ -25,6 +26,36 @@ describe('canonicalNumber: a literal as its exact decimal value', () => {
     ['10e99999999999999999999', '1e100000000000000000000'],
   ])('%s is %s', (literal, canonical) => {
     expect(canonicalNumber(literal)).toBe(canonical);
+  });
+});
+
+describe('numbersExact: every number of a text an integer JSON.parse keeps exact', () => {
+  it.each([
+    ['{"id":7,"params":{"x":-12,"n":0,"m":[1,2,-0]}}', true],
+    ['{"id":123456789012345}', true],
+    ['{"a":"1.5e400 and 9007199254740993, inside strings","b":"\\\\"}', true],
+    ['{"a":"say \\"1.5\\"","b":true,"c":null,"d":false}', true],
+    ['{"id":1234567890123456}', false],
+    ['{"id":1.0}', false],
+    ['{"id":1,"x":1.5}', false],
+    ['{"id":1,"x":1e3}', false],
+    ['{"id":1,"x":2E-1}', false],
+    ['{"id":-9007199254740993}', false],
+  ])('%s: %s', (text, exact) => {
+    expect(numbersExact(text, 0)).toBe(exact);
+  });
+
+  it('looks from `at` on, and leaves a text too long for its pattern to the caller', () => {
+    expect(numbersExact('{"n":1.5,"m":{"k":1}}', 13)).toBe(true);
+    expect(numbersExact('{"n":1.5,"m":{"k":1}}', 0)).toBe(false);
+    // 64 KiB of exact numbers and strings is looked at whole; one character more is not.
+    const within = (length: number) => {
+      const items = Math.floor((length - 9) / 2);
+      return `{"a":[${'1,'.repeat(items)}${length - 6 - 2 * items === 3 ? '1' : '11'}]}`;
+    };
+    expect(within(64 * 1024).length).toBe(64 * 1024);
+    expect(numbersExact(within(64 * 1024), 0)).toBe(true);
+    expect(numbersExact(within(64 * 1024 + 1), 0)).toBe(false);
   });
 });
 
@@ -96,6 +127,20 @@ describe('pairing by exact ids (the unwrapper)', () => {
       ['find', 0],
       ['invoke', 0],
       ['query', 0],
+    ]);
+    expect(late).toEqual([]);
+  });
+
+  it('a request whose numbers are all exact and one with a number that is not key their ids alike', () => {
+    // The first request's line holds a number JSON.parse may round, so its id is read from the text;
+    // the second's numbers are all small integers, so its id is the parsed one. The last id wins.
+    const inexact = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"find","arguments":{"timeout":1.5e3}}}`;
+    const twice = `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"capture","arguments":{"timeout":0}},"id":5}`;
+    const { results, late } = unwrapTexts([inexact, twice, response('3.0', 'a.png'), response('5', 'b.png'), response('4', 'c.png')]);
+    expect(results.flatMap((r) => (r.kind === 'record' ? [[r.tool, r.findings.map((f) => f.rule)]] : []))).toEqual([
+      ['find', []],
+      ['capture', []],
+      [undefined, []],
     ]);
     expect(late).toEqual([]);
   });

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { argumentsKey, callKey } from '../src/recovery/call-key.js';
-import { canonicalArguments, canonicalNumber, canonicalOfText, canonicalOfValue, parsedIsExact, sameArguments } from '../src/recovery/canonical.js';
+import { numbersExact } from '../src/framing/member-text.js';
+import { canonicalArguments, canonicalNumber, canonicalOfText, canonicalOfValue, numberFree, parsedIsExact, sameArguments } from '../src/recovery/canonical.js';
 
 /** Read from the text, as a line with a long number is. */
 const args = (text: string) => canonicalOfText(text, []);
@@ -169,8 +170,20 @@ describe('whether the parsed arguments are exact', () => {
       fc.property(args, (text) => {
         const whole = line(text);
         if (parsedIsExact(whole)) expect(canonicalOfValue(JSON.parse(text))).toBe(canonicalOfText(whole, ['arguments']));
+        // The look a JSON-RPC request's line gets once, for its id and its arguments alike.
+        if (numbersExact(whole, 0)) expect(canonicalOfValue(JSON.parse(text))).toBe(canonicalOfText(whole, ['arguments']));
+        if (numberFree(JSON.parse(text))) expect(canonicalOfValue(JSON.parse(text))).toBe(canonicalOfText(whole, ['arguments']));
       }),
     );
+  });
+
+  it('a value without numbers is exact as parsed, within its first 64 values', () => {
+    expect(numberFree({ window: 'Untitled - Notepad', by: 'name', value: 'Save', all: [true, null, { deep: ['x'] }] })).toBe(true);
+    expect(numberFree(undefined)).toBe(true);
+    expect(numberFree({ timeout: 0 })).toBe(false);
+    expect(numberFree({ a: [['x', [-0]]] })).toBe(false);
+    expect(numberFree(Object.fromEntries(Array.from({ length: 63 }, (_, i) => [`k${i}`, 'v'])))).toBe(true);
+    expect(numberFree(Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`k${i}`, 'v'])))).toBe(false);
   });
 });
 

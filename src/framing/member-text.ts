@@ -102,3 +102,27 @@ export function valueAtPath(text: string, at: number, names: readonly string[]):
   }
   return i;
 }
+
+/**
+ * Every number of a JSON text, outside its strings: a run of at most 15 digits (after any sign)
+ * that no point, exponent or further digit follows. Strings are passed whole, escapes and all.
+ */
+const integersOnly = /(?:[^"\d]|"[^"\\]*(?:\\.[^"\\]*)*"|\d{1,15}(?![\d.eE]))*$/y;
+
+/**
+ * A text longer than this is not looked at by `numbersExact`: the pattern keeps a backtrack entry
+ * per character it passes, and V8 ends a pattern whose backtrack stack outgrows its limit.
+ */
+const numbersExactChars = 64 * 1024;
+
+/**
+ * Whether every number of the JSON text from `at` on is an integer of at most 15 digits, whose
+ * double JSON.parse makes exactly (and no other literal's): then every number parsed from it has
+ * its exact value, ids and call arguments alike. False when one may not, or the text is too long to
+ * look at so (the caller then reads the numbers it needs from the text).
+ */
+export function numbersExact(text: string, at: number): boolean {
+  if (text.length - at > numbersExactChars) return false;
+  integersOnly.lastIndex = at;
+  return integersOnly.test(text);
+}

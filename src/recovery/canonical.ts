@@ -109,6 +109,32 @@ export function canonicalNumber(text: string): string {
   return `#${sign}${digits}e${exponent}`;
 }
 
+/** Values numberFree looks at before it leaves the answer to the text. */
+const numberFreeValues = 64;
+
+/**
+ * Whether a parsed value holds no number, within its first 64 values: then it is exactly what was
+ * written (strings, booleans and null parse exactly), and no text need be read. False past that.
+ */
+export function numberFree(value: unknown): boolean {
+  return valuesWithoutNumbers(value, numberFreeValues) >= 0;
+}
+
+/** What is left of `budget` once `value` is looked at: -1 at a number or when it runs out. */
+function valuesWithoutNumbers(value: unknown, budget: number): number {
+  if (--budget < 0 || typeof value === 'number') return -1;
+  if (typeof value !== 'object' || value === null) return budget;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length && budget >= 0; i++) budget = valuesWithoutNumbers(value[i], budget);
+    return budget;
+  }
+  for (const name in value) {
+    budget = valuesWithoutNumbers((value as Record<string, unknown>)[name], budget);
+    if (budget < 0) return -1;
+  }
+  return budget;
+}
+
 /**
  * Whether the numbers of a line's `arguments` are all exact once parsed: none has more than 15
  * digits (a point counted as one) or an exponent. Looked for in the text after the line's first

@@ -9,7 +9,7 @@ import type { RecoveryCount, Tally } from '../tally.js';
 import type { RecordFinding, Wrapping } from '../types.js';
 import type { CallLine, CallWatcher } from '../unwrap/types.js';
 import { argumentsKey, callKey } from './call-key.js';
-import { canonicalArguments, parsedIsExact, sameArguments } from './canonical.js';
+import { canonicalArguments, numberFree, parsedIsExact, sameArguments } from './canonical.js';
 import { canonicalDigest } from './digest.js';
 
 /** Where a recovery finding sits and what a baseline matches it on (spec section 9, "Both"). */
@@ -166,7 +166,7 @@ export class RecoveryTracker implements CallWatcher {
     if (line.tool !== undefined) {
       const { text } = line;
       // Numbers JSON.parse may have changed are read from the text, at once: the text is not held.
-      if (text === undefined || (text.length <= lazyLineChars && parsedIsExact(text, line.textAt))) this.hold(call, parsed);
+      if (text === undefined || line.exact || numberFree(parsed) || (text.length <= lazyLineChars && parsedIsExact(text, line.textAt))) this.hold(call, parsed);
       else this.identify(call, canonicalArguments(parsed, text, line.path, line.textAt));
     }
     const { waiting, streak } = session;

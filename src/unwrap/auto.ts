@@ -8,6 +8,7 @@ import { has, isObject, quote, shorten, type JsonObject } from '../checks/envelo
 import { isMemberlessObject } from '../checks/envelope-members.js';
 import type { RecordFinding, RuleId, Wrapping } from '../types.js';
 import type { ScanPlan } from '../framing/scan.js';
+import { numbersExact } from '../framing/member-text.js';
 import { IdKeys, idText, type IdKey } from './id-key.js';
 import { isCallToolResult, unwrapCallToolResult } from './mcp.js';
 import { isJsonRpcPayload, namedRequest, OrderPairing, type LeftOpen } from './order-pairing.js';
@@ -429,15 +430,17 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
    * A JSON-RPC id as a key: only a string or a number is one (null answers an unreadable request); a
    * number by its value as written (id-key.ts). `name`: the member of the message (or of its params) that holds it.
    */
-  function keyOf(id: unknown, where: Where, name: 'id' | 'requestId' = 'id'): IdKey | undefined {
+  function keyOf(id: unknown, where: Where, name: 'id' | 'requestId' = 'id', exact = false): IdKey | undefined {
     if (typeof id === 'string') return id;
     if (typeof id !== 'number') return undefined;
+    // Every number of the text an integer JSON.parse keeps exact (numbersExact): the id is its value.
+    if (exact) return id === 0 ? 0 : id;
     return idKeys.numeric(id, where.text, where.textAt, name === 'id' ? where.path : [...where.path, 'params'], name);
   }
 
   /** A `tools/call` request line, told to the recovery checks: its handle, kept until its first answer. */
-  const callOf = (where: Where, tool: string | undefined, holder: unknown, path: ArgumentsPath): object | undefined =>
-    calls?.request({ pairing: where.pairing, tool, holder, text: where.text, textAt: where.textAt, path: path[where.path === payloadPath ? 1 : 0], line: where.line, wrapping: where.inTranscript ? 'transcript' : 'jsonrpc' });
+  const callOf = (where: Where, tool: string | undefined, holder: unknown, path: ArgumentsPath, exact: boolean): object | undefined =>
+    calls?.request({ pairing: where.pairing, tool, holder, text: where.text, textAt: where.textAt, exact, path: path[where.path === payloadPath ? 1 : 0], line: where.line, wrapping: where.inTranscript ? 'transcript' : 'jsonrpc' });
 
   /** The first response paired to `request`: its call, if any, is answered now and let go. */
   const firstAnswer = (request: Answered | undefined): void => {
@@ -495,26 +498,30 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
 
   function jsonRpc(message: JsonObject, where: Where): Unwrapped {
     sawJsonRpc = true;
-    const id = message['id'];
-    const key = keyOf(id, where);
-    const session = sessionOf(where.pairing);
-    const { requests } = session;
-    const wrapping = wrappingOf(where, 'jsonrpc');
     // `"error": null` beside a result is JSON-RPC 1.0's success, which some stacks still send; and a
     // capture tool may copy `method` into the response. Either way a result makes it a response,
     // so that its envelope is checked, not skipped as an error's or a request's.
     const error = message['error'];
     const isError = error !== undefined && error !== null;
     const isResponse = isError || message['result'] !== undefined;
+    const isRequest = !isResponse && message['method'] !== undefined;
+    // One look at a request's text tells its id and its arguments exact as parsed; a response's id is
+    // found on its text instead, which is mostly the text block's string (id-key.ts).
+    const id = message['id'];
+    const exact = isRequest && where.text !== undefined && (typeof id === 'number' || message['method'] === 'tools/call') && numbersExact(where.text, where.textAt);
+    const key = keyOf(id, where, 'id', exact);
+    const session = sessionOf(where.pairing);
+    const { requests } = session;
+    const wrapping = wrappingOf(where, 'jsonrpc');
 
-    if (!isResponse && message['method'] !== undefined) {
+    if (isRequest) {
       const method = methodText(message['method']);
       if (key !== undefined) {
         firstRequestLine ??= where.line;
         const params = message['params'];
         const name = method === 'tools/call' && isObject(params) ? params['name'] : undefined;
         const tool = typeof name === 'string' ? name : undefined;
-        const call = method === 'tools/call' ? callOf(where, tool, params, paramsArguments) : undefined;
+        const call = method === 'tools/call' ? callOf(where, tool, params, paramsArguments, exact) : undefined;
         const request: Request = { method, tool, line: where.line, entry: where.entry, transcript: where.inTranscript, unreadable: mark, call };
         markTaken = true;
         const state = requests.get(key);
@@ -523,7 +530,7 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
         else if (state.others) state.others.push(request);
         else state.others = new Queue(request);
       } else if (method === 'notifications/cancelled' && isObject(message['params'])) {
-        const cancelledKey = keyOf(message['params']['requestId'], where, 'requestId');
+        const cancelledKey = keyOf(message['params']['requestId'], where, 'requestId', exact);
         const state = cancelledKey === undefined ? undefined : requests.get(cancelledKey);
         const slot = state !== undefined && isSlot(state) ? state : undefined;
         if (slot && slot.cancels < openCount(slot) && ++slot.cancels === openCount(slot)) slot.cancelledBefore = where.entry;
@@ -633,7 +640,7 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
     sawJsonRpc = true;
     firstRequestLine ??= where.line;
     const { method, tool } = namedRequest(lineMethod, payload);
-    const call = method === 'tools/call' ? callOf(where, tool, payload, payloadArguments) : undefined;
+    const call = method === 'tools/call' ? callOf(where, tool, payload, payloadArguments, false) : undefined;
     order.wait(where.pairing, { method, tool, line: where.line, entry: where.entry, transcript: true, unreadable: mark, call });
     markTaken = true;
   }

@@ -70,6 +70,8 @@ export interface CallLine {
   /** The framed value's source text (from `textAt` on), when framing kept it, and the member names from its root to `arguments`. */
   text: string | undefined;
   textAt: number;
+  /** Every number of `text` is an integer JSON.parse keeps exact (framing/member-text.ts's numbersExact): the parsed arguments are exact. */
+  exact: boolean;
   path: readonly string[];
   line: number;
   wrapping: Wrapping;
