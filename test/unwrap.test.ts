@@ -455,6 +455,40 @@ describe('JSON-RPC and transcripts', () => {
     );
   });
 
+  // A session keeps small whole-number ids in an array, which takes an id once it is below 64 + 4 x
+  // the ids it has taken: an id asked before that is kept apart, and is still found, answered and
+  // reported unanswered like any other once the array has grown past it.
+  it('an id asked before the array of small ids reaches it pairs as the ids after it', () => {
+    const values: unknown[] = [line('request', request(250, 'find')), line('request', request(1001, 'query'))];
+    for (let id = 1; id <= 300; id++) if (id !== 250) values.push(line('request', request(id, 'capture')), line('response', response(id, callResult(ok))));
+    values.push(line('response', response(250, callResult(ok))), line('response', response(250, callResult(ok))));
+    const { results, late } = run(values);
+    const records = results.filter((r) => r.kind === 'record');
+    expect(records.slice(299).map((r) => [r.kind === 'record' && r.tool, r.findings.map((f) => `${f.rule}: ${f.message}`)])).toEqual([
+      ['find', []],
+      ['find', ['duplicate-response: a second response to id 250 (find, requested on line 1)']],
+    ]);
+    expect(late.map((l) => [l.line, l.finding.rule])).toEqual([[2, 'unanswered-request']]);
+  });
+
+  it('an id kept apart, then taken by the array, is one id: its last answer is the one a duplicate names', () => {
+    // 240 ids answered take 1000 into the array's reach, while the Map still holds every answered
+    // id; 60 more left open make it large enough that answered ids go to the table of small ids.
+    const values: unknown[] = [line('request', request(1000, 'find'))];
+    for (let id = 1; id <= 240; id++) values.push(line('request', request(id, 'capture')), line('response', response(id, callResult(ok))));
+    values.push(line('response', response(1000, callResult(ok))), line('request', request(1000, 'invoke')));
+    const invokeLine = values.length;
+    for (let id = 241; id <= 300; id++) values.push(line('request', request(id, 'capture')));
+    values.push(line('response', response(1000, callResult(ok))), line('response', response(1000, callResult(ok))));
+    const { results, late } = run(values);
+    expect(results.slice(-3).map((r) => [r.kind === 'record' && r.tool, r.findings.map((f) => `${f.rule}: ${f.message}`)])).toEqual([
+      [false, []],
+      ['invoke', []],
+      ['invoke', [`duplicate-response: a second response to id 1000 (invoke, requested on line ${invokeLine})`]],
+    ]);
+    expect(late).toHaveLength(60);
+  });
+
   it('thousands of ids answered, asked again and answered twice: each finding names its own request', () => {
     const n = 5000;
     const values: unknown[] = [];

@@ -208,6 +208,64 @@ class AnsweredIds {
 
 }
 
+/**
+ * A session's ids and what each holds. Ids that are small whole numbers, as clients count them, are
+ * kept in an array by number, any other in a Map: each request sets a new id and its answer takes it
+ * away, and in a Map that holds many requests left unanswered every such lookup lands somewhere new
+ * in memory, where in the array it lands next to the last one. A number goes to the array while it
+ * stays below 64 + 4 x the ids ever put there, so that a few huge ids cannot make it huge.
+ */
+class IdStates {
+  private readonly numbered: (IdState | undefined)[] = [];
+  private readonly others = new Map<IdKey, IdState>();
+  private inArray = 0;
+  private placed = 0;
+
+  get size(): number {
+    return this.inArray + this.others.size;
+  }
+
+  get(key: IdKey): IdState | undefined {
+    if (typeof key === 'number' && key < this.numbered.length && key >= 0 && Number.isInteger(key)) {
+      const state = this.numbered[key];
+      if (state !== undefined) return state;
+    }
+    // An id may have gone to the Map before the array reached it.
+    return this.others.size === 0 ? undefined : this.others.get(key);
+  }
+
+  has(key: IdKey): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  set(key: IdKey, state: IdState): void {
+    if (typeof key !== 'number' || !Number.isInteger(key) || key < 0 || key >= 64 + 4 * (this.placed + 1)) {
+      this.others.set(key, state);
+      return;
+    }
+    if (this.others.size > 0) this.others.delete(key);
+    const { numbered } = this;
+    while (numbered.length <= key) numbered.push(undefined);
+    if (numbered[key] === undefined) {
+      this.inArray++;
+      this.placed++;
+    }
+    numbered[key] = state;
+  }
+
+  delete(key: IdKey): void {
+    if (typeof key === 'number' && key < this.numbered.length && key >= 0 && Number.isInteger(key) && this.numbered[key] !== undefined) {
+      this.numbered[key] = undefined;
+      this.inArray--;
+    } else this.others.delete(key);
+  }
+
+  *values(): Iterable<IdState> {
+    for (const state of this.numbered) if (state !== undefined) yield state;
+    yield* this.others.values();
+  }
+}
+
 /** The (method, tool) pairs of an input's requests, each given a number once. */
 class RequestKinds {
   private readonly kinds: { method: string; tool: string | undefined }[] = [];
@@ -230,7 +288,7 @@ class RequestKinds {
 }
 
 interface Session {
-  requests: Map<IdKey, IdState>;
+  requests: IdStates;
   answered: AnsweredIds | undefined;
 }
 
@@ -409,7 +467,7 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
   const kinds = new RequestKinds();
   const sessionOf = (id: string | number | boolean): Session => {
     let session = sessions.get(id);
-    if (!session) sessions.set(id, (session = { requests: new Map(), answered: undefined }));
+    if (!session) sessions.set(id, (session = { requests: new IdStates(), answered: undefined }));
     return session;
   };
   /** The entry of the truncation marker; an entry count, as a line cannot order a one-line `[request, marker]`. */
