@@ -11,6 +11,7 @@ import type { CallLine, CallWatcher } from '../unwrap/types.js';
 import { argumentsKey, callKey } from './call-key.js';
 import { canonicalArguments, numberFree, parsedIsExact, sameArguments } from './canonical.js';
 import { canonicalDigest } from './digest.js';
+import { numbersExact } from '../framing/member-text.js';
 
 /** Where a recovery finding sits and what a baseline matches it on (spec section 9, "Both"). */
 export interface CallPlace {
@@ -166,7 +167,9 @@ export class RecoveryTracker implements CallWatcher {
     if (line.tool !== undefined) {
       const { text } = line;
       // Numbers JSON.parse may have changed are read from the text, at once: the text is not held.
-      if (text === undefined || line.exact || numberFree(parsed) || (text.length <= lazyLineChars && parsedIsExact(text, line.textAt))) this.hold(call, parsed);
+      // The line's one pattern (numbersExact) costs less than the walk to its arguments, which is
+      // left for a line with a number that pattern does not take.
+      if (text === undefined || line.exact || numberFree(parsed) || (text.length <= lazyLineChars && (numbersExact(text, line.textAt) || parsedIsExact(text, line.textAt)))) this.hold(call, parsed);
       else this.identify(call, canonicalArguments(parsed, text, line.path, line.textAt));
     }
     const { waiting, streak } = session;
