@@ -27,7 +27,7 @@ export function writeCanonical(value: unknown, write: (piece: string) => void, w
       stack.push({ array: next, index: 0 });
     } else if (typeof next === 'object' && next !== null) {
       write('{');
-      stack.push({ object: next as Record<string, unknown>, keys: Object.keys(next).sort(), index: 0 });
+      stack.push({ object: next as Record<string, unknown>, keys: sortedNames(Object.keys(next)), index: 0 });
     } else {
       write(typeof next === 'number' ? writeNumber(next) : (JSON.stringify(next) ?? 'null'));
     }
@@ -76,6 +76,32 @@ class GiveUp extends Error {}
 /** Values recursion may still write (set before each walk): a counter, not a parameter, on the hot path. */
 let valuesLeft = 0;
 
+/** Arrays of at most this many names are sorted by insertion, in place. */
+const insertionSortedNames = 16;
+
+/**
+ * `names`, sorted in place by UTF-16 code units (as `sort()` sorts strings): an object's member
+ * names, for canonical text. Most writers keep one order, so an array already sorted is only
+ * looked at; a short one is sorted by insertion, as Array.prototype.sort makes a work array of
+ * its own at every call.
+ */
+export function sortedNames(names: string[]): string[] {
+  if (names.length > insertionSortedNames) {
+    for (let i = 1; i < names.length; i++) if (names[i - 1]! > names[i]!) return names.sort();
+    return names;
+  }
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i]!;
+    let j = i - 1;
+    while (j >= 0 && names[j]! > name) {
+      names[j + 1] = names[j]!;
+      j--;
+    }
+    names[j + 1] = name;
+  }
+  return names;
+}
+
 /** The same text by recursion: faster on records (baselines fingerprint every record with findings) and on a call's arguments. */
 function canonicalShallow(v: unknown, depth: number, writeNumber: NumberWriter): string {
   if (--valuesLeft < 0) throw new GiveUp();
@@ -87,9 +113,7 @@ function canonicalShallow(v: unknown, depth: number, writeNumber: NumberWriter):
     for (let i = 0; i < v.length; i++) text += `${i > 0 ? ',' : ''}${canonicalShallow(v[i], depth + 1, writeNumber)}`;
     return `${text}]`;
   }
-  const keys = Object.keys(v);
-  // Most writers keep one order: sorting only what is not sorted yet spares most objects a sort.
-  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) (keys.sort(), (i = keys.length));
+  const keys = sortedNames(Object.keys(v));
   let text = '{';
   for (let i = 0; i < keys.length; i++) text += `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:${canonicalShallow((v as Record<string, unknown>)[keys[i]!], depth + 1, writeNumber)}`;
   return `${text}}`;

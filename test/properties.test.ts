@@ -13,7 +13,7 @@ import { checkEnvelopeWith, ruleRunsOn } from '../src/checks/check-envelope.js';
 import { envelopeRules } from '../src/checks/catalog.js';
 import { factsOf } from '../src/checks/envelope.js';
 import type { RuleReport } from '../src/checks/rules/rule.js';
-import { canonicalJson, canonicalJsonDeep, fingerprint } from '../src/fingerprint.js';
+import { canonicalJson, canonicalJsonDeep, fingerprint, sortedNames } from '../src/fingerprint.js';
 import { frameDocument as frameDocumentInto } from '../src/framing/document.js';
 import { frameBuffer, frameInput } from '../src/framing/index.js';
 import { decodeInput, plainUtf8 } from '../src/sources/decode.js';
@@ -644,6 +644,18 @@ describe('canonicalJson', () => {
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('sorts member names as Array.prototype.sort does, short arrays and long, in place', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ maxLength: 4, unit: 'binary' }), { maxLength: 40 }), (names) => {
+        const expected = [...names].sort();
+        const given = [...names];
+        expect(sortedNames(given)).toBe(given);
+        expect(given).toEqual(expected);
+      }),
+      { numRuns: 500 },
     );
   });
 

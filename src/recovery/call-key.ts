@@ -4,6 +4,7 @@
 // unequal texts of real inputs never meet (its 128 bits are well mixed, as SHA-256's are; it is no
 // defence against a text made to collide, which here could only merge two calls' counts). A
 // baseline knows a finding by the SHA-256 digest of digest.ts instead, made only for a finding.
+import { sortedNames } from '../fingerprint.js';
 import { canonicalDouble, canonicalOfValue } from './canonical.js';
 
 const c1 = 0x239b961b;
@@ -104,9 +105,7 @@ function feedValue(value: unknown, depth: number): void {
     state.length += value.length > 0 ? value.length + 1 : 2;
     return;
   }
-  const names = Object.keys(value);
-  // Most writers keep one order: sorting only what is not sorted yet spares most objects a sort.
-  for (let i = 1; i < names.length; i++) if (names[i - 1]! > names[i]!) (names.sort(), (i = names.length));
+  const names = sortedNames(Object.keys(value));
   feedUnit(0x7b);
   for (let i = 0; i < names.length; i++) {
     if (i > 0) feedUnit(0x2c);

@@ -460,6 +460,15 @@ export function autoUnwrapper(context: CheckContext, calls?: CallWatcher, textPl
   return new AutoUnwrapper(context, calls, textPlan);
 }
 
+/**
+ * What a duplicate response says of the id and of the request it answered already. A function of
+ * its own, not a closure in jsonRpc: a closure there would make every message's call allocate a
+ * context for the variables it reads.
+ */
+function secondResponse(key: IdKey | undefined, id: unknown, request: Answered | undefined): string {
+  return `a second response to id ${idText(key, quote(id))}${request ? ` (${shorten(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`;
+}
+
 function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatcher | undefined, textPlan: ScanPlan | undefined): Unwrapper {
   // Per transcript session, by JSON-RPC id: a Map tells 7 from "7" itself, and no key string is
   // built per line.
@@ -639,13 +648,12 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
       findings.push(...finding('unpaired-response', said));
     }
 
-    const secondResponse = () => `a second response to id ${idText(key, quote(id))}${request ? ` (${shorten(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`;
     if (isError) {
       // A second answer is a record whatever it holds (spec section 7), so that `errors`, `invalid`
       // and JUnit's failures count its error finding alike. It holds no envelope
       // (outcome unknown), and answers nothing, so it is no protocol error of a request.
       if (duplicate) {
-        findings.push(...finding('duplicate-response', `${secondResponse()}: a JSON-RPC error`));
+        findings.push(...finding('duplicate-response', `${secondResponse(key, id, request)}: a JSON-RPC error`));
         return noEnvelope(where, wrapping, request?.tool, findings);
       }
       // A transport fault, not a tool outcome (spec section 3, wrapping 3).
@@ -658,7 +666,7 @@ function pairingUnwrapper(context: CheckContext, before: Before, calls: CallWatc
     }
     const isToolOutcome = request ? request.method === 'tools/call' : shapedAsToolOutcome(result);
     if (duplicate) {
-      findings.push(...finding('duplicate-response', secondResponse()));
+      findings.push(...finding('duplicate-response', secondResponse(key, id, request)));
       // A second tools/list or initialize answer is no tool response: as with a second error, its
       // duplicate is the fault, not a missing envelope it was never meant to hold.
       if (!isToolOutcome) return noEnvelope(where, wrapping, request?.tool, findings);
