@@ -5,13 +5,13 @@
 // failure's next call into the tally's recovery table.
 import { ruleFinding, type CheckContext } from '../checks/check-envelope.js';
 import { isObject, quote, type EnvelopeFacts } from '../checks/envelope.js';
+import { numbersExact } from '../framing/member-text.js';
 import type { RecoveryCount, Tally } from '../tally.js';
 import type { RecordFinding, Wrapping } from '../types.js';
 import type { CallLine, CallWatcher } from '../unwrap/types.js';
 import { argumentsKey, callKey } from './call-key.js';
 import { canonicalArguments, numberFree, parsedIsExact, sameArguments } from './canonical.js';
 import { canonicalDigest } from './digest.js';
-import { numbersExact } from '../framing/member-text.js';
 
 /** Where a recovery finding sits and what a baseline matches it on (spec section 9, "Both"). */
 export interface CallPlace {

@@ -461,9 +461,8 @@ export function autoUnwrapper(context: CheckContext, calls?: CallWatcher, textPl
 }
 
 /**
- * What a duplicate response says of the id and of the request it answered already. A function of
- * its own, not a closure in jsonRpc: a closure there would make every message's call allocate a
- * context for the variables it reads.
+ * What a duplicate response says of the id and of the request it answered already: a function of
+ * its own, not a closure in jsonRpc, which would be made anew for every message.
  */
 function secondResponse(key: IdKey | undefined, id: unknown, request: Answered | undefined): string {
   return `a second response to id ${idText(key, quote(id))}${request ? ` (${shorten(request.tool ?? request.method)}, requested on line ${request.line})` : ''}`;
