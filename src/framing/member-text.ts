@@ -111,8 +111,7 @@ const integersOnly = /(?:[^"\d]|"[^"\\]*(?:\\.[^"\\]*)*"|\d{1,15}(?![\d.eE]))*$/
 
 /**
  * A text longer than this is not looked at by `numbersExact`: the pattern keeps a backtrack entry
- * per character it passes, and V8 throws a RangeError once that stack outgrows its limit (a text of
- * 20 MB does).
+ * per character it passes, and V8 throws a RangeError once that stack outgrows its limit.
  */
 const numbersExactChars = 64 * 1024;
 
