@@ -132,8 +132,8 @@ describe('pairing by exact ids (the unwrapper)', () => {
   });
 
   it('a request whose numbers are all exact and one with a number that is not key their ids alike', () => {
-    // The first request's line holds a number JSON.parse may round, so its id is read from the text;
-    // the second's numbers are all small integers, so its id is the parsed one. The last id wins.
+    // The first request's line holds a number with an exponent, so its id is read from the text; the
+    // second's numbers are all small integers, so its id is the parsed one, the last written.
     const inexact = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"find","arguments":{"timeout":1.5e3}}}`;
     const twice = `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"capture","arguments":{"timeout":0}},"id":5}`;
     const { results, late } = unwrapTexts([inexact, twice, response('3.0', 'a.png'), response('5', 'b.png'), response('4', 'c.png')]);

@@ -75,6 +75,18 @@ const lazyCalls = 32;
 /** A line longer than this has its call's key and digest made at once: its arguments are not held. */
 const lazyLineChars = 64 * 1024;
 
+/**
+ * Whether a call's parsed arguments are what its line wrote (JSON.parse rounded none of their
+ * numbers), so that they may be held and compared as they are. The line's one pattern
+ * (numbersExact) costs less than the walk to its arguments, which is left for a line with a number
+ * that pattern does not take; a line past `lazyLineChars` is read from its text at once.
+ */
+function heldAsParsed(line: CallLine, parsed: unknown): boolean {
+  const { text } = line;
+  if (text === undefined || line.exact || numberFree(parsed)) return true;
+  return text.length <= lazyLineChars && (numbersExact(text, line.textAt) || parsedIsExact(text, line.textAt));
+}
+
 /** A failure waiting for the next call of its session. */
 interface Failure {
   line: number;
@@ -165,12 +177,9 @@ export class RecoveryTracker implements CallWatcher {
     const call: Call = { session, tool: line.tool, key: undefined, digest: undefined, seq: ++session.seq, line: line.line, flags, parsed: notHeld };
     session.lastTool = line.tool;
     if (line.tool !== undefined) {
-      const { text } = line;
       // Numbers JSON.parse may have changed are read from the text, at once: the text is not held.
-      // The line's one pattern (numbersExact) costs less than the walk to its arguments, which is
-      // left for a line with a number that pattern does not take.
-      if (text === undefined || line.exact || numberFree(parsed) || (text.length <= lazyLineChars && (numbersExact(text, line.textAt) || parsedIsExact(text, line.textAt)))) this.hold(call, parsed);
-      else this.identify(call, canonicalArguments(parsed, text, line.path, line.textAt));
+      if (heldAsParsed(line, parsed)) this.hold(call, parsed);
+      else this.identify(call, canonicalArguments(parsed, line.text, line.path, line.textAt));
     }
     const { waiting, streak } = session;
     let retried: Failure | undefined;
