@@ -3,29 +3,38 @@
 import { describe, expect, it } from 'vitest';
 import { createCheckContext } from '../src/run.js';
 import { autoUnwrapper } from '../src/unwrap/auto.js';
-import { numbersExact } from '../src/framing/member-text.js';
-import { canonicalNumber, ExactId, IdKeys } from '../src/unwrap/id-key.js';
+import { canonicalNumber, numbersExact } from '../src/framing/member-text.js';
+import { ExactId, IdKeys } from '../src/unwrap/id-key.js';
 import { runJson, tempFiles } from './helpers/cli.js';
 
 describe('canonicalNumber: a literal as its exact decimal value', () => {
   it.each([
-    ['1', '1e0'],
-    ['1.0', '1e0'],
-    ['1e0', '1e0'],
-    ['10e-1', '1e0'],
-    ['0.001E+3', '1e0'],
-    ['-15.50', '-155e-1'],
-    ['1500', '15e2'],
+    ['1', '1'],
+    ['1.0', '1'],
+    ['1e0', '1'],
+    ['10e-1', '1'],
+    ['0.001E+3', '1'],
+    ['-15.50', '-15.5'],
+    ['1500', '1500'],
     ['0', '0'],
     ['-0', '0'],
     ['-0.0e7', '0'],
-    ['9007199254740993', '9007199254740993e0'],
-    ['1e400', '1e400'],
-    ['100e398', '1e400'],
-    ['1e99999999999999999999', '1e99999999999999999999'],
-    ['10e99999999999999999999', '1e100000000000000000000'],
+    ['9007199254740993', '#9007199254740993e0'],
+    ['1e400', '#1e400'],
+    ['100e398', '#1e400'],
+    ['1e99999999999999999999', '#1e99999999999999999999'],
+    ['10e99999999999999999999', '#1e100000000000000000000'],
   ])('%s is %s', (literal, canonical) => {
     expect(canonicalNumber(literal)).toBe(canonical);
+  });
+
+  it('keeps an exponent of more than 100,000 digits as written, the shift after it; a text of no number is none', () => {
+    const huge = '9'.repeat(100_001);
+    expect(canonicalNumber(`1e${huge}`)).toBe(`#1e${huge}+0`);
+    expect(canonicalNumber(`10e${huge}`)).toBe(`#1e${huge}+1`);
+    expect(canonicalNumber(`1.50e-${huge}`)).toBe(`#15e-${huge}-1`);
+    expect(canonicalNumber(`1e${'9'.repeat(100_000)}`)).toBe(`#1e${'9'.repeat(100_000)}`);
+    for (const text of ['', '-', '1.', '.5', '1e', 'true', '"1"', '1 ']) expect(canonicalNumber(text), text).toBeUndefined();
   });
 });
 

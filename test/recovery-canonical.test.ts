@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { argumentsKey, callKey } from '../src/recovery/call-key.js';
-import { numbersExact } from '../src/framing/member-text.js';
-import { canonicalArguments, canonicalNumber, canonicalOfText, canonicalOfValue, numberFree, parsedIsExact, sameArguments } from '../src/recovery/canonical.js';
+import { canonicalNumber, numbersExact } from '../src/framing/member-text.js';
+import { canonicalArguments, canonicalOfText, canonicalOfValue, numberFree, parsedIsExact, sameArguments } from '../src/recovery/canonical.js';
 
 /** Read from the text, as a line with a long number is. */
 const args = (text: string) => canonicalOfText(text, []);
@@ -29,9 +29,18 @@ describe('canonical numbers', () => {
     ['1e400', '1e401'],
   ])('%s != %s', (a, b) => expect(canonicalNumber(a)).not.toBe(canonicalNumber(b)));
 
-  it('keeps an exponent of any length exact', () => {
+  it('keeps an exponent of up to 100,000 digits exact', () => {
     expect(canonicalNumber('1e123456789012345678901')).toBe('#1e123456789012345678901');
     expect(canonicalNumber('10e-123456789012345678901')).toBe('#1e-123456789012345678900');
+    const long = '9'.repeat(100_000);
+    expect(canonicalNumber(`10e${long}`)).toBe(`#1e1${'0'.repeat(100_000)}`);
+  });
+
+  it('compares arguments with a longer exponent by the exponent as written: the same call is the same, another spelling of its value another', () => {
+    const huge = '9'.repeat(100_001);
+    expect(args(`{"x":1e${huge},"y":1}`)).toBe(args(`{"y":1.0,"x":1e${huge}}`));
+    expect(args(`{"x":1e${huge}}`)).not.toBe(args(`{"x":2e${huge}}`));
+    expect(args(`{"x":10e${huge}}`)).not.toBe(args(`{"x":1e${huge}}`));
   });
 
   it('writes a value a double holds exactly as JSON.stringify writes the double', () => {

@@ -1,7 +1,8 @@
 // Members of JSON text JSON.parse has accepted, found on the text without building values: where a
-// member's value starts, where a value ends, a member's name. The text is valid JSON, so nothing
-// here checks the grammar; it only has to tell strings, containers and scalars apart. Loops, not
-// recursion: the text may nest as deep as JSON.parse was given (nesting.ts).
+// member's value starts, where a value ends, a member's name; and its numbers by their exact
+// decimal value, which JSON.parse may lose. The text is valid JSON, so nothing here checks the
+// grammar; it only has to tell strings, containers and scalars apart. Loops, not recursion: the
+// text may nest as deep as JSON.parse was given (nesting.ts).
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, isJsonSpace } from './json-bytes.js';
 
 /** The first offset at or after `i` that is no JSON white space. */
@@ -125,4 +126,47 @@ export function numbersExact(text: string, at: number): boolean {
   if (text.length - at > numbersExactChars) return false;
   integersOnly.lastIndex = at;
   return integersOnly.test(text);
+}
+
+/** Significant digits a decimal may have for its double's shortest text to name it exactly (IEEE 754 doubles round-trip 15). */
+export const exactDigits = 15;
+
+/** Powers of ten within which such a decimal's double is normal, so that it round-trips. */
+const exactPower = 300;
+
+/**
+ * Exponents longer than this many digits are not added up: a line may hold one of millions of
+ * digits, and writing a BigInt out takes time that grows faster than its length. Such an exponent
+ * is kept as written, the shift the digits make written after it, so that two spellings of one such
+ * value are two values.
+ */
+const maxExponentDigits = 100_000;
+
+/**
+ * A JSON number literal's exact decimal value as text; undefined for a text of no such shape (leading
+ * zeros, which JSON has none of, are read as any digits). `1`, `1.0` and `10e-1` are one value, `-0`
+ * is `0`, `9007199254740993` is not `9007199254740992`. A value of at most 15 significant digits
+ * within 10^±300 is written as JSON.stringify writes its double (which names exactly that decimal),
+ * so that a value JSON.parse kept exact has the same form from its text as from the parsed number;
+ * any other as `#` digits `e` power, a form no double is written in.
+ */
+export function canonicalNumber(literal: string): string | undefined {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (match === null) return undefined;
+  const [, sign, whole, fraction = '', power = '0'] = match;
+  let digits = whole! + fraction;
+  let start = 0;
+  while (start < digits.length && digits.charCodeAt(start) === 0x30) start++;
+  if (start === digits.length) return '0';
+  let end = digits.length;
+  while (digits.charCodeAt(end - 1) === 0x30) end--;
+  const shift = digits.length - end - fraction.length;
+  digits = digits.slice(start, end);
+  if (power.replace(/^[+-]?0*/, '').length > maxExponentDigits) return `#${sign}${digits}e${power}${shift >= 0 ? '+' : ''}${shift}`;
+  // An exponent of any length is exact as a BigInt; a short one is exact as a number.
+  const short = power.length < 15;
+  const exponent = short ? Number(power) + shift : BigInt(power) + BigInt(shift);
+  const magnitude = short ? (exponent as number) + digits.length : Number((exponent as bigint) + BigInt(digits.length));
+  if (digits.length <= exactDigits && Math.abs(magnitude) <= exactPower) return JSON.stringify(Number(literal));
+  return `#${sign}${digits}e${exponent}`;
 }

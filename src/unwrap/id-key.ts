@@ -3,7 +3,7 @@
 // `9007199254740992`, or `1e400` and `1e401`, which JSON.parse rounds to one number, are two. A
 // string id is never a numeric one (`"1"` is not `1`). The value JSON.parse made serves as the key
 // whenever it tells ids apart exactly; the rest are kept by their canonical decimal text.
-import { skipBlank, valueAtPath, valueEnd } from '../framing/member-text.js';
+import { canonicalNumber, skipBlank, valueAtPath, valueEnd } from '../framing/member-text.js';
 
 /** A numeric id other than an integer of at most 15 digits, kept by its exact value: one object for every id of that value. */
 export class ExactId {
@@ -17,32 +17,6 @@ export class ExactId {
 /** A JSON-RPC id as pairing keys it: a string, a number that is its exact value, or an ExactId. */
 export type IdKey = string | number | ExactId;
 
-/**
- * Exponents longer than this many digits are not added up (BigInt takes time quadratic in their
- * length): such an exponent is kept as written, so two spellings of one such value are two ids.
- */
-const maxExponentDigits = 100_000;
-
-/**
- * A JSON number literal's exact value as `<sign><digits>e<exponent>`: digits without leading or
- * trailing zeros, the exponent adjusted (`1.50e1` and `15` are both `15e0`); `0` for any zero (`-0`).
- */
-export function canonicalNumber(literal: string): string {
-  const negative = literal.charCodeAt(0) === 0x2d;
-  let e = literal.length;
-  for (let i = 0; i < literal.length; i++) if ((literal.charCodeAt(i) | 0x20) === 0x65) e = i;
-  const dot = literal.indexOf('.');
-  const whole = literal.slice(negative ? 1 : 0, dot === -1 ? e : dot);
-  const fraction = dot === -1 ? '' : literal.slice(dot + 1, e);
-  const digits = (whole + fraction).replace(/^0+/, '');
-  if (digits === '') return '0';
-  const trimmed = digits.replace(/0+$/, '');
-  const shift = digits.length - trimmed.length - fraction.length;
-  const written = e === literal.length ? '0' : literal.slice(e + 1);
-  const exponent = written.replace(/^[+-]?0*/, '').length <= 15 ? String(Number(written) + shift) : written.length <= maxExponentDigits ? String(BigInt(written) + BigInt(shift)) : `${written}${shift >= 0 ? '+' : ''}${shift}`;
-  return `${negative ? '-' : ''}${trimmed}e${exponent}`;
-}
-
 /** A plain integer literal of at most 15 digits: its double is its exact value, and no other literal's. */
 function isSmallInteger(text: string, from: number, to: number): boolean {
   if (text.charCodeAt(from) === 0x2d) from++;
@@ -52,15 +26,6 @@ function isSmallInteger(text: string, from: number, to: number): boolean {
     if (c < 0x30 || c > 0x39) return false;
   }
   return true;
-}
-
-/** A literal's value exact as a number key: an integer of at most 15 significant digits. */
-function fitsNumber(canonical: string): boolean {
-  const e = canonical.indexOf('e');
-  if (e === -1) return true;
-  const exponent = Number(canonical.slice(e + 1));
-  const digits = e - (canonical.charCodeAt(0) === 0x2d ? 1 : 0);
-  return exponent >= 0 && digits + exponent <= 15;
 }
 
 /** Each `"id"`, and any escape that may spell an `i` or a `d` (`\u0069`, `\u0064`). */
@@ -86,8 +51,9 @@ export class IdKeys {
 
   /** The key of a numeric literal, `id` being JSON.parse's value of it. */
   keyOf(literal: string, id: number): number | ExactId {
-    const canonical = canonicalNumber(literal);
-    if (fitsNumber(canonical)) return id === 0 ? 0 : id;
+    // Only a number literal is given; a canonical integer of at most 15 digits is its double's value.
+    const canonical = canonicalNumber(literal) ?? literal;
+    if (isSmallInteger(canonical, 0, canonical.length)) return id === 0 ? 0 : id;
     let key = this.exact.get(canonical);
     // Own copies: a slice of a line would keep the whole decoded window alive as long as the key.
     if (key === undefined) this.exact.set(canonical, (key = new ExactId([...literal].join(''), [...canonical].join(''))));
