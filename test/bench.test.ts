@@ -1,5 +1,6 @@
 // Smoke test of `npm run bench` (scripts/bench.mjs): the script runs and prints its tables. Timings
-// on a shared machine prove nothing, so no value is asserted, only the shape of the output.
+// on a shared machine prove nothing, so no timing is asserted, only the shape of the output; the
+// instruction counts of scripts/bench/instructions.mjs repeat, so their relations are.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -131,5 +132,48 @@ describe('scripts/bench.mjs', () => {
       expect(existsSync(dir)).toBe(false);
     },
     120_000,
+  );
+});
+
+describe('scripts/bench/instructions.mjs', () => {
+  const instructions = join(repoRoot, 'scripts/bench/instructions.mjs');
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [instructions, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 600_000, env: { ...process.env, NO_COLOR: '1', ...env } });
+  const hasValgrind = spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status === 0;
+
+  it('says what it needs when valgrind does not run, and refuses what it does not know', () => {
+    const missing = run(['--only', 'bare'], { VALGRIND: join(tmpdir(), 'no-such-valgrind') });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/does not run here: install valgrind/);
+    const unknown = run(['--only', 'nope']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/--only: no corpus nope/);
+  });
+
+  it.skipIf(!hasValgrind)(
+    "counts the floor and the CLI on a corpus's first lines, and the CLI of another checkout beside it",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'mcec-result-instructions-'));
+      try {
+        const line = (k: number) => JSON.stringify(k % 3 === 0 ? { ok: false, error: { code: 'window-not-found', category: 'no-target', detail: `no window ${k}` }, sessionId: 's1' } : { ok: true, result: { n: k }, sessionId: 's1' });
+        writeFileSync(join(dir, 'bare-1m.jsonl'), `${Array.from({ length: 300 }, (_, k) => line(k)).join('\n')}\n`);
+        const result = run(['--only', 'bare', '--lines', '200', '--dir', dir, '--against', repoRoot]);
+        expect(result.status, result.stderr).toBe(0);
+        expect(result.stdout).toMatch(/^bare \(200 lines\)\s+\d+\.\d{3} G\s+\d+\.\d{3} G\s+\d+\.\d\dx/m);
+        // The cut holds the first 200 lines, and the runs read it.
+        expect(readFileSync(join(dir, 'instructions', 'bare-200.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(200);
+        const { base, rows } = JSON.parse(readFileSync(join(dir, 'instructions.json'), 'utf8')) as { base: number; rows: { floor: number; cli: number; against: number; change: number }[] };
+        expect(rows).toHaveLength(1);
+        const [row] = rows;
+        expect(row!.floor).toBeGreaterThan(base);
+        expect(row!.cli).toBeGreaterThan(row!.floor);
+        // The same build twice: the same count, within callgrind's repeatability on one V8 thread.
+        expect(Math.abs(row!.change)).toBeLessThan(0.02);
+        expect(row!.against).toBeGreaterThan(base);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    600_000,
   );
 });
