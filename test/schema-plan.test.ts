@@ -144,7 +144,7 @@ describe('the bundled schemas', () => {
 
   it.each(files)('%s gives the envelope plan, for every setting of lastObservation and valueOffsets', (file) => {
     const document = JSON.parse(readFileSync(join(repoRoot, file), 'utf8'));
-    for (const lastObservation of ['whole', 'type'] as const) {
+    for (const lastObservation of ['whole', 'type', 'image'] as const) {
       for (const valueOffsets of [true, false, undefined]) {
         const options = { lastObservation, ...(valueOffsets !== undefined && { valueOffsets }) };
         const derived = envelopePlanSpecFor(document, options);
@@ -153,6 +153,22 @@ describe('the bundled schemas', () => {
         expect(memberOrder(derived)).toEqual(memberOrder(envelopePlanSpec(options)));
       }
     }
+  });
+
+  it('are planned without a walk when their bytes are those the package was built from, to the plan the walk gives', () => {
+    for (const schemaVersion of ['2026-06', '2026-07']) {
+      for (const inlineImage of ['warning', 'off'] as const) {
+        const context = createCheckContext({ schemaVersion, rules: { 'inline-image': inlineImage } });
+        expect(context.schema.asBuilt, schemaVersion).toBe(true);
+        // The same schema read as a --schema file is: walked.
+        const walked = { ...context, schema: { ...context.schema, asBuilt: undefined, document: structuredClone(context.schema.document) } };
+        const planned = scanPlanFor(context, { parser: 'scan' });
+        expect(planned).not.toBe(wholePlan);
+        expect(planned).toEqual(scanPlanFor(walked, { parser: 'scan' }));
+      }
+    }
+    // A --schema file, the bundled bytes or not, is walked.
+    expect(createCheckContext({ schema: join(repoRoot, 'data/agent-tool-result.schema.2026-07.json') }).schema.asBuilt).toBeUndefined();
   });
 
   it('and what the schema alone reads: result, error.partialResult and error.lastObservation by their type', () => {

@@ -5,6 +5,7 @@ import type { Parser } from '../framing/parser.js';
 import { compilePlan, wholePlan, type PlanSpec, type ScanPlan } from '../framing/scan-plan.js';
 import { joinPlans, schemaPlanSpec } from '../framing/schema-plan.js';
 import type { CheckContext } from './check-envelope.js';
+import type { EnvelopeSchema } from './schema-load.js';
 
 /** What the envelope plan builds beyond what the schema and rules read. */
 export interface EnvelopePlanOptions {
@@ -75,15 +76,17 @@ const plans = new WeakMap<object, { observed?: ScanPlan; unobserved?: ScanPlan }
 export function scanPlanFor(context: CheckContext, needs: PlanNeeds): ScanPlan | undefined {
   if (needs.parser === 'reference' || needs.extract === true) return undefined;
   if (needs.fingerprints === true || (needs.recordText === true && !context.redact)) return wholePlan;
-  const { document } = context.schema;
-  let cached = plans.get(document);
-  if (cached === undefined) plans.set(document, (cached = {}));
-  if (context.severities['inline-image'] !== 'off') return (cached.observed ??= derivedPlan(document, 'image'));
-  return (cached.unobserved ??= derivedPlan(document, 'type'));
+  const { schema } = context;
+  let cached = plans.get(schema.document);
+  if (cached === undefined) plans.set(schema.document, (cached = {}));
+  if (context.severities['inline-image'] !== 'off') return (cached.observed ??= derivedPlan(schema, 'image'));
+  return (cached.unobserved ??= derivedPlan(schema, 'type'));
 }
 
-function derivedPlan(document: unknown, lastObservation: 'image' | 'type'): ScanPlan {
-  return schemaPlanSpec(document) === 'whole' ? wholePlan : compilePlan(envelopePlanSpecFor(document, { lastObservation, valueOffsets: false }));
+function derivedPlan({ document, asBuilt }: EnvelopeSchema, lastObservation: 'image' | 'type'): ScanPlan {
+  const options = { lastObservation, valueOffsets: false };
+  if (asBuilt === true) return compilePlan(envelopePlanSpec(options));
+  return schemaPlanSpec(document) === 'whole' ? wholePlan : compilePlan(envelopePlanSpecFor(document, options));
 }
 
 /**

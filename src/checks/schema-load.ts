@@ -27,6 +27,12 @@ export interface EnvelopeSchema {
   categories: string[];
   /** Files read for its `$ref`s: the run's own, which a folder walk leaves out as it does the schema. */
   referencedFiles?: string[];
+  /**
+   * A bundled version with the bytes the package was built from (its build-time validator matched):
+   * it reads of an envelope no more than the checks do, so the scanner's plan is theirs, with no walk
+   * of the schema (src/checks/record-plan.ts; schema-plan.test.ts holds it for every bundled version).
+   */
+  asBuilt?: boolean;
 }
 
 /**
@@ -370,7 +376,7 @@ export function loadEnvelopeSchema(path?: string, version?: string): EnvelopeSch
   const document = asSchema(JSON.parse(text), 'the bundled schema');
   const generated = precompiled(text, name);
   const schema = generated ? described(document, 'bundled', generated as unknown as ValidateFunction) : compileEnvelopeSchema(document, 'bundled');
-  return { ...schema, version: name, sha256: generated?.sha256 ?? sha256Hex(text) };
+  return { ...schema, version: name, sha256: generated?.sha256 ?? sha256Hex(text), ...(generated && { asBuilt: true }) };
 }
 
 const bundledCategories = new Map<string, readonly string[]>();
