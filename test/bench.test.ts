@@ -166,13 +166,16 @@ describe('scripts/bench/instructions.mjs', () => {
         // The cut holds the first 200 lines, and the runs read it.
         expect(readFileSync(join(dir, 'instructions', 'bare-200.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(200);
         const { base, rows } = JSON.parse(readFileSync(join(dir, 'instructions.json'), 'utf8')) as { base: number; rows: { floor: number; cli: number; against: number; change: number }[] };
+        expect(result.stdout).toMatch(/^bare \(200 lines\).*[+-]\d+\.\d\d %$/m);
         expect(rows).toHaveLength(1);
         const [row] = rows;
         expect(row!.floor).toBeGreaterThan(base);
         expect(row!.cli).toBeGreaterThan(row!.floor);
-        // The same build twice: the same count, within callgrind's repeatability on one V8 thread.
-        expect(Math.abs(row!.change)).toBeLessThan(0.02);
-        expect(row!.against).toBeGreaterThan(base);
+        // The other checkout's CLI ran too, and the change is worked out net of node -e 0. Its size is
+        // not held here: a run this short is mostly start-up, where a timer (src/v8-tuning.ts's watch
+        // of the young generation) fires by the clock, as often as a loaded machine makes it slow.
+        expect(row!.against).toBeGreaterThan(row!.floor);
+        expect(row!.change).toBeCloseTo((row!.cli - row!.against) / (row!.against - base), 12);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
