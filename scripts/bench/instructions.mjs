@@ -3,8 +3,8 @@
 // on one thread (`node --single-threaded`: it compiles and collects garbage on the main thread, so
 // that no helper thread's timing changes what runs), on the first lines of the bench's corpora.
 // Counts of one build repeat within about half a per cent on 40,000 lines whatever else the machine
-// is doing (a run of a few hundred lines is mostly start-up, whose timers fire by the clock), where
-// wall times move by a tenth: a change is measured here as its difference against another checkout
+// is doing (a run of a few hundred lines is mostly start-up, whose count varies by a few per cent),
+// where wall times move by a tenth: a change is measured here as its difference against another checkout
 // (--against) in one run. The counts are no wall times (JSON.parse's native code does more per
 // instruction than the checker's compiled JavaScript), so the targets stay `npm run bench`'s.
 //
