@@ -144,13 +144,26 @@ describe('scripts/bench/instructions.mjs', () => {
     spawnSync(process.execPath, [instructions, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 600_000, env: { ...process.env, NO_COLOR: '1', ...env } });
   const hasValgrind = spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status === 0;
 
-  it('says what it needs when valgrind does not run, and refuses what it does not know', () => {
+  it('says what it needs when valgrind does not run, refuses what it does not know, and names a command that fails', () => {
     const missing = run(['--only', 'bare'], { VALGRIND: join(tmpdir(), 'no-such-valgrind') });
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/does not run here: install valgrind/);
     const unknown = run(['--only', 'nope']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/--only: no corpus nope/);
+    // A valgrind that runs but counts nothing: the run says which command failed, exit 1.
+    const dir = mkdtempSync(join(tmpdir(), 'mcec-result-instructions-'));
+    try {
+      const fake = join(dir, 'valgrind');
+      writeFileSync(fake, '#!/bin/sh\n[ "$1" = --version ] && exit 0\necho "no count" >&2\nexit 3\n', { mode: 0o755 });
+      writeFileSync(join(dir, 'bare-1m.jsonl'), '{"ok":true}\n');
+      const failed = run(['--only', 'bare', '--dir', dir], { VALGRIND: fake });
+      expect(failed.status).toBe(1);
+      expect(failed.stderr).toMatch(/^instructions: a measured command failed: -e 0 exited 3:\nno count/);
+      expect(failed.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.skipIf(!hasValgrind)(

@@ -52,9 +52,8 @@ function fail(message) {
   process.exit(2);
 }
 
-/** The first `count` lines of `source`, written to `target` once. */
+/** The first `count` lines of `source`, written to `target`; how many there were. */
 async function cut(source, target, count) {
-  if (existsSync(target)) return;
   const kept = [];
   const input = createReadStream(source);
   const reader = createInterface({ input, crlfDelay: Infinity });
@@ -65,6 +64,7 @@ async function cut(source, target, count) {
   reader.close();
   input.destroy();
   writeFileSync(target, `${kept.join('\n')}\n`);
+  return kept.length;
 }
 
 /** Instructions callgrind counts for `node --single-threaded <args>`; throws when the command fails. */
@@ -89,22 +89,30 @@ delete env.NODE_EXTRA_CA_CERTS;
 const giga = (n) => `${(n / 1e9).toFixed(3)} G`;
 const cliArgs = (checkout, file) => [join(checkout, 'bin/mcec-result.js'), 'check', file, '--jobs', '1', '--format', 'json', '-o', '/dev/null', '--exit-zero', '--no-config', '--no-progress'];
 
-mkdirSync(join(dir, 'instructions'), { recursive: true });
-const base = await instructions(['-e', '0']);
-const rows = [];
 for (const name of names) {
-  const { file, inner } = corpora[name];
-  const source = join(dir, file);
+  const source = join(dir, corpora[name].file);
   if (!existsSync(source)) fail(`${source} is missing: \`npm run bench -- --only ${name}\` makes it`);
-  const sample = join(dir, 'instructions', `${name}-${lines}.jsonl`);
-  await cut(source, sample, lines);
-  // Side by side: each runs on one thread, and its count does not depend on what else runs.
-  const [floor, cli, other] = await Promise.all([
-    instructions([join(root, 'scripts/bench/floor.mjs'), sample, ...(inner ? ['--inner'] : [])]),
-    instructions(cliArgs(root, sample)),
-    against === undefined ? undefined : instructions(cliArgs(against, sample)),
-  ]);
-  rows.push({ name, lines, floor, cli, ratio: (cli - base) / (floor - base), perLine: (cli - base) / lines, ...(other !== undefined && { against: other, change: (cli - other) / (other - base) }) });
+}
+mkdirSync(join(dir, 'instructions'), { recursive: true });
+const rows = [];
+let base;
+try {
+  base = await instructions(['-e', '0']);
+  for (const name of names) {
+    const { file, inner } = corpora[name];
+    const sample = join(dir, 'instructions', `${name}-${lines}.jsonl`);
+    const count = await cut(join(dir, file), sample, lines);
+    // Side by side: each runs on one thread, and its count does not depend on what else runs.
+    const [floor, cli, other] = await Promise.all([
+      instructions([join(root, 'scripts/bench/floor.mjs'), sample, ...(inner ? ['--inner'] : [])]),
+      instructions(cliArgs(root, sample)),
+      against === undefined ? undefined : instructions(cliArgs(against, sample)),
+    ]);
+    rows.push({ name, lines: count, floor, cli, ratio: (cli - base) / (floor - base), perLine: (cli - base) / count, ...(other !== undefined && { against: other, change: (cli - other) / (other - base) }) });
+  }
+} catch (error) {
+  process.stderr.write(`instructions: a measured command failed: ${error.message}\n`);
+  process.exit(1);
 }
 
 const header = ['corpus', 'floor', 'cli', 'cli / floor', 'cli per line', ...(against ? ['--against cli', 'change'] : [])];
