@@ -26,6 +26,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureCorpora } from './bench/generate.mjs';
 import { detectRssMethod, median, runNode } from './bench/measure.mjs';
+import { table } from './bench/table.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = 'bin/mcec-result.js';
@@ -439,11 +440,6 @@ const targets = [
 // ---------------------------------------------------------------------------------------------
 // Output
 
-function table(headers, body, right = []) {
-  const widths = headers.map((h, i) => Math.max(h.length, ...body.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((c, i) => (right.includes(i) ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ').trimEnd();
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n') + '\n';
-}
 
 const fmtRate = (n) => (n === undefined ? '-' : n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(0));
 const totalMs = performance.now() - startedAt;

@@ -2,11 +2,11 @@
 // Instructions, not seconds: the floor and `check --jobs 1` run under valgrind's callgrind with V8
 // on one thread (`node --single-threaded`: it compiles and collects garbage on the main thread, so
 // that no helper thread's timing changes what runs), on the first lines of the bench's corpora.
-// Counts of one build repeat within about half a per cent on 40,000 lines whatever else the machine
-// is doing (a run of a few hundred lines is mostly start-up, whose count varies by a few per cent),
-// where wall times move by a tenth: a change is measured here as its difference against another checkout
-// (--against) in one run. The counts are no wall times (JSON.parse's native code does more per
-// instruction than the checker's compiled JavaScript), so the targets stay `npm run bench`'s.
+// Counts of one build repeat far more closely than wall times do, whatever else the machine is doing
+// (docs/performance.md gives the spread; a run of a few hundred lines is mostly start-up, which
+// varies more): a change is measured here as its difference against another checkout (--against)
+// in one run. The counts are no wall times (JSON.parse's native code does more per instruction than
+// the checker's compiled JavaScript), so the targets stay `npm run bench`'s.
 //
 //   npm run build --silent && node scripts/bench/instructions.mjs [--lines N] [--only a,b] [--against <checkout>] [--dir .bench]
 //
@@ -17,6 +17,7 @@ import { createReadStream, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { table } from './table.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const corpora = {
@@ -116,8 +117,7 @@ try {
 }
 
 const header = ['corpus', 'floor', 'cli', 'cli / floor', 'cli per line', ...(against ? ['--against cli', 'change'] : [])];
-const table = rows.map((row) => [`${row.name} (${row.lines} lines)`, giga(row.floor), giga(row.cli), `${row.ratio.toFixed(2)}x`, `${(row.perLine / 1e3).toFixed(1)} k`, ...(against ? [giga(row.against), `${row.change >= 0 ? '+' : ''}${(100 * row.change).toFixed(2)} %`] : [])]);
-const widths = header.map((cell, k) => Math.max(cell.length, ...table.map((row) => row[k].length)));
+const body = rows.map((row) => [`${row.name} (${row.lines} lines)`, giga(row.floor), giga(row.cli), `${row.ratio.toFixed(2)}x`, `${(row.perLine / 1e3).toFixed(1)} k`, ...(against ? [giga(row.against), `${row.change >= 0 ? '+' : ''}${(100 * row.change).toFixed(2)} %`] : [])]);
 process.stdout.write(`instructions under callgrind, V8 on one thread; node -e 0: ${giga(base)}, taken off every ratio, line count and change\n`);
-for (const row of [header, ...table]) process.stdout.write(`${row.map((cell, k) => cell.padEnd(widths[k])).join('  ').trimEnd()}\n`);
+process.stdout.write(table(header, body, [1, 2, 3, 4, 5, 6]));
 writeFileSync(join(dir, 'instructions.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, against, base, rows }, null, 2)}\n`);
