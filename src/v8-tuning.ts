@@ -33,6 +33,7 @@ const youngGenerationHeld = 8 * 1024 * 1024;
 function raise(): void {
   const v8 = loadV8();
   v8.setFlagsFromString('--max-valid-polymorphic-map-count=16');
+  v8.setFlagsFromString(oneThreadScavenges);
   const watch = setInterval(() => {
     const newSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
     // A V8 that reports no new space gets the hold at once.
@@ -43,6 +44,14 @@ function raise(): void {
   // A run that ends before its young generation grows has nothing to hold.
   watch.unref();
 }
+
+/**
+ * V8 scavenges the young generation on helper threads as well as the one that allocates. What a
+ * run's scavenges copy is small (findings and counts are held as numbers, requests only until their
+ * answers), and the helpers' start and hand-over then cost more than the copying they share
+ * (`npm run bench`, docs/performance.md). Read at each scavenge, so it takes effect when set.
+ */
+const oneThreadScavenges = '--no-parallel-scavenge';
 
 /** Set by the CLI for a run that may start worker threads: raised when the run knows where it checks. */
 let armed = false;
