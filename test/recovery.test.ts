@@ -7,7 +7,11 @@ import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { factsOf } from '../src/checks/envelope.js';
 import { check, formatReport } from '../src/index.js';
+import { RecoveryTracker } from '../src/recovery/tracker.js';
+import { createCheckContext } from '../src/run.js';
+import { Tally } from '../src/tally.js';
 import type { Report, RecoveryRow } from '../src/types.js';
 import { binary, repoRoot, runCli, runJson, tempFiles } from './helpers/cli.js';
 
@@ -393,6 +397,32 @@ describe('--follow (spec section 8.10)', () => {
     ]);
     const summary = JSON.parse(stdout.trim().split('\n').at(-1)!);
     expect(summary.recovery).toEqual({ 'invalid-argument': row({ failures: 4, sameCall: 2, end: 2, next: { invoke: 2 } }) });
+  });
+});
+
+describe('memory (spec section 9)', () => {
+  it("lets a streak's first call's arguments go when its streak ends and no failure waits on it", () => {
+    // Held on, they would be keyed for nothing once 32 newer calls came (tracker.ts's letGo): a
+    // call's `parsed` is its arguments while it holds them, else a symbol.
+    const context = createCheckContext();
+    const tracker = new RecoveryTracker(context, new Tally(context.schema.categories, context.registry), { current() {}, ended() {} }, false);
+    const request = (line: number) => tracker.request({ pairing: sid, tool: 'find', holder: { arguments: { value: 'Save' } }, text: undefined, textAt: 0, exact: true, path: [], line, wrapping: 'transcript' });
+    const answered = (call: object, line: number, value: unknown) => (tracker.answered(call), tracker.entryDone(factsOf(value, true), line));
+    const holds = (call: object) => typeof (call as { parsed: unknown }).parsed !== 'symbol';
+    const first = request(1);
+    answered(first, 2, envelope('no-target', 'window-not-found'));
+    expect(holds(first)).toBe(true);
+    // The same call: the streak goes on, and its first call is held to compare the next one with.
+    const second = request(3);
+    expect(holds(first)).toBe(true);
+    // A success ends the streak: neither call is compared again.
+    answered(second, 4, envelope());
+    expect([holds(first), holds(second)]).toEqual([false, false]);
+    // A failure whose next call has not come is still held, streak or not.
+    const third = request(5);
+    answered(third, 6, envelope('no-target', 'window-not-found'));
+    tracker.truncated();
+    expect(holds(third)).toBe(true);
   });
 });
 

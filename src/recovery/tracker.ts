@@ -345,6 +345,9 @@ export class RecoveryTracker implements CallWatcher {
   private endStreak(session: Session): void {
     const streak = session.streak!;
     session.streak = undefined;
+    // Its first call is compared no more once no failure of its session waits on it: its arguments
+    // go now, not as an older call's, keyed first (letGo).
+    if (!session.waiting.some((failure) => failure.call === streak.call)) this.release(streak.call);
     if (streak.count < 3) return;
     const category = streak.category === undefined ? '' : ` (${quote(streak.category)})`;
     const message = `the same call failed ${streak.count} times in a row with code ${quote(streak.code)}${category}, lines ${streak.firstLine} to ${streak.lastLine}${this.adviceOf(streak.category)}`;
