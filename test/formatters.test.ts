@@ -283,6 +283,9 @@ describe('streamed JSON formats', () => {
       base,
       { ...base, rule: 'code-format' },
       { ...base, severity: 'warning' },
+      // Kinds are shared across messages too: each finding's own is put in, escaped as JSON escapes it.
+      { ...base, message: 'other "message": "", "source": "" \\ \ud800 \u0000' },
+      { ...base, message: '' },
       { ...base, location: { ...base.location, source: 'b.jsonl' } },
       // Kinds are shared across inputs: each finding's own input is put in, quoted as JSON quotes it.
       { ...base, location: { ...base.location, source: 'dir/"quoted" \\ é\u2028.jsonl' } },

@@ -62,47 +62,51 @@ const maxKinds = 10_000;
 
 interface KindText {
   finding: Finding;
-  /** The finding's text up to its input's name, from there to its line number, and after that. */
+  /** The finding's text up to its message, from there to its input's name, from there to its line number, and after that. */
   head: string;
+  afterMessage: string;
   middle: string;
   tail: string;
 }
 
 /**
- * Findings repeat but for their lines and inputs (the bench's corpora have a few kinds for many
- * findings): a kind's text is made once by JSON.stringify, with marks for the input and the line,
- * and every finding of the kind is that text with its own put in, for a fraction of a
- * JSON.stringify call.
+ * Findings repeat but for their messages, lines and inputs (the bench's corpora have a few kinds
+ * for many findings, and the recovery rules' messages name other lines): a kind's text is made once
+ * by JSON.stringify, with marks for the message, the input and the line, and every finding of the
+ * kind is that text with its own put in, its message by JSON.stringify of the string alone (which
+ * escapes it as it does inside an object), for a fraction of a JSON.stringify call of the finding.
  */
 function findingWriter(): ItemWriter<Finding> {
-  const byMessage = new Map<string, KindText[]>();
+  const byRule = new Map<string, KindText[]>();
   let kinds = 0;
   // Findings of one input come together: its name is quoted once.
   let source: string | undefined;
   let quoted = '';
   const write = (kind: KindText, finding: Finding): string => {
     if (finding.location.source !== source) (source = finding.location.source), (quoted = JSON.stringify(source));
-    return `${kind.head}${quoted}${kind.middle}${finding.location.line}${kind.tail}`;
+    return `${kind.head}${JSON.stringify(finding.message)}${kind.afterMessage}${quoted}${kind.middle}${finding.location.line}${kind.tail}`;
   };
   return (finding, stringified) => {
-    let known = byMessage.get(finding.message);
+    let known = byRule.get(finding.rule);
     if (known !== undefined) {
       for (let i = 0; i < known.length; i++) {
         const kind = known[i]!;
-        if (writtenAlike(kind.finding, finding, true)) return write(kind, finding);
+        if (writtenAlike(kind.finding, finding, true, false)) return write(kind, finding);
       }
     }
     const json = toJsonFinding(finding);
     if (kinds === maxKinds) return stringified(json);
+    json.message = '';
     json.source = '';
     json.line = lineMark;
     const text = stringified(json);
-    // The only `"source": ` and `"line": ` in the text not inside a string (whose quotes are
-    // escaped there); the source comes first, as toJsonFinding orders the fields.
-    const from = text.indexOf('"source": ""') + '"source": '.length;
-    const at = text.indexOf(`"line": ${lineMark}`, from) + '"line": '.length;
-    const kind: KindText = { finding, head: text.slice(0, from), middle: text.slice(from + 2, at), tail: text.slice(at + String(lineMark).length) };
-    if (known === undefined) byMessage.set(finding.message, (known = []));
+    // The only `"message": `, `"source": ` and `"line": ` in the text not inside a string (whose
+    // quotes are escaped there), in the order toJsonFinding gives the fields.
+    const at = text.indexOf('"message": ""') + '"message": '.length;
+    const from = text.indexOf('"source": ""', at) + '"source": '.length;
+    const lineAt = text.indexOf(`"line": ${lineMark}`, from) + '"line": '.length;
+    const kind: KindText = { finding, head: text.slice(0, at), afterMessage: text.slice(at + 2, from), middle: text.slice(from + 2, lineAt), tail: text.slice(lineAt + String(lineMark).length) };
+    if (known === undefined) byRule.set(finding.rule, (known = []));
     known.push(kind);
     kinds++;
     return write(kind, finding);
