@@ -68,6 +68,19 @@ describe('the same call', () => {
     expect(recovery).toEqual({ 'invalid-argument': row({ failures: 1, ...(same ? { sameCall: 1 } : { changedArguments: 1 }), next: { invoke: 1 } }) });
   });
 
+  it.each([
+    ['9007199254740993', true],
+    ['9007199254740992', false],
+    ['9.007199254740993e15', true],
+  ])('x = 9007199254740993, 80 lines of another session, then x = %s: same call %s', async (second, same) => {
+    // The first call has left the last 32 before it is compared: its key is made from its line,
+    // whose number JSON.parse rounded, when it leaves them (tracker.ts's check and letGo).
+    const other = 'f6e5d4c3b2a1';
+    const filler = Array.from({ length: 40 }, () => [call('find', '{"n":1}', other), ok(other)]).flat();
+    const { found } = await run([call('invoke', '{"x":9007199254740993}'), invalid(), ...filler, call('invoke', `{"x":${second}}`), ok()]);
+    expect(found).toEqual(same ? [['unchanged-retry', 3 + filler.length]] : []);
+  });
+
   it('reads absent or null arguments as {}', async () => {
     // Two codes, so no streak: each retry is a first retry.
     const lines = [bareCall('capture'), invalid(), call('capture', 'null'), answer('invalid-argument', 'region-too-large'), call('capture', '{}'), ok()];

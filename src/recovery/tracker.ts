@@ -50,6 +50,11 @@ interface Call {
   flags: number;
   /** Its parsed arguments, exact (parsedIsExact), from which both are made, while it holds them; else `notHeld`. */
   parsed: unknown;
+  /**
+   * Its request line while it holds arguments whose exactness no look has told yet (see `check`):
+   * most calls are answered and let go without ever being compared or keyed.
+   */
+  unchecked: CallLine | undefined;
 }
 
 /** Set until its first answer is read. */
@@ -77,14 +82,19 @@ const lazyLineChars = 64 * 1024;
 
 /**
  * Whether a call's parsed arguments are what its line wrote (JSON.parse rounded none of their
- * numbers), so that they may be held and compared as they are. The line's one pattern
- * (numbersExact) costs less than the walk to its arguments, which is left for a line with a number
- * that pattern does not take; a line past `lazyLineChars` is read from its text at once.
+ * numbers), so that they may be held and compared as they are, known without reading its text:
+ * there is none, unwrap read it so already, or the arguments hold no number.
  */
-function heldAsParsed(line: CallLine, parsed: unknown): boolean {
-  const { text } = line;
-  if (text === undefined || line.exact || numberFree(parsed)) return true;
-  return text.length <= lazyLineChars && (numbersExact(text, line.textAt) || parsedIsExact(text, line.textAt));
+function exactAsParsed(line: CallLine, parsed: unknown): boolean {
+  return line.text === undefined || line.exact || numberFree(parsed);
+}
+
+/**
+ * The same, read from the line's text: its one pattern (numbersExact) costs less than the walk to
+ * its arguments, which is left for a line with a number that pattern does not take.
+ */
+function textSaysExact(line: CallLine): boolean {
+  return numbersExact(line.text!, line.textAt) || parsedIsExact(line.text!, line.textAt);
 }
 
 /** A failure waiting for the next call of its session. */
@@ -174,11 +184,13 @@ export class RecoveryTracker implements CallWatcher {
     const parsed = isObject(line.holder) ? line.holder['arguments'] : undefined;
     const session = this.sessionOf(line.pairing, parsed);
     const flags = open | (line.tool !== undefined && line.tool === session.lastTool ? afterSameTool : 0) | (line.wrapping === 'transcript' ? inTranscript : 0);
-    const call: Call = { session, tool: line.tool, key: undefined, digest: undefined, seq: ++session.seq, line: line.line, flags, parsed: notHeld };
+    const call: Call = { session, tool: line.tool, key: undefined, digest: undefined, seq: ++session.seq, line: line.line, flags, parsed: notHeld, unchecked: undefined };
     session.lastTool = line.tool;
     if (line.tool !== undefined) {
-      // Numbers JSON.parse may have changed are read from the text, at once: the text is not held.
-      if (heldAsParsed(line, parsed)) this.hold(call, parsed);
+      if (exactAsParsed(line, parsed)) this.hold(call, parsed);
+      // Held with its line, which goes when the call leaves the last `lazyCalls` (letGo) if not before.
+      else if (line.text!.length <= lazyLineChars) (call.unchecked = line), this.hold(call, parsed);
+      // Numbers JSON.parse may have changed are read from a long line's text at once: it is not held.
       else this.identify(call, canonicalArguments(parsed, line.text, line.path, line.textAt));
     }
     const { waiting, streak } = session;
@@ -204,6 +216,8 @@ export class RecoveryTracker implements CallWatcher {
   /** Whether two calls are the same call: both tools strings and equal, and equal canonical arguments. */
   private sameCall(a: Call, b: Call): boolean {
     if (a.tool === undefined || a.tool !== b.tool) return false;
+    this.check(a);
+    this.check(b);
     // Both still hold their arguments, exact: compared as they are, no key made.
     const equal = held(a) && held(b) ? sameArguments(a.parsed, b.parsed) : undefined;
     return equal ?? this.keyOf(a) === this.keyOf(b);
@@ -216,6 +230,7 @@ export class RecoveryTracker implements CallWatcher {
     if (lazy.length - this.lazyHead <= lazyCalls) return;
     const oldest = lazy[this.lazyHead]!;
     lazy[this.lazyHead++] = undefined as unknown as Call;
+    this.check(oldest);
     if (held(oldest)) this.letGo(oldest);
     if (this.lazyHead >= lazyCalls) lazy.splice(0, this.lazyHead), (this.lazyHead = 0);
   }
@@ -235,6 +250,17 @@ export class RecoveryTracker implements CallWatcher {
     this.release(call);
   }
 
+  /**
+   * Tells whether a call's held arguments are exact as parsed, if not yet told: if not, its key and
+   * digest are made from its line's text now, and its arguments let go.
+   */
+  private check(call: Call): void {
+    const line = call.unchecked;
+    if (line === undefined) return;
+    call.unchecked = undefined;
+    if (held(call) && !textSaysExact(line)) this.identify(call, canonicalArguments(call.parsed, line.text, line.path, line.textAt));
+  }
+
   /** A call's key and digest from its canonical arguments, made now; its arguments let go. */
   private identify(call: Call, canonical: string): void {
     call.key ??= callKey(canonical);
@@ -244,12 +270,14 @@ export class RecoveryTracker implements CallWatcher {
 
   /** A call's key, made now from the arguments it holds if it has none yet. */
   private keyOf(call: Call): string | undefined {
+    this.check(call);
     if (call.key === undefined && held(call)) call.key = argumentsKey(call.parsed);
     return call.key;
   }
 
   /** A call's baseline digest, made now from the arguments it holds if it has none yet. */
   private digestOf(call: Call): string | undefined {
+    this.check(call);
     if (this.digests && call.digest === undefined && held(call)) call.digest = canonicalDigest(call.tool!, canonicalArguments(call.parsed, undefined, []));
     return call.digest;
   }
@@ -257,6 +285,7 @@ export class RecoveryTracker implements CallWatcher {
   /** A call that is compared no more, or whose key and digest are made: its arguments let go. */
   private release(call: Call): void {
     call.parsed = notHeld;
+    call.unchecked = undefined;
   }
 
   /**
