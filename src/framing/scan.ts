@@ -224,16 +224,22 @@ function standIn(i: number, depth: number): unknown {
 }
 
 /**
+ * The longest text a slice of which is kept as it is: it keeps the text alive as long as itself,
+ * and a value may be kept (a tally's key, a finding's message), which costs at most this much.
+ */
+const sharedTextChars = 1024;
+
+/**
  * Bytes [from, to) as Latin-1 text, a string of its own: from the line's text when the caller gave
  * it (work within the engine, not a call out to Buffer's decoder per string), else decoded. A slice
- * of 13 characters or more is a view that keeps the caller's whole window alive, and a value may
- * be kept (a tally's key, a finding's message): such a slice is copied (a slice of a concatenation
- * is one of its flattened copy).
+ * of 13 characters or more is a view that keeps the caller's whole text alive (a window of lines, a
+ * text block): of a text longer than sharedTextChars, such a slice is copied (a slice of a
+ * concatenation is one of its flattened copy).
  */
 function latin1(from: number, to: number): string {
   if (lineText === undefined) return b.latin1Slice(from, to);
   const text = lineText.slice(from + textShift, to + textShift);
-  return to - from < 13 ? text : (text + ' ').slice(0, -1);
+  return to - from < 13 || lineText.length <= sharedTextChars ? text : (text + ' ').slice(0, -1);
 }
 
 /** Bytes [from, to) as UTF-8 text for JSON.parse or Number, which keep no part of it. */
