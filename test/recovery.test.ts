@@ -74,7 +74,7 @@ describe('the same call', () => {
     ['9.007199254740993e15', true],
   ])('x = 9007199254740993, 80 lines of another session, then x = %s: same call %s', async (second, same) => {
     // The first call has left the last 32 before it is compared: its key is made from its line,
-    // whose number JSON.parse rounded, when it leaves them (tracker.ts's check and letGo).
+    // whose number JSON.parse rounded, when it leaves them (tracker.ts's settleExact and letGo).
     const other = 'f6e5d4c3b2a1';
     const filler = Array.from({ length: 40 }, () => [call('find', '{"n":1}', other), ok(other)]).flat();
     const { found } = await run([call('invoke', '{"x":9007199254740993}'), invalid(), ...filler, call('invoke', `{"x":${second}}`), ok()]);

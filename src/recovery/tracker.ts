@@ -51,7 +51,7 @@ interface Call {
   /** Its parsed arguments, exact (parsedIsExact), from which both are made, while it holds them; else `notHeld`. */
   parsed: unknown;
   /**
-   * Its request line while it holds arguments whose exactness no look has told yet (see `check`):
+   * Its request line while it holds arguments whose exactness no look has told yet (see `settleExact`):
    * most calls are answered and let go without ever being compared or keyed.
    */
   unchecked: CallLine | undefined;
@@ -216,8 +216,8 @@ export class RecoveryTracker implements CallWatcher {
   /** Whether two calls are the same call: both tools strings and equal, and equal canonical arguments. */
   private sameCall(a: Call, b: Call): boolean {
     if (a.tool === undefined || a.tool !== b.tool) return false;
-    this.check(a);
-    this.check(b);
+    this.settleExact(a);
+    this.settleExact(b);
     // Both still hold their arguments, exact: compared as they are, no key made.
     const equal = held(a) && held(b) ? sameArguments(a.parsed, b.parsed) : undefined;
     return equal ?? this.keyOf(a) === this.keyOf(b);
@@ -230,7 +230,7 @@ export class RecoveryTracker implements CallWatcher {
     if (lazy.length - this.lazyHead <= lazyCalls) return;
     const oldest = lazy[this.lazyHead]!;
     lazy[this.lazyHead++] = undefined as unknown as Call;
-    this.check(oldest);
+    this.settleExact(oldest);
     if (held(oldest)) this.letGo(oldest);
     if (this.lazyHead >= lazyCalls) lazy.splice(0, this.lazyHead), (this.lazyHead = 0);
   }
@@ -254,7 +254,7 @@ export class RecoveryTracker implements CallWatcher {
    * Tells whether a call's held arguments are exact as parsed, if not yet told: if not, its key and
    * digest are made from its line's text now, and its arguments let go.
    */
-  private check(call: Call): void {
+  private settleExact(call: Call): void {
     const line = call.unchecked;
     if (line === undefined) return;
     call.unchecked = undefined;
@@ -270,14 +270,14 @@ export class RecoveryTracker implements CallWatcher {
 
   /** A call's key, made now from the arguments it holds if it has none yet. */
   private keyOf(call: Call): string | undefined {
-    this.check(call);
+    this.settleExact(call);
     if (call.key === undefined && held(call)) call.key = argumentsKey(call.parsed);
     return call.key;
   }
 
   /** A call's baseline digest, made now from the arguments it holds if it has none yet. */
   private digestOf(call: Call): string | undefined {
-    this.check(call);
+    this.settleExact(call);
     if (this.digests && call.digest === undefined && held(call)) call.digest = canonicalDigest(call.tool!, canonicalArguments(call.parsed, undefined, []));
     return call.digest;
   }
