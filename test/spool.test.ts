@@ -222,19 +222,6 @@ describe('FindingStore', () => {
     expect([...new StoredList(structuredClone(held.detach()))]).toStrictEqual(findings.slice(0, 500));
   });
 
-  it('tells apart kinds whose templates hash alike', () => {
-    // Found by search: these templates (`failed \0 times: rppmy` and `... zrrqq`), and these two
-    // texts, have one hash each pair, so a store looks them up under one key.
-    const messages = (line: number): string[] => [`failed ${line} times: rppmy`, `failed ${line + 1} times: zrrqq`, 'kind tradx', 'kind xsbtt'];
-    const findings: Finding[] = [];
-    for (let line = 1; line <= 50; line++) for (const message of messages(line)) findings.push({ rule: 'repeated-failure', severity: 'warning', message, location: { source: 'a.jsonl', line } });
-    const store = new FindingStore(new SpillBudget());
-    for (const finding of findings) store.append(finding);
-    const stored = store.seal();
-    expect(stored.head.kinds.map((kind) => kind.message)).toStrictEqual(['failed \0 times: rppmy', 'failed \0 times: zrrqq', 'kind tradx', 'kind xsbtt']);
-    expect([...new StoredList(stored)]).toStrictEqual(findings);
-  });
-
   it("holds the findings a worker posts against this thread's budget, and spools them here once it is spent", () => {
     const made = (from: number): Finding[] => Array.from({ length: 300 }, (_, i) => ({ rule: 'schema', severity: 'error', message: `m${i % 3}`, location: { source: 's', line: from + i } }));
     // What a worker's thread posts: its stores detached, copied as postMessage copies them.

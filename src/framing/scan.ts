@@ -224,8 +224,8 @@ function standIn(i: number, depth: number): unknown {
 }
 
 /**
- * The longest text a slice of which is kept as it is: it keeps the text alive as long as itself,
- * and a value may be kept (a tally's key, a finding's message), which costs at most this much.
+ * A slice of a text up to this long is kept as it is, though it keeps the whole text alive: a value
+ * may be kept for the run (a tally's key, a finding's message), and then holds at most this much.
  */
 const sharedTextChars = 1024;
 

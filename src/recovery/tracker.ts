@@ -48,7 +48,7 @@ interface Call {
   line: number;
   /** `open`, `afterSameTool` and `inTranscript` bits: an unanswered call is held until the input ends, in as few fields as it can be. */
   flags: number;
-  /** Its parsed arguments, exact (parsedIsExact), from which both are made, while it holds them; else `notHeld`. */
+  /** Its parsed arguments, from which both are made, while it holds them (exact, or `unchecked`); else `notHeld`. */
   parsed: unknown;
   /**
    * Its request line while it holds arguments whose exactness no look has told yet (see `settleExact`):
@@ -251,8 +251,8 @@ export class RecoveryTracker implements CallWatcher {
   }
 
   /**
-   * Tells whether a call's held arguments are exact as parsed, if not yet told: if not, its key and
-   * digest are made from its line's text now, and its arguments let go.
+   * Reads the line of a call held `unchecked` (textSaysExact). Where JSON.parse rounded a number of
+   * its arguments, its key and digest are made from that text now, and its arguments let go.
    */
   private settleExact(call: Call): void {
     const line = call.unchecked;
