@@ -45,6 +45,23 @@ const lazyBuiltins = [
   { module: 'child_process', importers: ['/node_modules/commander/', '/node_modules/unicorn-magic/'], functions: ['spawn', 'execFile', 'execFileSync'] },
   { module: 'fs/promises', importers: ['/node_modules/globby/'], functions: ['readFile'] },
 ];
+/**
+ * chalk works out at load whether stdout and stderr take colour, for its default instances, and
+ * loads node:tty for it (with node:net and node:stream behind it, a few milliseconds of every start
+ * that writes the human report). The CLI uses none of those instances: it decides colour itself
+ * (decideColor in src/cli/cli-options.ts, from --color, the environment and src/cli/stdio.ts's
+ * isTerminal) and makes its own `new Chalk({ level })`. In the bundle chalk's `#supports-color`
+ * import is the variant chalk ships for platforms without a terminal, which reads none.
+ */
+const chalkReadsNoTerminal = {
+  name: 'chalk-reads-no-terminal',
+  setup(builder) {
+    builder.onResolve({ filter: /^#supports-color$/ }, ({ importer }) =>
+      importer.includes('/node_modules/chalk/') ? { path: `${root}node_modules/chalk/source/vendor/supports-color/browser.js` } : undefined,
+    );
+  },
+};
+
 const lazyBuiltin = {
   name: 'lazy-builtin',
   setup(builder) {
@@ -72,7 +89,7 @@ await build({
   outfile: `${outdir}/cli.cjs`,
   format: 'cjs',
   define: { 'import.meta.url': '__mcecModuleUrl' },
-  plugins: [lazyBuiltin],
+  plugins: [lazyBuiltin, chalkReadsNoTerminal],
 });
 await build({
   ...common,

@@ -2,7 +2,7 @@
 // bytes through src/sources/read-file.ts), frames it, unwraps and checks every entry, and returns its
 // findings (in order) and its own summary. The same code runs on the main thread and in worker
 // threads; src/run.ts puts the results together.
-import { addAbortSignal, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { checkFacts, ruleFinding, type CheckContext } from './checks/check-envelope.js';
 import { DuplicateMemberCheck } from './checks/duplicate-members.js';
 import { checkedWhole } from './checks/stand-ins.js';
@@ -12,6 +12,7 @@ import { UsageError, describeReadError } from './errors.js';
 import { FindingStore, LineFindings, SpillBudget, type StoredFindings } from './findings/store.js';
 import { byPlace } from './findings/order.js';
 import { valuePlaces } from './findings/value-place.js';
+import { loadStream } from './lazy.js';
 import { fingerprint } from './fingerprint.js';
 import { RecordTexts, recordTextFor, type CapturedRecord } from './findings/record-text.js';
 import { frameBuffer, frameInput, framingFor, type FramingOptions } from './framing/index.js';
@@ -372,7 +373,7 @@ async function frameRange(path: string, range: ByteRange, options: FramingOption
 /** A library caller's standard input as Buffers; a stream of it is tied to the signal first, as process.stdin is below. */
 function callerStdin(stdin: StdinChunks, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
   if (!signal) return asBytes(stdin);
-  return asBytes('destroy' in stdin ? addAbortSignal(signal, stdin as unknown as Readable) : untilAborted(stdin, signal));
+  return asBytes('destroy' in stdin ? loadStream().addAbortSignal(signal, stdin as unknown as Readable) : untilAborted(stdin, signal));
 }
 
 /** Counts the raw bytes read, for the progress line. */
@@ -564,7 +565,7 @@ export async function checkUnit(unit: Unit, context: CheckContext, given: UnitOp
         const kept = whole && ownCopy(whole);
         let raw: ChunkSource = kept ? [kept] : (read as Exclude<typeof read, Buffer>);
         // An idle pipe never yields again: aborting destroys the stream so the loop below ends at once.
-        if (signal && 'destroy' in raw) raw = addAbortSignal(signal, raw as Readable);
+        if (signal && 'destroy' in raw) raw = loadStream().addAbortSignal(signal, raw as Readable);
         // Looked at once the stream is tied to the signal, which must reach the stream itself.
         if (source.path === undefined) raw = notAZip(raw);
         if (io.progress) raw = counted(raw, io.progress);

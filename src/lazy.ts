@@ -2,7 +2,8 @@
 // (a CI step checking one small file should cost little more than `node -e 0`). ajv is needed only
 // for a --schema file (every schema the package ships has a validator generated at build time);
 // jsonc-parser only to word a syntax error; node:crypto (slow to load) only for fingerprints,
-// node:zlib only for gzip inputs, fast-glob only for folders, globby only for globs, micromatch only for `!` exclusions.
+// node:zlib only for gzip inputs, fast-glob only for folders, globby only for globs, micromatch only for `!` exclusions,
+// node:stream only for inputs read as streams (stdin, gzip, a file past one chunk), node:tty only to ask a character device.
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import { assetPath } from './assets.js';
@@ -18,6 +19,10 @@ export const loadAjv = (): typeof import('ajv') => packageRequire('ajv') as type
 export const loadAjv2019 = (): typeof import('ajv/dist/2019.js') => packageRequire('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js');
 export const loadAjv2020 = (): typeof import('ajv/dist/2020.js') => packageRequire('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
 export const loadAjvFormats = (): typeof import('ajv-formats').default => (packageRequire('ajv-formats') as { default: typeof import('ajv-formats').default }).default;
+/** node:stream (nineteen modules) for inputs read as streams: a small file is read whole. */
+export const loadStream = (): typeof import('node:stream') => packageRequire('node:stream') as typeof import('node:stream');
+/** node:tty (which loads node:net and node:stream) only to ask whether a character device is a terminal (cli/stdio.ts). */
+export const loadTty = (): typeof import('node:tty') => packageRequire('node:tty') as typeof import('node:tty');
 export const loadZlib = (): typeof import('node:zlib') => packageRequire('node:zlib') as typeof import('node:zlib');
 /** node:net only to read a FIFO named as an input (sources/special.ts). */
 export const loadNet = (): typeof import('node:net') => packageRequire('node:net') as typeof import('node:net');

@@ -58,6 +58,21 @@ describe('the published package', () => {
     expect(runCli(['check', '--no-config', '-o', join(dir, 'report.txt'), 'fixtures/valid/single-object.json']).status).toBe(0);
   });
 
+  it('checks a small file, its report to a pipe in either format, without making stdout or stderr a stream or loading node:stream, node:net or node:tty', () => {
+    // Was: node:tty (chalk's guess at colour, which the CLI does not use) and the streams of stdout
+    // and stderr (made to hold their EPIPE handlers) loaded node:net and node:stream, ~5 ms of a small run.
+    // The list is taken before anything writes, since a write to process.stderr would make the stream.
+    const dir = tempFiles({ 'list-modules.cjs': "process.on('exit', () => { const loaded = JSON.stringify(process.moduleLoadList); require('node:fs').writeSync(2, loaded); });" });
+    for (const format of ['human', 'json']) {
+      const run = spawnSync(process.execPath, ['-r', join(dir, 'list-modules.cjs'), binary, 'check', '--no-config', '-f', format, 'fixtures/invalid/schema-error-required.jsonl'], { cwd: repoRoot, encoding: 'utf8' });
+      expect(run.status, format).toBe(1);
+      expect(run.stdout, format).toContain('schema');
+      const loaded = JSON.parse(run.stderr) as string[];
+      expect(loaded).toContain('NativeModule vm');
+      expect(loaded.filter((name) => /^NativeModule (stream|net|tty|internal\/fs\/sync_write_stream)$/.test(name)), format).toEqual([]);
+    }
+  });
+
   it('checks files and writes human and JSON reports without asking ICU for locale formatting', () => {
     // Was: a message built at load time called toLocaleString('en-US'), which loads ICU's locale
     // data: ~4 ms of every start here (1.30x -> 1.45x node -e 0).

@@ -28,6 +28,7 @@ import type { Report } from '../types.js';
 import { loadEnvelopeSchema } from '../checks/schema-load.js';
 import { schemaVersionChoices } from '../checks/schema-versions.js';
 import { anyLiveInput, followProblem, liveOutput, streamedTarget } from './live-output.js';
+import { isTerminal, whenMade } from './stdio.js';
 import { unwrapModes } from '../unwrap/index.js';
 
 /**
@@ -111,8 +112,7 @@ function formatOptions(flags: CheckFlags) {
   // to stdout or stderr however named (`-f human=-` and `-o /dev/stdout` on a terminal are coloured too).
   const colorFor = (file: string | undefined): boolean => {
     const stream = file === undefined ? 1 : standardStream(file);
-    const terminal = stream === 1 ? process.stdout.isTTY : stream === 2 ? process.stderr.isTTY : false;
-    return decideColor(flags.color, terminal === true, process.env);
+    return decideColor(flags.color, stream === 1 || stream === 2 ? isTerminal(stream) : false, process.env);
   };
   // The warnings fail the run only where exitStatus holds them to the limit.
   const maxWarnings = flags.exitZero || flags.writeBaseline !== undefined ? undefined : flags.maxWarnings;
@@ -281,7 +281,8 @@ async function runCheck(inputs: string[], given: CheckFlags, command: Command): 
   const liveTarget = streamedTarget(targetsOf(flags), flags.output);
   const streaming = liveTarget !== undefined && anyLiveInput(inputs, follow);
   // A live report is its own progress; a progress line would be drawn over it.
-  const progress = streaming ? undefined : progressLine(process.stderr, process.env, flags.progress !== false);
+  // Asked of the descriptor first: a progress line is drawn only on a terminal, and stderr's stream is made only for one.
+  const progress = streaming || !isTerminal(2) ? undefined : progressLine(process.stderr, process.env, flags.progress !== false);
   if (progress) options.onProgress = (p) => progress.update(p);
   // Read before the run, so that a broken baseline fails at once.
   const baseline = flags.baseline === undefined ? undefined : (await loadBaselines()).readBaseline(flags.baseline);
@@ -559,16 +560,20 @@ function exitOnTermination(): void {
 export async function main(argv: readonly string[]): Promise<number> {
   let status = 0;
   exitOnTermination();
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    // `| head` closed the pipe: stop quietly, as Unix tools do.
-    if (error.code === 'EPIPE') process.exit(status);
-    throw error;
-  });
+  whenMade('stdout', (stdout) =>
+    stdout.on('error', (error: NodeJS.ErrnoException) => {
+      // `| head` closed the pipe: stop quietly, as Unix tools do.
+      if (error.code === 'EPIPE') process.exit(status);
+      throw error;
+    }),
+  );
   // `2>&1 | true`, or a CI log collector gone: messages are lost, the reports and the exit status are
   // not (an unhandled EPIPE here killed the run mid-write, leaving its temporary report behind).
-  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  whenMade('stderr', (stderr) =>
+    stderr.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    }),
+  );
   try {
     await program((s) => (status = s)).parseAsync(argv);
     return status;

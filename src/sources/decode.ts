@@ -1,8 +1,7 @@
 // Turns an input's raw bytes into UTF-8 bytes: gunzips when the gzip magic is there (whatever the
 // name says, so gzip on stdin works too), strips a UTF-8 BOM, and decodes UTF-16 (LE or BE, by its
 // BOM: what Windows PowerShell's `>` writes) to UTF-8. Everything stays a stream.
-import { Readable, pipeline } from 'node:stream';
-import { loadZlib } from '../lazy.js';
+import { loadStream, loadZlib } from '../lazy.js';
 import type { DecodedFrom } from '../framing/utf8.js';
 import { loneSurrogate } from '../text.js';
 
@@ -46,6 +45,7 @@ export type Reread = () => ChunkSource;
  * fails the gunzip stream, read below, rather than emit an unhandled 'error' that ends the process.
  */
 function inflated(chunks: ChunkSource, chunkSize: number): AsyncIterable<Buffer> {
+  const { pipeline, Readable } = loadStream();
   return pipeline(Readable.from(chunks), loadZlib().createGunzip({ chunkSize }), () => {});
 }
 

@@ -4,9 +4,10 @@
 // their end, are read on. A file rotated or truncated under the run is an `InputDataError`.
 import { closeSync, createReadStream, fstatSync, openSync, read, readSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { addAbortSignal, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Framing } from '../framing/index.js';
 import { InputDataError, needsDecoding, type ChunkSource } from './decode.js';
+import { loadStream } from '../lazy.js';
 
 /** A byte range [start, end) of a file, starting at a line start; `index` 0 is the file's first. */
 export interface ByteRange {
@@ -203,5 +204,5 @@ export function laterRange(path: string, range: ByteRange): AsyncGenerator<Buffe
 /** A file streamed from its first byte once more; Ctrl-C destroys the stream, as the first read's. */
 export function readAgain(path: string, signal: AbortSignal | undefined): Readable {
   const stream = createReadStream(path, { highWaterMark: maxChunk });
-  return signal ? addAbortSignal(signal, stream) : stream;
+  return signal ? loadStream().addAbortSignal(signal, stream) : stream;
 }

@@ -1,0 +1,40 @@
+// Standard output and error as the command line uses them. Node makes process.stdout and
+// process.stderr when first read, and making either loads node:net and node:stream (a pipe is a
+// socket), a few milliseconds of a small run's start-up (docs/performance.md). Reports go out with
+// writeSync, so a check makes neither stream unless a message, the progress line or commander's
+// output needs it; what a stream needs is attached as it is made, whoever reads it first.
+import { fstatSync } from 'node:fs';
+import { loadTty } from '../lazy.js';
+
+/** Calls `made` with `process[name]` once it is made, by whichever read makes it. */
+export function whenMade(name: 'stdout' | 'stderr', made: (stream: NodeJS.WriteStream) => void): void {
+  const own = Object.getOwnPropertyDescriptor(process, name);
+  // A Node that holds the stream otherwise (no getter to wrap) has it made now.
+  if (own?.get === undefined || own.configurable !== true) return made(process[name]);
+  const { get } = own;
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: own.enumerable ?? true,
+    get() {
+      // Node's own getter again, which keeps the stream it made: later reads cost nothing more.
+      Object.defineProperty(process, name, own);
+      const stream = get.call(process) as NodeJS.WriteStream;
+      made(stream);
+      return stream;
+    },
+  });
+}
+
+/**
+ * Whether `fd` is a terminal, as its stream's isTTY would say, told without making the stream: a
+ * terminal is a character device, so one fstat tells a pipe or a file (CI, `> report.txt`), and only
+ * a character device (a terminal, /dev/null) is asked of node:tty.
+ */
+export function isTerminal(fd: 1 | 2): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice() && loadTty().isatty(fd);
+  } catch {
+    // A closed descriptor is no terminal.
+    return false;
+  }
+}
