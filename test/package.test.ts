@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defaultParallelBytes } from '../src/run.js';
 import { binary, repoRoot, runCli, tempFiles } from './helpers/cli.js';
@@ -71,6 +72,25 @@ describe('the published package', () => {
       expect(loaded).toContain('NativeModule vm');
       expect(loaded.filter((name) => /^NativeModule (stream|net|tty|internal\/fs\/sync_write_stream)$/.test(name)), format).toEqual([]);
     }
+  });
+
+  it("guards stdout as whatever first reads process.stdout makes it, once, and tells a pipe from a terminal without making it (src/cli/stdio.ts)", () => {
+    // main() hands its EPIPE handlers to whenMade: commander's help and say() read the streams themselves.
+    const script = [
+      `import { whenMade, isTerminal } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'dist/cli/stdio.js')).href)};`,
+      'const made = [];',
+      "whenMade('stdout', (stream) => { made.push('stdout'); stream.on('error', () => {}); });",
+      "whenMade('stderr', () => made.push('stderr'));",
+      "const netBefore = process.moduleLoadList.includes('NativeModule net');",
+      'const terminal = isTerminal(1);',
+      'const madeBefore = [...made];',
+      'const first = process.stdout;',
+      'const again = process.stdout;',
+      "process.stdout.write(JSON.stringify({ netBefore, terminal, madeBefore, made, same: first === again, guards: first.listenerCount('error') }));",
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ netBefore: false, terminal: false, madeBefore: [], made: ['stdout'], same: true, guards: 1 });
   });
 
   it('checks files and writes human and JSON reports without asking ICU for locale formatting', () => {
