@@ -29,13 +29,16 @@ export function whenMade(name: 'stdout' | 'stderr', made: (stream: NodeJS.WriteS
 /**
  * Whether `fd` is a terminal, as its stream's isTTY would say, told without making the stream: a
  * terminal is a character device, so one fstat tells a pipe or a file (CI, `> report.txt`), and only
- * a character device (a terminal, /dev/null) is asked of node:tty.
+ * a character device (a terminal, /dev/null) is asked of node:tty. So is a descriptor fstat cannot
+ * read: a closed one, which node:tty says is none, or a Windows console under a libuv without its
+ * fix for fstat of stdio (libuv pull request 3811), which may be a terminal.
  */
 export function isTerminal(fd: 1 | 2): boolean {
+  let characterDevice = true;
   try {
-    return fstatSync(fd).isCharacterDevice() && loadTty().isatty(fd);
+    characterDevice = fstatSync(fd).isCharacterDevice();
   } catch {
-    // A closed descriptor is no terminal.
-    return false;
+    // Asked of node:tty below.
   }
+  return characterDevice && loadTty().isatty(fd);
 }
