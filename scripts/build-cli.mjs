@@ -47,8 +47,8 @@ const lazyBuiltins = [
 ];
 /**
  * chalk works out at load whether stdout and stderr take colour, for its default instances, and
- * loads node:tty for it (with node:net and node:stream behind it, a few milliseconds of every start
- * that writes the human report). The CLI uses none of those instances: it decides colour itself
+ * loads node:tty for it (with node:net and node:stream behind it), at every start that writes the
+ * human report. The CLI uses none of those instances: it decides colour itself
  * (decideColor in src/cli/cli-options.ts, from --color, the environment and src/cli/stdio.ts's
  * isTerminal) and makes its own `new Chalk({ level })`. In the bundle chalk's `#supports-color`
  * import is the variant chalk ships for platforms without a terminal, which reads none.

@@ -19,7 +19,7 @@ export const loadAjv = (): typeof import('ajv') => packageRequire('ajv') as type
 export const loadAjv2019 = (): typeof import('ajv/dist/2019.js') => packageRequire('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js');
 export const loadAjv2020 = (): typeof import('ajv/dist/2020.js') => packageRequire('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
 export const loadAjvFormats = (): typeof import('ajv-formats').default => (packageRequire('ajv-formats') as { default: typeof import('ajv-formats').default }).default;
-/** node:stream (nineteen modules) for inputs read as streams: a small file is read whole. */
+/** node:stream for inputs read as streams: a small file is read whole. */
 export const loadStream = (): typeof import('node:stream') => packageRequire('node:stream') as typeof import('node:stream');
 /** node:tty (which loads node:net and node:stream) only to ask whether a character device is a terminal (cli/stdio.ts). */
 export const loadTty = (): typeof import('node:tty') => packageRequire('node:tty') as typeof import('node:tty');

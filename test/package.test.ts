@@ -61,7 +61,7 @@ describe('the published package', () => {
 
   it('checks a small file, its report to a pipe in either format, without making stdout or stderr a stream or loading node:stream, node:net or node:tty', () => {
     // Was: node:tty (chalk's guess at colour, which the CLI does not use) and the streams of stdout
-    // and stderr (made to hold their EPIPE handlers) loaded node:net and node:stream, ~5 ms of a small run.
+    // and stderr (made to hold their EPIPE handlers) loaded node:net and node:stream on every start.
     // The list is taken before anything writes, since a write to process.stderr would make the stream.
     const dir = tempFiles({ 'list-modules.cjs': "process.on('exit', () => { const loaded = JSON.stringify(process.moduleLoadList); require('node:fs').writeSync(2, loaded); });" });
     for (const format of ['human', 'json']) {

@@ -1,6 +1,6 @@
 // Standard output and error as the command line uses them. Node makes process.stdout and
 // process.stderr when first read, and making either loads node:stream, and node:net for a pipe or
-// a terminal (a socket each): a few milliseconds of a small run's start-up (docs/performance.md).
+// a terminal (a socket each): a part of a small run's start-up worth sparing (docs/performance.md).
 // Reports go out with writeSync, so a check makes neither stream unless a message, the progress
 // line or commander's output needs it; what a stream needs is attached as it is made, whoever
 // reads it first.
