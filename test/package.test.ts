@@ -1,6 +1,6 @@
 // What an installed package holds: everything the CLI reads at run time must be in `files`.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -59,18 +59,24 @@ describe('the published package', () => {
     expect(runCli(['check', '--no-config', '-o', join(dir, 'report.txt'), 'fixtures/valid/single-object.json']).status).toBe(0);
   });
 
-  it('checks a small file, its report to a pipe in either format, without making stdout or stderr a stream or loading node:stream, node:net or node:tty', () => {
+  it('checks a small file, its report to a pipe in either format or to /dev/null, without making stdout or stderr a stream or loading node:stream, node:net or node:tty', () => {
     // Was: node:tty (chalk's guess at colour, which the CLI does not use) and the streams of stdout
     // and stderr (made to hold their EPIPE handlers) loaded node:net and node:stream on every start.
     // The list is taken before anything writes, since a write to process.stderr would make the stream.
     const dir = tempFiles({ 'list-modules.cjs': "process.on('exit', () => { const loaded = JSON.stringify(process.moduleLoadList); require('node:fs').writeSync(2, loaded); });" });
-    for (const format of ['human', 'json']) {
-      const run = spawnSync(process.execPath, ['-r', join(dir, 'list-modules.cjs'), binary, 'check', '--no-config', '-f', format, 'fixtures/invalid/schema-error-required.jsonl'], { cwd: repoRoot, encoding: 'utf8' });
-      expect(run.status, format).toBe(1);
-      expect(run.stdout, format).toContain('schema');
-      const loaded = JSON.parse(run.stderr) as string[];
-      expect(loaded).toContain('NativeModule vm');
-      expect(loaded.filter((name) => /^NativeModule (stream|net|tty|internal\/fs\/sync_write_stream)$/.test(name)), format).toEqual([]);
+    const devNull = openSync('/dev/null', 'w');
+    try {
+      for (const [format, stdout] of [['human', 'pipe'], ['json', 'pipe'], ['human', devNull]] as const) {
+        const run = spawnSync(process.execPath, ['-r', join(dir, 'list-modules.cjs'), binary, 'check', '--no-config', '-f', format, 'fixtures/invalid/schema-error-required.jsonl'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', stdout, 'pipe'] });
+        const to = `${format} to ${stdout === 'pipe' ? 'a pipe' : '/dev/null'}`;
+        expect(run.status, to).toBe(1);
+        if (stdout === 'pipe') expect(run.stdout, to).toContain('schema');
+        const loaded = JSON.parse(run.stderr) as string[];
+        expect(loaded).toContain('NativeModule vm');
+        expect(loaded.filter((name) => /^NativeModule (stream|net|tty|internal\/fs\/sync_write_stream)$/.test(name)), to).toEqual([]);
+      }
+    } finally {
+      closeSync(devNull);
     }
   });
 

@@ -4,7 +4,7 @@
 // Reports go out with writeSync, so a check makes neither stream unless a message, the progress
 // line or commander's output needs it; what a stream needs is attached as it is made, whoever
 // reads it first.
-import { fstatSync } from 'node:fs';
+import { fstatSync, statSync, type Stats } from 'node:fs';
 import { loadTty } from '../lazy.js';
 
 /** Calls `made` with `process[name]` once it is made, by whichever read makes it. */
@@ -28,17 +28,28 @@ export function whenMade(name: 'stdout' | 'stderr', made: (stream: NodeJS.WriteS
 
 /**
  * Whether `fd` is a terminal, as its stream's isTTY would say, told without making the stream: a
- * terminal is a character device, so one fstat tells a pipe or a file (CI, `> report.txt`), and only
- * a character device (a terminal, /dev/null) is asked of node:tty. So is a descriptor fstat cannot
- * read: a closed one, which node:tty says is none, or a Windows console under a libuv without its
- * fix for fstat of stdio (libuv pull request 3811), which may be a terminal.
+ * terminal is a character device, so one fstat tells a pipe or a file (CI, `> report.txt`), and
+ * /dev/null is known by its device; any other character device is asked of node:tty. So is a
+ * descriptor fstat cannot read: a closed one, which node:tty says is none, or a Windows console under
+ * a libuv without its fix for fstat of stdio (libuv pull request 3811), which may be a terminal.
  */
 export function isTerminal(fd: 1 | 2): boolean {
-  let characterDevice = true;
+  let stats: Stats | undefined;
   try {
-    characterDevice = fstatSync(fd).isCharacterDevice();
+    stats = fstatSync(fd);
   } catch {
     // Asked of node:tty below.
   }
-  return characterDevice && loadTty().isatty(fd);
+  if (stats !== undefined && (!stats.isCharacterDevice() || isDevNull(stats))) return false;
+  return loadTty().isatty(fd);
+}
+
+/** Whether `stats` are /dev/null's (`> /dev/null`, a run kept for its exit status); false where there is none. */
+function isDevNull(stats: Stats): boolean {
+  try {
+    const devNull = statSync('/dev/null');
+    return stats.rdev === devNull.rdev && stats.dev === devNull.dev && stats.ino === devNull.ino;
+  } catch {
+    return false;
+  }
 }
